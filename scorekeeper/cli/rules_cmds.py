@@ -1,0 +1,43 @@
+"""``scorekeeper rules`` and ``scorekeeper score``: the rules engine from the command line."""
+
+from __future__ import annotations
+
+import argparse
+
+from scorekeeper.cli.common import add_rules_options, print_json, rules_from_args
+from scorekeeper.rules import find_rules, parse_assignments
+from scorekeeper.scoring import Dice, legal_keeps, parse_faces
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``rules`` and ``score`` subcommands."""
+    p = sub.add_parser("rules", help="print a preset's full options as JSON")
+    p.add_argument("preset", nargs="?", default="standard", help="preset name (default standard)")
+    p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides")
+    p.set_defaults(func=cmd_rules)
+
+    p = sub.add_parser("score", help="list every legal keep of a throw as JSON")
+    add_rules_options(p)
+    p.add_argument("dice", nargs="+", metavar="DIE", help="the thrown dice, e.g. 1 1 1 5 2 3")
+    p.set_defaults(func=cmd_score)
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    """Print the options of a preset (with overrides) as one JSON object."""
+    print_json(find_rules(args.preset, parse_assignments(args.overrides)).to_dict())
+    return 0
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    """Print every legal keep of the throw, most points first."""
+    name, rules = rules_from_args(args)
+    order = parse_faces(" ".join(args.dice))
+    keeps = legal_keeps(Dice(order), rules)
+    out: dict[str, object] = {"dice": order, "rules": name}
+    if args.overrides:
+        out["overrides"] = rules.differences(find_rules(name))
+    out["farkle"] = not keeps
+    out["max"] = {"keep": keeps[0].dice.to_list(), "points": keeps[0].points} if keeps else None
+    out["keeps"] = [k.to_dict() for k in keeps]
+    print_json(out)
+    return 0

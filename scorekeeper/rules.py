@@ -1,0 +1,324 @@
+"""House rules: one immutable value holding every option of the spec, and the named presets.
+
+>>> rules = find_rules("standard").with_overrides({"opening_minimum": "0"})
+>>> rules.opening_minimum, rules.three_ones
+(0, 1000)
+>>> Rules.from_dict(rules.to_dict()) == rules
+True
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal, cast
+
+from scorekeeper.errors import RulesError
+
+MAX_POINTS = 100_000
+MAX_TARGET = 1_000_000
+
+MULTIPLES = ("flat", "doubling", "linear", "none")
+HOT_DICE = ("optional", "must_roll")
+TIE_BREAKS = ("extra_round", "shared")
+
+
+def _points(default: int, help_text: str, *, low: int = 0, high: int = MAX_POINTS) -> Any:
+    return field(
+        default=default, metadata={"kind": "points", "low": low, "high": high, "help": help_text}
+    )
+
+
+def _flag(default: bool, help_text: str) -> Any:
+    return field(default=default, metadata={"kind": "bool", "help": help_text})
+
+
+def _choice(default: str, choices: tuple[str, ...], help_text: str) -> Any:
+    return field(
+        default=default, metadata={"kind": "choice", "choices": choices, "help": help_text}
+    )
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Every option of a table's house rules; hashable, validated on construction.
+
+    :raises RulesError: when a value has the wrong type or lies out of range.
+    """
+
+    three_ones: int = _points(1000, "Points for three 1s in one throw (PlayMonster's box: 300).")
+    multiples: Literal["flat", "doubling", "linear", "none"] = _choice(
+        "flat",
+        MULTIPLES,
+        "Four, five and six of a kind: flat values, the triple doubled per extra die, "
+        "the triple times (n - 2), or none (only triples count).",
+    )
+    four_kind: int = _points(1000, "Four of a kind when multiples=flat.")
+    five_kind: int = _points(2000, "Five of a kind when multiples=flat.")
+    six_kind: int = _points(3000, "Six of a kind when multiples=flat.")
+    straight: int = _points(1500, "A 1-2-3-4-5-6 straight in one throw; 0 = not a combination.")
+    partial_straight: int = _points(0, "1-2-3-4-5 or 2-3-4-5-6 in one throw; 0 = off.")
+    three_pairs: int = _points(1500, "Three pairs of three different values; 0 = off.")
+    four_kind_pair: int = _points(1500, "Four of a kind plus a pair of another value; 0 = off.")
+    two_triplets: int = _points(2500, "Two triples of different values in one throw; 0 = off.")
+    hot_dice: Literal["optional", "must_roll"] = _choice(
+        "optional",
+        HOT_DICE,
+        "After setting aside all six dice: the player may bank, or must throw all six again.",
+    )
+    opening_minimum: int = _points(
+        500, "Points needed in ONE turn before a player's first bank; 0 = none."
+    )
+    bank_minimum: int = _points(0, "The least turn total that may be banked on any turn.")
+    target: int = _points(10000, "The score that ends the game.", low=50, high=MAX_TARGET)
+    final_round: bool = _flag(
+        True, "When a player reaches the target, every other player gets one more turn."
+    )
+    final_round_must_beat: bool = _flag(
+        True, "In the final round a player may bank only a total that beats the leader."
+    )
+    tie_break: Literal["extra_round", "shared"] = _choice(
+        "extra_round",
+        TIE_BREAKS,
+        "Tied leaders at the end play extra rounds until one is ahead, or share the win.",
+    )
+    exact_target: bool = _flag(
+        False, "A bank must land exactly on the target; an overshoot goes to the lowest player."
+    )
+    farkle_streak_penalty: int = _points(
+        0, "Points lost on a player's third farkle in a row; 0 = no penalty."
+    )
+    toxic_twos: bool = _flag(False, "A throw with four or more 2s wipes the player's banked score.")
+    six_dice_farkle_bonus: int = _points(
+        0, "A farkle on six dice scores this instead and the player throws all six again; 0 = off."
+    )
+    six_ones_win: bool = _flag(False, "Six 1s in one throw win the game outright.")
+
+    def __post_init__(self) -> None:
+        for f in dataclasses.fields(self):
+            _check(f, getattr(self, f.name))
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option as a JSON-able dict, in the spec's order."""
+        return {f.name: getattr(self, f.name) for f in dataclasses.fields(self)}
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
+        """Build from a dict of options; missing options take their defaults.
+
+        :raises RulesError: on an unknown key or a bad value.
+        """
+        return cls().with_overrides(data)
+
+    def with_overrides(self, overrides: Mapping[str, Any]) -> Rules:
+        """A copy with some options changed; string values (from a CLI) are parsed.
+
+        :raises RulesError: on an unknown key or a bad value.
+        """
+        known = {f.name: f for f in dataclasses.fields(self)}
+        changes: dict[str, Any] = {}
+        for key, value in overrides.items():
+            if key not in known:
+                raise RulesError(
+                    f"unknown rules option {key!r}; the options are: {', '.join(known)}"
+                )
+            changes[key] = _coerce(known[key], value)
+        return dataclasses.replace(self, **changes)
+
+    def differences(self, other: Rules | None = None) -> dict[str, Any]:
+        """The options whose values differ from ``other`` (default: the standard rules)."""
+        base = (other or Rules()).to_dict()
+        return {k: v for k, v in self.to_dict().items() if base[k] != v}
+
+    def content_key(self) -> str:
+        """A short stable hash of the options, for caches keyed by the rules' content."""
+        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def describe_options() -> list[dict[str, Any]]:
+    """Each option's name, default, kind, accepted values and one-sentence help (for pages)."""
+    out = []
+    for f in dataclasses.fields(Rules):
+        meta = dict(f.metadata)
+        out.append({"name": f.name, "default": f.default, **meta})
+    return out
+
+
+def _accepted(f: dataclasses.Field[Any]) -> str:
+    meta = f.metadata
+    if meta["kind"] == "bool":
+        return "true or false"
+    if meta["kind"] == "choice":
+        return "one of " + ", ".join(meta["choices"])
+    return f"a multiple of 50 from {meta['low']} to {meta['high']}"
+
+
+def _check(f: dataclasses.Field[Any], value: Any) -> None:
+    meta = f.metadata
+    kind = meta["kind"]
+    ok: bool
+    if kind == "bool":
+        ok = isinstance(value, bool)
+    elif kind == "choice":
+        ok = isinstance(value, str) and value in meta["choices"]
+    else:
+        ok = (
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            and meta["low"] <= value <= meta["high"]
+            and value % 50 == 0
+        )
+    if not ok:
+        raise RulesError(f"bad value {value!r} for {f.name}: it accepts {_accepted(f)}")
+
+
+_TRUE = {"true", "yes", "on", "1"}
+_FALSE = {"false", "no", "off", "0"}
+
+
+def _coerce(f: dataclasses.Field[Any], value: Any) -> Any:
+    """Parse a string from a command line or a form into the option's type."""
+    if not isinstance(value, str):
+        return value
+    text = value.strip()
+    kind = f.metadata["kind"]
+    if kind == "bool":
+        if text.lower() in _TRUE:
+            return True
+        if text.lower() in _FALSE:
+            return False
+    elif kind == "points":
+        try:
+            return int(text.replace("_", "").replace(",", ""))
+        except ValueError:
+            pass
+    else:
+        return text.lower().replace("-", "_")
+    raise RulesError(f"bad value {value!r} for {f.name}: it accepts {_accepted(f)}")
+
+
+_NO_SIX_DICE_COMBOS: dict[str, Any] = {
+    "straight": 0,
+    "three_pairs": 0,
+    "four_kind_pair": 0,
+    "two_triplets": 0,
+}
+
+PRESETS: dict[str, Rules] = {
+    "standard": Rules(),
+    "playmonster": Rules(three_ones=300),
+    "original": Rules().with_overrides(
+        {
+            "multiples": "none",
+            **_NO_SIX_DICE_COMBOS,
+            "opening_minimum": 1000,
+            "hot_dice": "must_roll",
+        }
+    ),
+    "no-combos": Rules().with_overrides({**_NO_SIX_DICE_COMBOS, "opening_minimum": 0}),
+    "zilch": Rules().with_overrides(
+        {
+            "multiples": "doubling",
+            "four_kind_pair": 1500,
+            "two_triplets": 0,
+            "opening_minimum": 0,
+            "bank_minimum": 300,
+            "six_dice_farkle_bonus": 500,
+            "farkle_streak_penalty": 500,
+        }
+    ),
+    "minimal": Rules().with_overrides(
+        {"multiples": "none", **_NO_SIX_DICE_COMBOS, "opening_minimum": 0}
+    ),
+}
+
+PRESET_HELP: dict[str, str] = {
+    "standard": "The common table: three 1s = 1000, six-dice combos, 500 to get on the board.",
+    "playmonster": "The PlayMonster box sheet: like standard but three 1s = 300.",
+    "original": "The 'original rules': only 1s, 5s and triples, 1000 to open, hot dice must roll.",
+    "no-combos": "Standard scoring without six-dice combinations and no opening minimum.",
+    "zilch": "Zilch: doubling multiples, 300 to bank, six-dice farkle bonus, 3-farkle penalty.",
+    "minimal": "Only 1s, 5s and triples, no minimums (Busche & Neller's solved game).",
+}
+
+ALIASES: dict[str, str] = {
+    "default": "standard",
+    "classic": "standard",
+    "play-monster": "playmonster",
+    "nocombos": "no-combos",
+    "no_combos": "no-combos",
+    "10000": "original",
+    "busche-neller": "minimal",
+    "neller": "minimal",
+}
+
+
+def preset_names() -> list[str]:
+    """The names of the presets, in the spec's order."""
+    return list(PRESETS)
+
+
+def canonical_preset(name: str) -> str:
+    """The preset's canonical name, accepting aliases and any case.
+
+    :raises RulesError: when no preset has that name.
+    """
+    key = name.strip().lower().replace("_", "-") if name else ""
+    key = ALIASES.get(key, ALIASES.get(key.replace("-", "_"), key))
+    if key not in PRESETS:
+        raise RulesError(f"unknown rules preset {name!r}; the presets are: {', '.join(PRESETS)}")
+    return key
+
+
+def find_rules(name: str = "standard", overrides: Mapping[str, Any] | None = None) -> Rules:
+    """The preset called ``name`` (aliases allowed), with optional overrides applied.
+
+    >>> find_rules("original").multiples
+    'none'
+
+    :raises RulesError: on an unknown preset, option key or bad value.
+    """
+    rules = PRESETS[canonical_preset(name)]
+    return rules.with_overrides(overrides) if overrides else rules
+
+
+def parse_assignments(items: list[str] | None) -> dict[str, str]:
+    """Parse ``KEY=VALUE`` strings (the CLI's ``--set``) into a dict.
+
+    :raises RulesError: when an item has no ``=``.
+    """
+    out: dict[str, str] = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise RulesError(f"bad --set {item!r}: write KEY=VALUE, e.g. opening_minimum=0")
+        out[key.strip()] = value
+    return out
+
+
+def rules_from_json(data: Any) -> tuple[str, Rules]:
+    """Rules from the API's JSON form ``{"preset": NAME, "overrides": {...}}`` or a full dict.
+
+    Returns the preset's name (or ``"custom"``) and the rules.
+
+    :raises RulesError: when the JSON has the wrong shape or bad options.
+    """
+    if data is None:
+        return "standard", PRESETS["standard"]
+    if not isinstance(data, Mapping):
+        raise RulesError('rules must be an object like {"preset": "standard", "overrides": {}}')
+    if "preset" in data or "overrides" in data:
+        extra = set(data) - {"preset", "overrides"}
+        if extra:
+            raise RulesError(f"unknown rules field(s) {sorted(extra)}; use preset and overrides")
+        preset = data.get("preset", "standard")
+        overrides = data.get("overrides") or {}
+        if not isinstance(preset, str) or not isinstance(overrides, Mapping):
+            raise RulesError("rules.preset must be a preset name and rules.overrides an object")
+        name = canonical_preset(preset)
+        return name, find_rules(name, cast(Mapping[str, Any], overrides))
+    return "custom", Rules.from_dict(data)

@@ -1,0 +1,333 @@
+"""Scoring one throw: dice values, every legal keep with its best split, and farkle chances.
+
+>>> rules = Rules()
+>>> throw = Dice.parse("1 1 1 5 2 3")
+>>> best = best_keep(throw, rules)
+>>> str(best.dice), best.points
+('1 1 1 5', 1050)
+>>> is_farkle(Dice.parse("2 3 4 6 6 2"), rules), farkle_probability(6, rules)
+(True, Fraction(5, 216))
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from itertools import combinations, permutations
+
+from scorekeeper.errors import DiceError
+from scorekeeper.rules import Rules
+
+MAX_DICE = 6
+FACES = (1, 2, 3, 4, 5, 6)
+Counts = tuple[int, int, int, int, int, int]
+_SPLIT = re.compile(r"[\s,;/+\-]+")
+
+
+@dataclass(frozen=True, order=True)
+class Dice:
+    """A multiset of 1 to 6 dice faces, kept sorted; ``Dice.parse("1 1 5")`` round-trips."""
+
+    faces: tuple[int, ...]
+
+    def __init__(self, faces: Iterable[int]) -> None:
+        values = tuple(faces)
+        for v in values:
+            if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6:
+                raise DiceError(f"bad die {v!r}: each die is a whole number from 1 to 6")
+        if not 1 <= len(values) <= MAX_DICE:
+            raise DiceError(f"{len(values)} dice given: a throw or keep has 1 to 6 dice")
+        object.__setattr__(self, "faces", tuple(sorted(values)))
+
+    @classmethod
+    def parse(cls, text: str) -> Dice:
+        """Parse dice written as ``"1 1 5"``, ``"1,1,5"`` or ``"115"``.
+
+        :raises DiceError: on anything but 1 to 6 faces from 1 to 6.
+        """
+        return cls(parse_faces(text))
+
+    @classmethod
+    def from_counts(cls, counts: Iterable[int]) -> Dice:
+        """Dice from six counts (how many 1s, 2s, ... 6s)."""
+        return cls(face for face, n in zip(FACES, counts, strict=True) for _ in range(n))
+
+    @property
+    def counts(self) -> Counts:
+        """How many of each face, 1s first."""
+        c = [0] * 6
+        for v in self.faces:
+            c[v - 1] += 1
+        return (c[0], c[1], c[2], c[3], c[4], c[5])
+
+    def __str__(self) -> str:
+        return " ".join(map(str, self.faces))
+
+    def __len__(self) -> int:
+        return len(self.faces)
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.faces)
+
+    def to_list(self) -> list[int]:
+        """The faces as a JSON-able list."""
+        return list(self.faces)
+
+
+def parse_faces(text: str) -> list[int]:
+    """Faces in the order written (``"1 1 5"``, ``"1,1,5"`` or ``"115"``), checked like Dice.
+
+    :raises DiceError: on anything but 1 to 6 faces from 1 to 6.
+    """
+    parts = [p for p in _SPLIT.split(text.strip()) if p]
+    if len(parts) == 1 and parts[0].isdigit() and len(parts[0]) > 1:
+        parts = list(parts[0])
+    faces = []
+    for p in parts:
+        if not p.isdigit():
+            raise DiceError(f"bad die {p!r}: each die is a whole number from 1 to 6")
+        faces.append(int(p))
+    Dice(faces)
+    return faces
+
+
+@dataclass(frozen=True)
+class Combo:
+    """One scoring combination used in a keep: its name, dice and points."""
+
+    name: str
+    dice: Dice
+    points: int
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form: ``{"name", "dice", "points"}``."""
+        return {"name": self.name, "dice": self.dice.to_list(), "points": self.points}
+
+
+@dataclass(frozen=True)
+class Keep:
+    """A legal keep: dice that all score, their points, and the best split into combos."""
+
+    dice: Dice
+    points: int
+    combos: tuple[Combo, ...]
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form: ``{"keep", "points", "combos"}``."""
+        return {
+            "keep": self.dice.to_list(),
+            "points": self.points,
+            "combos": [c.to_dict() for c in self.combos],
+        }
+
+
+_KIND_NAMES = {3: "three_of_a_kind", 4: "four_of_a_kind", 5: "five_of_a_kind", 6: "six_of_a_kind"}
+
+
+def _unit(face: int, n: int) -> list[int]:
+    c = [0] * 6
+    c[face - 1] = n
+    return c
+
+
+def combo_catalogue(rules: Rules) -> list[tuple[str, Counts, int]]:
+    """Every scoring combination the rules allow, as (name, counts, points), biggest first."""
+    raw: list[tuple[str, list[int], int]] = [
+        ("single", _unit(1, 1), 100),
+        ("single", _unit(5, 1), 50),
+    ]
+    for face in FACES:
+        triple = rules.three_ones if face == 1 else face * 100
+        raw.append((_KIND_NAMES[3], _unit(face, 3), triple))
+        for n in (4, 5, 6):
+            if rules.multiples == "flat":
+                pts = (rules.four_kind, rules.five_kind, rules.six_kind)[n - 4]
+            elif rules.multiples == "doubling":
+                pts = triple * 2 ** (n - 3)
+            elif rules.multiples == "linear":
+                pts = triple * (n - 2)
+            else:
+                continue
+            raw.append((_KIND_NAMES[n], _unit(face, n), pts))
+    raw.append(("straight", [1] * 6, rules.straight))
+    raw.append(("partial_straight", [1, 1, 1, 1, 1, 0], rules.partial_straight))
+    raw.append(("partial_straight", [0, 1, 1, 1, 1, 1], rules.partial_straight))
+    for trio in combinations(FACES, 3):
+        raw.append(("three_pairs", [2 if f in trio else 0 for f in FACES], rules.three_pairs))
+    for a, b in permutations(FACES, 2):
+        c = _unit(a, 4)
+        c[b - 1] = 2
+        raw.append(("four_kind_pair", c, rules.four_kind_pair))
+    for a, b in combinations(FACES, 2):
+        c = _unit(a, 3)
+        c[b - 1] = 3
+        raw.append(("two_triplets", c, rules.two_triplets))
+    out = [(name, _counts(c), pts) for name, c, pts in raw if pts > 0]
+    out.sort(key=lambda item: -sum(item[1]))
+    return out
+
+
+def _counts(c: Iterable[int]) -> Counts:
+    a, b, d, e, f, g = c
+    return (a, b, d, e, f, g)
+
+
+def _all_counts(max_total: int) -> list[Counts]:
+    """Every count vector with at most ``max_total`` dice, fewest dice first."""
+    out: list[Counts] = []
+
+    def walk(prefix: list[int], left: int) -> None:
+        if len(prefix) == 6:
+            out.append(_counts(prefix))
+            return
+        for n in range(left + 1):
+            walk([*prefix, n], left - n)
+
+    walk([], max_total)
+    out.sort(key=sum)
+    return out
+
+
+def _sub_counts(c: Counts) -> Iterator[Counts]:
+    """Every non-empty sub-multiset of ``c``."""
+    for sub in _product_ranges(c):
+        if any(sub):
+            yield sub
+
+
+def _product_ranges(c: Counts) -> Iterator[Counts]:
+    if not any(c):
+        yield (0, 0, 0, 0, 0, 0)
+        return
+    i = next(k for k, n in enumerate(c) if n)
+    head = list(c)
+    head[i] = 0
+    for rest in _product_ranges(_counts(head)):
+        for n in range(c[i] + 1):
+            r = list(rest)
+            r[i] = n
+            yield _counts(r)
+
+
+def multinomial(c: Counts) -> int:
+    """The number of ordered throws that show the counts ``c``."""
+    total = math.factorial(sum(c))
+    for n in c:
+        total //= math.factorial(n)
+    return total
+
+
+class ScoreTable:
+    """Precomputed best splits and legal keeps for one rules value (build with ``table_for``)."""
+
+    def __init__(self, rules: Rules) -> None:
+        self.rules = rules
+        self.catalogue = combo_catalogue(rules)
+        self._best: dict[Counts, tuple[int, tuple[int, ...]] | None] = {}
+        for c in _all_counts(MAX_DICE):
+            self._best[c] = self._split(c)
+        self._keeps: dict[Counts, tuple[Keep, ...]] = {}
+
+    def _split(self, c: Counts) -> tuple[int, tuple[int, ...]] | None:
+        if not any(c):
+            return (0, ())
+        best: tuple[int, tuple[int, ...]] | None = None
+        for idx, (_, k, pts) in enumerate(self.catalogue):
+            if all(x >= y for x, y in zip(c, k, strict=True)):
+                rest = self._best[_counts(x - y for x, y in zip(c, k, strict=True))]
+                if rest is not None and (best is None or pts + rest[0] > best[0]):
+                    best = (pts + rest[0], (idx, *rest[1]))
+        return best
+
+    def points(self, c: Counts) -> int | None:
+        """Points of keeping exactly the dice ``c``, or None when some die does not score."""
+        entry = self._best[c]
+        return None if entry is None or not any(c) else entry[0]
+
+    def keep(self, c: Counts) -> Keep | None:
+        """The keep of exactly the dice ``c`` with its best split, or None when not legal."""
+        entry = self._best.get(c)
+        if entry is None or not any(c):
+            return None
+        combos = tuple(
+            Combo(
+                self.catalogue[i][0], Dice.from_counts(self.catalogue[i][1]), self.catalogue[i][2]
+            )
+            for i in entry[1]
+        )
+        return Keep(Dice.from_counts(c), entry[0], combos)
+
+    def keeps(self, c: Counts) -> tuple[Keep, ...]:
+        """Every distinct legal keep of a throw with counts ``c``, most points first."""
+        found = self._keeps.get(c)
+        if found is None:
+            ks = [k for s in _sub_counts(c) if (k := self.keep(s)) is not None]
+            ks.sort(key=lambda k: (-k.points, len(k.dice), k.dice.faces))
+            found = self._keeps[c] = tuple(ks)
+        return found
+
+
+@lru_cache(maxsize=64)
+def table_for(rules: Rules) -> ScoreTable:
+    """The (cached) score table of a rules value."""
+    return ScoreTable(rules)
+
+
+def legal_keeps(throw: Dice, rules: Rules) -> list[Keep]:
+    """Every distinct legal keep of ``throw``, most points first (empty on a farkle)."""
+    return list(table_for(rules).keeps(throw.counts))
+
+
+def best_keep(throw: Dice, rules: Rules) -> Keep | None:
+    """The keep with the most points, or None when the throw farkles."""
+    keeps = table_for(rules).keeps(throw.counts)
+    return keeps[0] if keeps else None
+
+
+def is_farkle(throw: Dice, rules: Rules) -> bool:
+    """Whether ``throw`` has no legal keep."""
+    return not table_for(rules).keeps(throw.counts)
+
+
+def score_keep(throw: Dice, keep: Dice, rules: Rules) -> Keep:
+    """The keep of ``keep`` from ``throw`` with its points.
+
+    :raises DiceError: when the dice are not in the throw, or some kept die does not score.
+    """
+    if any(k > t for k, t in zip(keep.counts, throw.counts, strict=True)):
+        raise DiceError(f"cannot keep {keep}: the throw is {throw}")
+    found = table_for(rules).keep(keep.counts)
+    if found is None:
+        raise DiceError(
+            f"{keep} is not a legal keep: every kept die must be part of a scoring combination"
+            f" (legal keeps of {throw}: "
+            + ("; ".join(str(k.dice) for k in legal_keeps(throw, rules)) or "none, a farkle")
+            + ")"
+        )
+    return found
+
+
+def throw_outcomes(n: int) -> list[tuple[Counts, int]]:
+    """Every distinct throw of ``n`` dice as counts with its number of orderings (sum 6**n)."""
+    if not 1 <= n <= MAX_DICE:
+        raise DiceError(f"cannot throw {n} dice: a throw has 1 to 6 dice")
+    return _outcomes(n)
+
+
+@lru_cache(maxsize=8)
+def _outcomes(n: int) -> list[tuple[Counts, int]]:
+    return [(c, multinomial(c)) for c in _all_counts(n) if sum(c) == n]
+
+
+def farkle_probability(n: int, rules: Rules) -> Fraction:
+    """The exact chance that a throw of ``n`` dice has no legal keep.
+
+    :raises DiceError: when ``n`` is not 1 to 6.
+    """
+    table = table_for(rules)
+    bad = sum(w for c, w in throw_outcomes(n) if not table.keeps(c))
+    return Fraction(bad, 6**n)
