@@ -25,7 +25,7 @@ from scorekeeper.rules import Rules
 MAX_DICE = 6
 FACES = (1, 2, 3, 4, 5, 6)
 Counts = tuple[int, int, int, int, int, int]
-_SPLIT = re.compile(r"[\s,;/+\-]+")
+_SPLIT = re.compile(r"[\s,;]+")
 
 
 @dataclass(frozen=True, order=True)
