@@ -11,3 +11,35 @@ class RulesError(ScorekeeperError):
 
 class DiceError(ScorekeeperError):
     """Dice that are not 1 to 6 dice with faces 1 to 6, or a keep that is not legal."""
+
+
+class ActionError(ScorekeeperError):
+    """A malformed game action or game set-up: a missing field, a wrong type, an unknown type."""
+
+
+class GameRuleError(ScorekeeperError):
+    """A well-formed action that the game's rules or its current state do not allow."""
+
+
+class GameNotFoundError(ScorekeeperError):
+    """No game has the given id."""
+
+
+class StaleVersionError(ScorekeeperError):
+    """An action carried a game version other than the current one (another tablet acted)."""
+
+    def __init__(self, message: str, current: int) -> None:
+        super().__init__(message)
+        self.current = current
+
+
+class ControlTokenError(ScorekeeperError):
+    """An action without the game's control token (``missing``) or with a wrong one."""
+
+    def __init__(self, message: str, missing: bool) -> None:
+        super().__init__(message)
+        self.missing = missing
+
+
+class CameraError(ScorekeeperError):
+    """A bad camera source, frame upload or throwing area (the message says what is accepted)."""
