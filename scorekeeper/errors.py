@@ -43,3 +43,7 @@ class ControlTokenError(ScorekeeperError):
 
 class CameraError(ScorekeeperError):
     """A bad camera source, frame upload or throwing area (the message says what is accepted)."""
+
+
+class ImageError(ScorekeeperError):
+    """An unreadable, truncated, empty, too small or too large image, or a bad frame array."""

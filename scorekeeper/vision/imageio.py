@@ -1,0 +1,163 @@
+"""Reading image files and checking frames, with bounded memory and clear errors."""
+
+from __future__ import annotations
+
+import os
+import struct
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scorekeeper.errors import ImageError
+
+MIN_SIDE = 16
+"""Frames with a side shorter than this many pixels are refused."""
+
+MAX_PIXELS = 40_000_000
+"""Frames and files with more pixels than this (e.g. 8000×5000) are refused."""
+
+MAX_FILE_BYTES = 200 * 1024 * 1024
+"""Image files larger than this are refused before they are read."""
+
+ACCEPTED = "a PNG, JPEG, BMP, WebP or TIFF image of 16×16 to 40 megapixels"
+
+
+def _jpeg_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a JPEG's SOF marker, or None when none is found."""
+    i = 2
+    n = len(data)
+    while i + 4 <= n:
+        if data[i] != 0xFF:
+            i += 1
+            continue
+        marker = data[i + 1]
+        if marker in (0xFF, 0x01) or 0xD0 <= marker <= 0xD9:
+            i += 2 if marker != 0xFF else 1
+            continue
+        (length,) = struct.unpack(">H", data[i + 2 : i + 4])
+        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
+            if i + 9 > n:
+                return None
+            h, w = struct.unpack(">HH", data[i + 5 : i + 9])
+            return w, h
+        i += 2 + length
+    return None
+
+
+def header_size(data: bytes) -> tuple[int, int] | None:
+    """The (width, height) an image file declares in its header, or None if not recognised.
+
+    >>> png = b"\\x89PNG\\r\\n\\x1a\\n" + b"\\x00\\x00\\x00\\rIHDR"
+    >>> header_size(png + bytes([0, 0, 1, 0, 0, 0, 0, 2]))
+    (256, 2)
+    """
+    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24:
+        w, h = struct.unpack(">II", data[16:24])
+        return int(w), int(h)
+    if data[:2] == b"\xff\xd8":
+        return _jpeg_size(data)
+    if data[:2] == b"BM" and len(data) >= 26:
+        w, h = struct.unpack("<ii", data[18:26])
+        return abs(int(w)), abs(int(h))
+    if data[:6] in (b"GIF87a", b"GIF89a") and len(data) >= 10:
+        w, h = struct.unpack("<HH", data[6:10])
+        return int(w), int(h)
+    if data[:4] == b"RIFF" and data[8:12] == b"WEBP" and len(data) >= 30:
+        chunk = data[12:16]
+        if chunk == b"VP8X":
+            w = 1 + int.from_bytes(data[24:27], "little")
+            h = 1 + int.from_bytes(data[27:30], "little")
+            return w, h
+        if chunk == b"VP8 ":
+            w, h = struct.unpack("<HH", data[26:30])
+            return int(w) & 0x3FFF, int(h) & 0x3FFF
+        if chunk == b"VP8L" and len(data) >= 25:
+            bits = int.from_bytes(data[21:25], "little")
+            return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    return None
+
+
+def _check_size(width: int, height: int, what: str) -> None:
+    """Raise ImageError when a width × height is outside the accepted range."""
+    if width < MIN_SIDE or height < MIN_SIDE:
+        raise ImageError(f"{what} is {width}×{height} pixels: too small; expected {ACCEPTED}")
+    if width * height > MAX_PIXELS:
+        raise ImageError(f"{what} is {width}×{height} pixels: too large; expected {ACCEPTED}")
+
+
+def _truncated(data: bytes) -> bool:
+    """True when a JPEG lacks its end marker or a PNG its IEND chunk."""
+    if data[:2] == b"\xff\xd8":
+        tail = data[-4096:].rstrip(b"\x00\r\n ")
+        return b"\xff\xd9" not in tail[-64:]
+    if data[:8] == b"\x89PNG\r\n\x1a\n":
+        return b"IEND" not in data[-64:]
+    return False
+
+
+def load_image(path: str | os.PathLike[str]) -> np.ndarray:
+    """Read an image file as a BGR uint8 array (H, W, 3).
+
+    :raises ImageError: when the file is missing, empty, not an image, truncated,
+        smaller than 16×16 or larger than 40 megapixels (checked before decoding).
+    """
+    p = Path(path)
+    try:
+        size = p.stat().st_size
+    except OSError as exc:
+        msg = f"{p}: cannot read the file ({exc.strerror}); expected {ACCEPTED}"
+        raise ImageError(msg) from exc
+    if not p.is_file():
+        raise ImageError(f"{p}: not a file; expected {ACCEPTED}")
+    if size == 0:
+        raise ImageError(f"{p}: the file is empty; expected {ACCEPTED}")
+    if size > MAX_FILE_BYTES:
+        raise ImageError(f"{p}: the file is {size} bytes, too large; expected {ACCEPTED}")
+    try:
+        data = p.read_bytes()
+    except OSError as exc:
+        msg = f"{p}: cannot read the file ({exc.strerror}); expected {ACCEPTED}"
+        raise ImageError(msg) from exc
+    declared = header_size(data)
+    if declared is not None:
+        _check_size(declared[0], declared[1], str(p))
+    if _truncated(data):
+        raise ImageError(f"{p}: the image is truncated (no end marker); expected {ACCEPTED}")
+    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        raise ImageError(f"{p}: not a readable image; expected {ACCEPTED}")
+    _check_size(int(image.shape[1]), int(image.shape[0]), str(p))
+    return np.ascontiguousarray(image)
+
+
+def check_frame(frame: object) -> np.ndarray:
+    """Return the frame as a 2-D grey or 3-D BGR/BGRA uint8 array, or raise ImageError.
+
+    :raises ImageError: for anything but a uint8 array shaped (H, W), (H, W, 1), (H, W, 3)
+        or (H, W, 4) with sides of at least 16 pixels and at most 40 megapixels.
+    """
+    if not isinstance(frame, np.ndarray):
+        raise ImageError(f"the frame is a {type(frame).__name__}; expected a numpy uint8 array")
+    if frame.dtype != np.uint8:
+        raise ImageError(f"the frame has dtype {frame.dtype}; expected uint8")
+    shape = frame.shape
+    ok = len(shape) == 2 or (len(shape) == 3 and shape[2] in (1, 3, 4))
+    if not ok:
+        raise ImageError(
+            f"the frame has shape {shape}; expected (H, W) grey, (H, W, 3) BGR or (H, W, 4) BGRA"
+        )
+    _check_size(int(shape[1]), int(shape[0]), "the frame")
+    return frame
+
+
+def to_grey(frame: np.ndarray) -> np.ndarray:
+    """A checked frame as a 2-D uint8 grey array (BGR weights as in OpenCV)."""
+    if frame.ndim == 2:
+        return frame
+    channels = frame.shape[2]
+    if channels == 1:
+        return frame[:, :, 0]
+    if channels == 4:
+        return np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGRA2GRAY))
+    return np.asarray(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY))

@@ -1,0 +1,254 @@
+"""The dice reader: an ONNX heat-map model plus pure-numpy pre- and post-processing."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from scorekeeper.errors import ImageError
+from scorekeeper.vision.imageio import check_frame, to_grey
+
+DEFAULT_LONG_SIDE = 512
+"""The model's input long side when the ONNX file does not say otherwise."""
+
+DEFAULT_STRIDE = 4
+"""Input pixels per heat-map cell when the ONNX file does not say otherwise."""
+
+MULTIPLE = 16
+"""The model's input height and width are padded to a multiple of this."""
+
+
+def default_model_path() -> Path:
+    """The bundled model: ``$SCOREKEEPER_MODEL`` if set, else ``models/dice.onnx`` in the repo."""
+    env = os.environ.get("SCOREKEEPER_MODEL")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2] / "models" / "dice.onnx"
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One die: its face value, its box (x0, y0, x1, y1) in frame pixels, and a confidence."""
+
+    value: int
+    box: tuple[float, float, float, float]
+    confidence: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: ``{"value", "box", "confidence"}`` with rounded floats."""
+        return {
+            "value": self.value,
+            "box": [round(v, 1) for v in self.box],
+            "confidence": round(self.confidence, 4),
+        }
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A frame ready for the model: the (1, 1, H, W) float32 tensor and its scale to the frame."""
+
+    tensor: np.ndarray
+    scale: float
+    frame_size: tuple[int, int]
+
+
+def preprocess(frame: np.ndarray, long_side: int = DEFAULT_LONG_SIDE) -> Prepared:
+    """Grey, resized so the longer side is ``long_side``, padded to a multiple of 16, in [0, 1].
+
+    >>> p = preprocess(np.zeros((480, 640, 3), np.uint8), 512)
+    >>> p.tensor.shape, p.scale, p.frame_size
+    ((1, 1, 384, 512), 0.8, (640, 480))
+
+    :raises ImageError: for a frame that :func:`check_frame` refuses.
+    """
+    grey = to_grey(check_frame(frame))
+    h, w = grey.shape
+    scale = long_side / max(h, w)
+    nw, nh = max(1, round(w * scale)), max(1, round(h * scale))
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    small = cv2.resize(grey, (nw, nh), interpolation=interp)
+    ph, pw = -nh % MULTIPLE, -nw % MULTIPLE
+    if ph or pw:
+        small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
+    tensor = (small.astype(np.float32) * np.float32(1 / 255))[None, None]
+    return Prepared(tensor=tensor, scale=scale, frame_size=(w, h))
+
+
+def local_peaks(heat: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray]:
+    """Rows and columns of cells that are the maximum of their 3×3 block and >= threshold.
+
+    Ties are broken towards the first cell in row-major order, so a plateau gives one peak.
+
+    >>> h = np.zeros((5, 5), np.float32); h[1, 1] = 0.9; h[3, 3] = 0.6; h[3, 4] = 0.6
+    >>> local_peaks(h, 0.5)
+    (array([1, 3]), array([1, 3]))
+    """
+    if heat.ndim != 2:
+        raise ValueError(f"heat map must be 2-D, got shape {heat.shape}")
+    padded = np.pad(heat, 1, mode="constant", constant_values=-np.inf)
+    h, w = heat.shape
+    keep = heat >= threshold
+    for dy in range(3):
+        for dx in range(3):
+            if dy == 1 and dx == 1:
+                continue
+            nb = padded[dy : dy + h, dx : dx + w]
+            # strictly greater than neighbours before it, >= those after it (plateau tie-break)
+            keep &= heat > nb if (dy, dx) < (1, 1) else heat >= nb
+    rows, cols = np.nonzero(keep)
+    return rows, cols
+
+
+def _softmax(x: np.ndarray, axis: int) -> np.ndarray:
+    """Numerically stable softmax along ``axis``."""
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    out: np.ndarray = e / e.sum(axis=axis, keepdims=True)
+    return out
+
+
+def decode(
+    heat: np.ndarray,
+    values: np.ndarray,
+    sizes: np.ndarray,
+    *,
+    stride: int,
+    scale: float,
+    frame_size: tuple[int, int],
+    threshold: float,
+) -> list[Detection]:
+    """Turn model maps into detections in frame pixels.
+
+    ``heat`` is (h, w) in [0, 1]; ``values`` is (6, h, w) logits for faces 1..6; ``sizes`` is
+    (2, h, w) with log(width / stride) and log(height / stride) of the box in input pixels.
+    Peaks of the heat map at or above ``threshold`` become dice; the centre is refined by the
+    heat-weighted mean of the 3×3 block; peaks whose centre lies in the inner half of a
+    stronger die's box are suppressed. ``confidence`` = peak heat × value probability.
+
+    >>> heat = np.zeros((8, 8), np.float32); heat[4, 2] = 0.9
+    >>> vals = np.zeros((6, 8, 8), np.float32); vals[4, 4, 2] = 5.0
+    >>> sizes = np.zeros((2, 8, 8), np.float32)
+    >>> d = decode(heat, vals, sizes, stride=4, scale=0.5, frame_size=(64, 64), threshold=0.5)
+    >>> [(x.value, x.box) for x in d]
+    [(5, (16.0, 32.0, 24.0, 40.0))]
+    """
+    rows, cols = local_peaks(heat, threshold)
+    if rows.size == 0:
+        return []
+    order = np.argsort(-heat[rows, cols], kind="stable")
+    rows, cols = rows[order], cols[order]
+    padded = np.pad(heat, 1, mode="constant")
+    probs = _softmax(values[:, rows, cols].astype(np.float64), axis=0)
+    fw, fh = frame_size
+    kept: list[tuple[float, float, float, float]] = []
+    out: list[Detection] = []
+    offs = np.arange(-1, 2, dtype=np.float64)
+    for k in range(rows.size):
+        r, c = int(rows[k]), int(cols[k])
+        block = padded[r : r + 3, c : c + 3].astype(np.float64)
+        total = float(block.sum())
+        dy = float((block.sum(axis=1) * offs).sum() / total)
+        dx = float((block.sum(axis=0) * offs).sum() / total)
+        cx = (c + 0.5 + dx) * stride / scale
+        cy = (r + 0.5 + dy) * stride / scale
+        bw = float(np.exp(np.clip(sizes[0, r, c], -3.0, 6.0))) * stride / scale
+        bh = float(np.exp(np.clip(sizes[1, r, c], -3.0, 6.0))) * stride / scale
+        if any(abs(cx - kx) < 0.25 * kw and abs(cy - ky) < 0.25 * kh for kx, ky, kw, kh in kept):
+            continue
+        if not (0 <= cx < fw and 0 <= cy < fh):
+            continue
+        kept.append((cx, cy, bw, bh))
+        value = int(np.argmax(probs[:, k])) + 1
+        box = (
+            max(0.0, cx - bw / 2),
+            max(0.0, cy - bh / 2),
+            min(float(fw), cx + bw / 2),
+            min(float(fh), cy + bh / 2),
+        )
+        conf = float(heat[r, c]) * float(probs[value - 1, k])
+        out.append(Detection(value=value, box=box, confidence=conf))
+    return out
+
+
+class DiceReader:
+    """Finds every die in a frame and reads its face, with an ONNX model on the CPU."""
+
+    def __init__(
+        self,
+        model_path: str | os.PathLike[str] | None = None,
+        score_threshold: float = 0.5,
+        threads: int = 1,
+        *,
+        long_side: int | None = None,
+    ) -> None:
+        """Load the model (``default_model_path()`` when None) on ``threads`` CPU threads.
+
+        ``long_side`` overrides the input size stored in the model (larger reads smaller dice,
+        slower). :raises ImageError: when the model file is missing or not a dice model;
+            ValueError for a threshold outside (0, 1) or threads < 1.
+        """
+        import onnxruntime as ort
+
+        if not 0.0 < score_threshold < 1.0:
+            raise ValueError(f"score_threshold must be between 0 and 1, got {score_threshold}")
+        if threads < 1:
+            raise ValueError(f"threads must be at least 1, got {threads}")
+        path = Path(model_path) if model_path is not None else default_model_path()
+        if not path.is_file():
+            raise ImageError(f"no dice model at {path}; build one with `make model`")
+        opts = ort.SessionOptions()
+        opts.intra_op_num_threads = threads
+        opts.inter_op_num_threads = 1
+        opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+        opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+        try:
+            self._session = ort.InferenceSession(
+                str(path), opts, providers=["CPUExecutionProvider"]
+            )
+        except Exception as exc:  # onnxruntime raises its own exception types
+            raise ImageError(f"{path} is not a loadable ONNX model: {exc}") from exc
+        inputs = self._session.get_inputs()
+        if len(inputs) != 1 or len(inputs[0].shape) != 4:
+            raise ImageError(f"{path}: expected one (N, 1, H, W) input")
+        self._input_name: str = inputs[0].name
+        names = [o.name for o in self._session.get_outputs()]
+        missing = {"heat", "value", "size"} - set(names)
+        if missing:
+            raise ImageError(f"{path}: the model lacks outputs {sorted(missing)}")
+        self._outputs = ["heat", "value", "size"]
+        meta = self._session.get_modelmeta().custom_metadata_map
+        self.stride: int = int(meta.get("stride", DEFAULT_STRIDE))
+        fixed = inputs[0].shape[2:]
+        if all(isinstance(d, int) for d in fixed):
+            self.long_side: int = int(max(fixed))
+        else:
+            self.long_side = int(long_side or meta.get("long_side", DEFAULT_LONG_SIDE))
+        self.score_threshold = score_threshold
+        self.threads = threads
+        self.model_path = path
+
+    def raw(self, prepared: Prepared) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Run the model on a prepared tensor: (heat (h, w), values (6, h, w), sizes (2, h, w))."""
+        heat, values, sizes = self._session.run(self._outputs, {self._input_name: prepared.tensor})
+        return np.asarray(heat)[0, 0], np.asarray(values)[0], np.asarray(sizes)[0]
+
+    def infer(self, frame: np.ndarray) -> list[Detection]:
+        """Every die in the frame (uint8 BGR, grey or BGRA), strongest first.
+
+        :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
+        """
+        prepared = preprocess(frame, self.long_side)
+        heat, values, sizes = self.raw(prepared)
+        return decode(
+            heat,
+            values,
+            sizes,
+            stride=self.stride,
+            scale=prepared.scale,
+            frame_size=prepared.frame_size,
+            threshold=self.score_threshold,
+        )
