@@ -47,3 +47,11 @@ class CameraError(ScorekeeperError):
 
 class ImageError(ScorekeeperError):
     """An unreadable, truncated, empty, too small or too large image, or a bad frame array."""
+
+
+class UnsupportedRulesError(ScorekeeperError):
+    """Rules the win-probability solver cannot play exactly (the message names them)."""
+
+
+class PositionError(ScorekeeperError):
+    """An impossible game position: scores, turn total or dice out of range for the rules."""
