@@ -1,0 +1,237 @@
+"""Settled-throw detection: frame differences say when the dice stopped, votes say what they show.
+
+The pieces are pure and single-threaded: :class:`MotionDetector` scores how much of the
+throwing area changed since the previous frame, :class:`Settler` waits for a few still frames,
+collects the reader's dice over several more, and proposes one throw when the frames agree and
+the reader is confident. It proposes once per settle; the next motion starts a new throw.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import cv2
+import numpy as np
+
+from scorekeeper.camera.frames import Image, to_grey
+from scorekeeper.errors import CameraError
+
+
+@dataclass(frozen=True)
+class Die:
+    """One die in a frame: its value, box in pixels ``(x0, y0, x1, y1)`` and confidence."""
+
+    value: int
+    box: tuple[float, float, float, float]
+    confidence: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """``{"value", "box", "confidence"}`` with rounded numbers."""
+        return {
+            "value": self.value,
+            "box": [round(v, 1) for v in self.box],
+            "confidence": round(self.confidence, 3),
+        }
+
+    def centre(self) -> tuple[float, float]:
+        """The centre of the box."""
+        x0, y0, x1, y1 = self.box
+        return (x0 + x1) / 2, (y0 + y1) / 2
+
+
+@dataclass(frozen=True)
+class Area:
+    """The throwing area: a rectangle in fractions of the frame (0..1), dice outside it are ignored.
+
+    >>> Area.parse({"x0": 0.5, "y0": 0, "x1": 1, "y1": 1}).contains(600, 10, 640, 480)
+    True
+    >>> Area.parse({"x0": 0.5, "y0": 0, "x1": 1, "y1": 1}).contains(100, 10, 640, 480)
+    False
+    """
+
+    x0: float = 0.0
+    y0: float = 0.0
+    x1: float = 1.0
+    y1: float = 1.0
+
+    @classmethod
+    def parse(cls, obj: object) -> Area:
+        """An area from ``{"x0", "y0", "x1", "y1"}`` fractions of the frame.
+
+        :raises CameraError: not such an object, values outside 0..1, or a rectangle too small.
+        """
+        if not isinstance(obj, Mapping):
+            raise CameraError(
+                'the throwing area must be an object {"x0", "y0", "x1", "y1"} of fractions 0..1'
+            )
+        vals: list[float] = []
+        for key in ("x0", "y0", "x1", "y1"):
+            v = obj.get(key)
+            if isinstance(v, bool) or not isinstance(v, int | float) or not 0 <= v <= 1:
+                raise CameraError(f"throwing area {key} must be a number from 0 to 1, got {v!r}")
+            vals.append(float(v))
+        x0, x1 = sorted(vals[0::2])
+        y0, y1 = sorted(vals[1::2])
+        if x1 - x0 < 0.05 or y1 - y0 < 0.05:
+            raise CameraError("the throwing area is too small; drag a rectangle of at least 5%")
+        return cls(x0, y0, x1, y1)
+
+    def is_whole(self) -> bool:
+        """True when the area is the whole frame."""
+        return (self.x0, self.y0, self.x1, self.y1) == (0.0, 0.0, 1.0, 1.0)
+
+    def to_dict(self) -> dict[str, float]:
+        """``{"x0", "y0", "x1", "y1"}``."""
+        return {"x0": self.x0, "y0": self.y0, "x1": self.x1, "y1": self.y1}
+
+    def pixels(self, width: int, height: int) -> tuple[int, int, int, int]:
+        """The area in pixels of a ``width`` x ``height`` frame (at least one pixel each way)."""
+        x0, y0 = int(self.x0 * width), int(self.y0 * height)
+        x1 = max(x0 + 1, round(self.x1 * width))
+        y1 = max(y0 + 1, round(self.y1 * height))
+        return x0, y0, x1, y1
+
+    def contains(self, x: float, y: float, width: int, height: int) -> bool:
+        """True when the point ``(x, y)`` of a frame of that size lies in the area."""
+        return self.x0 * width <= x <= self.x1 * width and self.y0 * height <= y <= self.y1 * height
+
+
+def split_by_area(
+    dice: Iterable[Die], area: Area, width: int, height: int
+) -> tuple[list[Die], list[Die]]:
+    """``(inside, outside)``: the dice whose box centre lies in the area, and the others."""
+    inside: list[Die] = []
+    outside: list[Die] = []
+    for d in dice:
+        (inside if area.contains(*d.centre(), width, height) else outside).append(d)
+    return inside, outside
+
+
+class MotionDetector:
+    """The share of pixels of the area that changed since the previous frame (0..1)."""
+
+    def __init__(self, width: int = 160, pixel_threshold: int = 20) -> None:
+        """Compare frames scaled to ``width`` pixels wide; a pixel changed if grey differs > thr."""
+        self.width = width
+        self.pixel_threshold = pixel_threshold
+        self._prev: Image | None = None
+
+    def reset(self) -> None:
+        """Forget the previous frame (the next frame counts as moving)."""
+        self._prev = None
+
+    def update(self, frame: Image, area: Area | None = None) -> float:
+        """Score ``frame`` against the previous one; 1.0 for the first frame or a new size."""
+        grey = to_grey(frame)
+        h, w = grey.shape[:2]
+        if area is not None and not area.is_whole():
+            x0, y0, x1, y1 = area.pixels(w, h)
+            grey = grey[y0:y1, x0:x1]
+            h, w = grey.shape[:2]
+        scale = min(1.0, self.width / max(1, w))
+        size = (max(1, round(w * scale)), max(1, round(h * scale)))
+        resized = cv2.resize(grey, size, interpolation=cv2.INTER_AREA)
+        small: Image = np.asarray(cv2.GaussianBlur(resized, (3, 3), 0), np.uint8)
+        prev, self._prev = self._prev, small
+        if prev is None or prev.shape != small.shape:
+            return 1.0
+        changed = cv2.absdiff(prev, small) > self.pixel_threshold
+        return float(np.count_nonzero(changed)) / changed.size
+
+
+@dataclass(frozen=True)
+class SettleConfig:
+    """Thresholds of settled-throw detection."""
+
+    moving_fraction: float = 0.003
+    """A frame moves when more than this share of the area's pixels changed."""
+    still_frames: int = 2
+    """Still frames in a row before the scene counts as stable and the reader runs."""
+    vote_frames: int = 5
+    """Stable frames voted over."""
+    min_agree: int = 4
+    """Votes (of ``vote_frames``) that must read the same dice."""
+    min_confidence: float = 0.6
+    """Mean confidence of the agreeing readings needed to propose."""
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.min_agree <= self.vote_frames:
+            raise CameraError("min_agree must be from 1 to vote_frames")
+        if self.still_frames < 1:
+            raise CameraError("still_frames must be at least 1")
+
+
+@dataclass(frozen=True)
+class Vote:
+    """A proposal drawn from the votes: the dice values (sorted), boxes and confidence."""
+
+    values: tuple[int, ...]
+    dice: tuple[Die, ...]
+    confidence: float
+    votes: int
+
+
+@dataclass
+class Settler:
+    """Turns a stream of (moving?, dice) into at most one proposal per settled throw."""
+
+    config: SettleConfig = field(default_factory=SettleConfig)
+    still_count: int = 0
+    locked: bool = False
+    _votes: deque[tuple[tuple[int, ...], tuple[Die, ...], float]] = field(
+        default_factory=deque, repr=False
+    )
+
+    @property
+    def stable(self) -> bool:
+        """True when the scene has been still long enough to read."""
+        return self.still_count >= self.config.still_frames
+
+    def motion(self, moving: bool) -> bool:
+        """Note one frame's motion; returns :attr:`stable` (whether to read this frame)."""
+        if moving:
+            self.still_count = 0
+            self.locked = False
+            self._votes.clear()
+        else:
+            self.still_count += 1
+        return self.stable
+
+    def vote(self, dice: Sequence[Die]) -> Vote | None:
+        """Add one stable frame's dice; a :class:`Vote` the first time the window agrees."""
+        if not self.stable:
+            return None
+        values = tuple(sorted(d.value for d in dice))
+        conf = float(np.mean([d.confidence for d in dice])) if dice else 0.0
+        self._votes.append((values, tuple(dice), conf))
+        while len(self._votes) > self.config.vote_frames:
+            self._votes.popleft()
+        if self.locked or len(self._votes) < self.config.vote_frames:
+            return None
+        best, n = Counter(v for v, _, _ in self._votes).most_common(1)[0]
+        if not best or n < self.config.min_agree:
+            return None
+        agreeing = [(d, c) for v, d, c in self._votes if v == best]
+        confidence = float(np.mean([c for _, c in agreeing]))
+        if confidence < self.config.min_confidence:
+            return None
+        self.locked = True
+        return Vote(values=best, dice=agreeing[-1][0], confidence=confidence, votes=n)
+
+
+def count_message(seen: int, dice_left: int | None) -> str:
+    """What the proposal says about the number of dice.
+
+    >>> count_message(5, 4)
+    'I see 5 dice, 4 are left to throw'
+    >>> count_message(1, 1)
+    'I see 1 die'
+    """
+    noun = "die" if seen == 1 else "dice"
+    if dice_left is None or dice_left == seen:
+        return f"I see {seen} {noun}"
+    verb = "is" if dice_left == 1 else "are"
+    return f"I see {seen} {noun}, {dice_left} {verb} left to throw"

@@ -1,0 +1,260 @@
+"""Camera sources: a webcam or stream through OpenCV, the demo scenes, the tablet, or none.
+
+A source is opened, read frame by frame and closed by the capture thread
+(:mod:`scorekeeper.camera.capture`), which also paces sources that have an ``interval``.
+``parse_source`` turns the ``--camera`` text into a :class:`SourceSpec`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import cv2
+import numpy as np
+
+from scorekeeper.camera.frames import Image
+from scorekeeper.errors import CameraError
+
+DEFAULT_DEMO_DIR = Path(__file__).resolve().parents[2] / "sample_images"
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
+
+KINDS = ("auto", "none", "demo", "tablet", "webcam", "url")
+ACCEPTED = "auto, none, demo, tablet, a webcam index (0, 1, ...), a stream URL or a video file"
+
+
+class FrameSource(Protocol):
+    """What the capture thread needs of a source."""
+
+    name: str
+    interval: float
+    """Seconds between frames the capture thread keeps (0: ``read`` paces itself)."""
+    info: dict[str, Any]
+    """Facts about the last frame read (the demo's scene and true values)."""
+
+    def open(self) -> None:
+        """Open the device; raises OSError when there is no camera."""
+
+    def read(self) -> Image | None:
+        """The next frame, or None when the source has ended or dropped out."""
+
+    def close(self) -> None:
+        """Release the device (safe to call more than once)."""
+
+
+@dataclass(frozen=True)
+class SourceSpec:
+    """A parsed ``--camera`` value: its kind and the index, URL or folder it names."""
+
+    kind: str
+    target: str = ""
+
+    @property
+    def label(self) -> str:
+        """How the source is shown to people, e.g. ``webcam 0`` or ``demo``."""
+        if self.kind == "webcam":
+            return f"webcam {self.target}"
+        if self.kind == "url":
+            return re.sub(r"//[^/@]*@", "//***@", self.target)  # hide credentials
+        return self.kind
+
+
+def parse_source(text: str | int | None) -> SourceSpec:
+    """Parse a ``--camera`` value.
+
+    :raises CameraError: a value that names no kind of source.
+
+    >>> parse_source("0"), parse_source("demo").kind, parse_source("http://cam/video").kind
+    (SourceSpec(kind='webcam', target='0'), 'demo', 'url')
+    """
+    if text is None:
+        return SourceSpec("auto")
+    s = str(text).strip()
+    low = s.lower()
+    if low in ("", "auto", "default"):
+        return SourceSpec("auto")
+    if low in ("none", "off", "manual"):
+        return SourceSpec("none")
+    if low in ("tablet", "upload", "browser", "phone"):
+        return SourceSpec("tablet")
+    if low == "demo":
+        return SourceSpec("demo", str(DEFAULT_DEMO_DIR))
+    if low.startswith("demo:"):
+        return SourceSpec("demo", s[5:])
+    if s.isdigit():
+        return SourceSpec("webcam", str(int(s)))
+    if re.match(r"^[a-z][a-z0-9+.-]*://", low) or Path(s).is_file():
+        return SourceSpec("url", s)
+    raise CameraError(f"unknown camera source {s!r}; accepted: {ACCEPTED}")
+
+
+class OpenCVSource:
+    """A webcam index or a stream URL / video file read through ``cv2.VideoCapture``."""
+
+    interval = 0.0
+
+    def __init__(self, spec: SourceSpec) -> None:
+        """Wrap the webcam or URL named by ``spec`` (not opened yet)."""
+        self.spec = spec
+        self.name = spec.label
+        self.info: dict[str, Any] = {}
+        self._cap: Any = None
+
+    def open(self) -> None:
+        """Open the device or stream.
+
+        :raises OSError: no such camera, permission refused, or the stream cannot be reached.
+        """
+        if self._cap is not None:
+            return
+        webcam = self.spec.kind == "webcam"
+        target: int | str = int(self.spec.target) if webcam else self.spec.target
+        cap = cv2.VideoCapture(target)
+        if not cap.isOpened():
+            cap.release()
+            raise OSError(f"cannot open {self.name} (not connected, busy or permission refused)")
+        self._cap = cap
+
+    def read(self) -> Image | None:
+        """The next frame, or None when the device gave none."""
+        if self._cap is None:
+            return None
+        ok, img = self._cap.read()
+        return img if ok else None
+
+    def close(self) -> None:
+        """Release the device."""
+        cap, self._cap = self._cap, None
+        if cap is not None:
+            cap.release()
+
+
+def load_truth(folder: Path) -> dict[str, list[int]]:
+    """The true dice of each scene from ``truth.json`` in the folder (file name -> values).
+
+    Accepts ``{"file": [values]}``, ``{"file": {"values"|"dice": [...]}}`` (dice as numbers or
+    ``{"value": n}`` objects), or a list of ``{"file"|"image", "values"|"dice"}`` objects.
+    """
+    path = folder / "truth.json"
+    if not path.is_file():
+        return {}
+    raw = json.loads(path.read_text(encoding="utf-8"))
+    items: list[tuple[str, Any]] = []
+    if isinstance(raw, dict):
+        if isinstance(raw.get("scenes") or raw.get("images"), list):
+            raw = raw.get("scenes") or raw.get("images")
+        else:
+            items = list(raw.items())
+    if isinstance(raw, list):
+        for entry in raw:
+            if isinstance(entry, dict):
+                name = entry.get("file") or entry.get("image") or entry.get("name")
+                items.append((str(name), entry))
+    truth: dict[str, list[int]] = {}
+    for name, val in items:
+        if isinstance(val, dict):
+            val = val.get("values", val.get("dice", val.get("truth")))
+        if not isinstance(val, list):
+            continue
+        values = [int(v["value"]) if isinstance(v, dict) else int(v) for v in val]
+        truth[Path(name).name] = sorted(values)
+    return truth
+
+
+class DemoSource:
+    """Plays the scenes of a folder as a camera: each scene tumbles for a few frames, then rests."""
+
+    def __init__(
+        self,
+        folder: Path | str = DEFAULT_DEMO_DIR,
+        *,
+        fps: float = 15.0,
+        tumble_frames: int = 8,
+        still_frames: int = 30,
+        noise: int = 2,
+        seed: int = 0,
+    ) -> None:
+        """Play ``folder``'s images at ``fps``: ``tumble_frames`` moving, then ``still_frames``."""
+        self.folder = Path(folder)
+        self.name = "demo"
+        self.interval = 1.0 / fps if fps > 0 else 0.0
+        self.tumble_frames = tumble_frames
+        self.still_frames = still_frames
+        self.noise = noise
+        self.seed = seed
+        self.info: dict[str, Any] = {}
+        self.scenes: list[tuple[str, Image, list[int] | None]] = []
+        self._noise: list[np.ndarray[Any, np.dtype[np.int16]]] = []
+        self._n = 0
+        self._rng = np.random.default_rng(seed)
+
+    def open(self) -> None:
+        """Load the scenes.
+
+        :raises OSError: the folder is missing or holds no readable image.
+        """
+        if not self.folder.is_dir():
+            raise OSError(f"the demo folder {self.folder} does not exist")
+        truth = load_truth(self.folder)
+        scenes = []
+        for path in sorted(self.folder.iterdir()):
+            if path.suffix.lower() not in IMAGE_SUFFIXES:
+                continue
+            img = cv2.imread(str(path), cv2.IMREAD_COLOR)
+            if img is not None:
+                scenes.append((path.name, np.asarray(img, np.uint8), truth.get(path.name)))
+        if not scenes:
+            raise OSError(f"the demo folder {self.folder} holds no images")
+        self.scenes = scenes
+        self._rng = np.random.default_rng(self.seed)
+        self._n = 0
+        self._noise = []
+
+    @property
+    def period(self) -> int:
+        """Frames per scene (tumbling plus still)."""
+        return self.tumble_frames + self.still_frames
+
+    def read(self) -> Image | None:
+        """The next frame of the loop."""
+        if not self.scenes:
+            return None
+        n, self._n = self._n, self._n + 1
+        index, step = divmod(n, self.period)
+        name, img, truth = self.scenes[index % len(self.scenes)]
+        phase = "tumble" if step < self.tumble_frames else "still"
+        self.info = {"scene": name, "truth": truth, "phase": phase, "step": step}
+        if phase == "tumble":
+            return self._tumble(img, 1.0 - step / max(1, self.tumble_frames))
+        return self._with_noise(img, n)
+
+    def _tumble(self, img: Image, strength: float) -> Image:
+        h, w = img.shape[:2]
+        rng = self._rng
+        angle = float(rng.uniform(-25, 25)) * strength
+        dx, dy = (rng.uniform(-0.08, 0.08, 2) * (w, h) * strength).tolist()
+        m = cv2.getRotationMatrix2D((w / 2, h / 2), angle, 1.0)
+        m[:, 2] += (dx, dy)
+        out = cv2.warpAffine(img, m, (w, h), borderMode=cv2.BORDER_REFLECT)
+        k = max(1, int(9 * strength)) | 1
+        if k > 1:
+            out = cv2.blur(out, (k, 1) if rng.random() < 0.5 else (1, k))
+        return np.asarray(out, np.uint8)
+
+    def _with_noise(self, img: Image, n: int) -> Image:
+        if self.noise <= 0:
+            return img.copy()
+        if len(self._noise) < 4 or self._noise[0].shape != img.shape:
+            rng = np.random.default_rng(self.seed + 1)
+            self._noise = [
+                rng.integers(-self.noise, self.noise + 1, img.shape, dtype=np.int16)
+                for _ in range(4)
+            ]
+        noisy = img.astype(np.int16) + self._noise[n % 4]
+        return np.clip(noisy, 0, 255).astype(np.uint8)
+
+    def close(self) -> None:
+        """Nothing to release."""

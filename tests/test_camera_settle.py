@@ -1,0 +1,131 @@
+"""Settled-throw detection: motion, voting, one proposal per settle, the throwing area."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from test_camera_fakes import PipReader, scene
+
+from scorekeeper.camera import Area, CameraService, Die, MotionDetector, SettleConfig, Settler
+from scorekeeper.camera.settle import count_message, split_by_area
+from scorekeeper.errors import CameraError
+
+THROW = [(1, 100, 120), (5, 220, 260), (5, 330, 140), (3, 450, 300)]
+
+
+def moving_frames(n: int, seed: int = 1) -> list[np.ndarray]:
+    """Frames of the same dice tumbling: each frame at new random places."""
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        dice = [(v, int(rng.integers(20, 560)), int(rng.integers(20, 400))) for v, _, _ in THROW]
+        out.append(scene(dice))
+    return out
+
+
+def still_frames(n: int, seed: int = 2) -> list[np.ndarray]:
+    """The dice at rest, with a little sensor noise on each frame."""
+    rng = np.random.default_rng(seed)
+    base = scene(THROW).astype(np.int16)
+    return [
+        np.clip(base + rng.integers(-3, 4, base.shape), 0, 255).astype(np.uint8) for _ in range(n)
+    ]
+
+
+def run(frames: list[np.ndarray], svc: CameraService) -> list[tuple[int, tuple[int, ...]]]:
+    """Feed frames; the frame numbers at which a new proposal appeared, with its dice."""
+    seen: list[tuple[int, tuple[int, ...]]] = []
+    last = None
+    for i, f in enumerate(frames):
+        r = svc.process(f, i + 1)
+        if r.proposal is not None and r.proposal.id != last:
+            last = r.proposal.id
+            seen.append((i, r.proposal.dice))
+    return seen
+
+
+def test_moving_then_still_proposes_exactly_once_after_the_dice_stop() -> None:
+    reader = PipReader()
+    svc = CameraService("none", reader_factory=lambda: reader)
+    frames = moving_frames(12) + still_frames(30)
+    proposals = run(frames, svc)
+    assert len(proposals) == 1
+    at, dice = proposals[0]
+    assert dice == (1, 3, 5, 5)
+    cfg = SettleConfig()
+    # after the stop: not before frame 12, and by still_frames + vote_frames frames later
+    assert 12 <= at <= 12 + cfg.still_frames + cfg.vote_frames
+    # the reader runs only on still frames
+    assert reader.calls <= 30
+
+
+def test_a_new_throw_after_motion_proposes_again() -> None:
+    svc = CameraService("none", reader_factory=PipReader)
+    frames = moving_frames(6) + still_frames(15) + moving_frames(6, seed=5) + still_frames(15)
+    proposals = run(frames, svc)
+    assert [d for _, d in proposals] == [(1, 3, 5, 5), (1, 3, 5, 5)]
+    assert proposals[1][0] >= 27
+
+
+def test_no_proposal_while_moving_or_without_dice() -> None:
+    svc = CameraService("none", reader_factory=PipReader)
+    assert run(moving_frames(40), svc) == []
+    empty = [scene([]) for _ in range(20)]
+    assert run(empty, CameraService("none", reader_factory=PipReader)) == []
+
+
+def test_low_confidence_or_disagreement_gives_no_proposal() -> None:
+    svc = CameraService("none", reader_factory=lambda: PipReader(confidence=0.3))
+    assert run(still_frames(20), svc) == []
+    settler = Settler(SettleConfig(still_frames=1, vote_frames=5, min_agree=4))
+    results = []
+    for i in range(10):
+        settler.motion(False)
+        value = 1 + i % 3  # the reader flips between three readings
+        results.append(settler.vote([Die(value, (0, 0, 10, 10), 0.9)]))
+    assert all(r is None for r in results)
+
+
+def test_throwing_area_ignores_dice_set_aside() -> None:
+    svc = CameraService("none", reader_factory=PipReader)
+    svc.set_area(Area(0.3, 0.0, 1.0, 1.0))  # the throw: right of x=192
+    frames = moving_frames(3) + still_frames(12)
+    proposals = run(frames, svc)
+    assert [d for _, d in proposals] == [(3, 5, 5)]  # the 1 at x=100 is set aside
+    reading = svc.latest()
+    assert reading is not None
+    assert [d.value for d in reading.ignored] == [1]
+    message = reading.to_dict(dice_left=4)["proposal"]["message"]
+    assert message == "I see 3 dice, 4 are left to throw"
+
+
+def test_motion_detector_scores_change_in_the_area_only() -> None:
+    md = MotionDetector()
+    a = scene(THROW)
+    assert md.update(a) == 1.0
+    assert md.update(a.copy()) == 0.0
+    b = scene([(6, 10, 10), *THROW[1:]])  # the die on the left moved
+    assert md.update(b) > 0.003
+    md2 = MotionDetector()
+    right = Area(0.5, 0.0, 1.0, 1.0)
+    md2.update(a, right)
+    assert md2.update(b, right) == 0.0
+
+
+def test_area_parse_and_split() -> None:
+    area = Area.parse({"x0": 0.9, "y0": 0.1, "x1": 0.2, "y1": 0.8})
+    assert (area.x0, area.x1) == (0.2, 0.9)
+    inside, outside = split_by_area(
+        [Die(2, (0, 0, 10, 10), 1.0), Die(3, (300, 200, 310, 210), 1.0)], area, 640, 480
+    )
+    assert [d.value for d in inside] == [3] and [d.value for d in outside] == [2]
+    bads = ([1, 2], {"x0": 0, "y0": 0, "x1": 2, "y1": 1}, {"x0": 0, "y0": 0, "x1": 0.01, "y1": 1})
+    for bad in bads:
+        with pytest.raises(CameraError):
+            Area.parse(bad)
+
+
+def test_count_message() -> None:
+    assert count_message(5, 4) == "I see 5 dice, 4 are left to throw"
+    assert count_message(3, 1) == "I see 3 dice, 1 is left to throw"
+    assert count_message(6, None) == "I see 6 dice"
