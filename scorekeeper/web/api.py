@@ -1,15 +1,106 @@
-"""The JSON API (``/api/...``): thin views that parse, call the engine and return JSON."""
+"""The JSON API (``/api/...``): thin views that parse, call the engine and return JSON.
+
+Games: ``POST /api/games``, ``GET /api/games``, ``GET /api/games/<id>``,
+``POST /api/games/<id>/actions``, the export and event-stream views of
+:mod:`scorekeeper.web.api_stream`; scoring: ``GET /api/score``, ``GET /api/suggest``.
+Errors are ``{"error": code, "message": words}`` with 400 (malformed), 401/403 (no or wrong
+control token), 404, 409 (stale version, with the current ``version`` and ``state``), 413 and
+422 (against the rules).
+"""
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any
 
-from flask import Blueprint, jsonify, request
+from flask import Blueprint, Response, current_app, g, jsonify, request
 
+from scorekeeper.errors import ActionError, ControlTokenError, StaleVersionError
+from scorekeeper.game_actions import parse_action, parse_setup
 from scorekeeper.rules import canonical_preset, find_rules, parse_assignments
 from scorekeeper.scoring import Dice, legal_keeps
+from scorekeeper.store import (
+    Snapshot,
+    append,
+    check_token,
+    connect,
+    create_game,
+    default_db_path,
+    list_games,
+    snapshot,
+)
+from scorekeeper.web.api_advice import suggest, with_advice
 
 bp = Blueprint("api", __name__, url_prefix="/api")
+
+COOKIE_PREFIX = "sk_token_"
+COOKIE_MAX_AGE = 30 * 24 * 3600
+
+
+def db_path() -> str:
+    """The app's database path (``DATABASE`` config, else the user's data directory)."""
+    path = current_app.config.get("DATABASE")
+    if not path:
+        path = str(default_db_path())
+        current_app.config["DATABASE"] = path
+    return str(path)
+
+
+def get_db() -> sqlite3.Connection:
+    """This request's database connection (opened on first use, closed at teardown)."""
+    conn: sqlite3.Connection | None = g.get("sk_db")
+    if conn is None:
+        conn = g.sk_db = connect(db_path())
+    return conn
+
+
+@bp.teardown_app_request
+def _close_db(exc: BaseException | None) -> None:
+    conn = g.pop("sk_db", None)
+    if conn is not None:
+        conn.close()
+
+
+def request_token(game_id: str) -> str | None:
+    """The control token sent with the request: ``Authorization: Bearer`` or the cookie."""
+    auth = request.headers.get("Authorization", "")
+    scheme, _, value = auth.partition(" ")
+    if scheme.lower() == "bearer" and value.strip():
+        return value.strip()
+    return request.cookies.get(COOKIE_PREFIX + game_id) or None
+
+
+def require_control(game_id: str) -> None:
+    """Refuse unless the request carries the game's control token.
+
+    :raises GameNotFoundError: when there is no such game.
+    :raises ControlTokenError: when the token is missing (401) or wrong (403).
+    """
+    token = request_token(game_id)
+    if token is None:
+        raise ControlTokenError(
+            "this game is read-only without its control token: send Authorization: Bearer"
+            " TOKEN (the token given when the game was created)",
+            missing=True,
+        )
+    if not check_token(get_db(), game_id, token):
+        raise ControlTokenError("that is not this game's control token", missing=False)
+
+
+def json_body() -> Any:
+    """The request's JSON body.
+
+    :raises ActionError: when the body is not JSON.
+    """
+    data = request.get_json(silent=True, force=True)
+    if data is None:
+        raise ActionError("the body must be JSON (Content-Type: application/json)")
+    return data
+
+
+def game_json(snap: Snapshot) -> dict[str, Any]:
+    """The response body for one game: id, version and state (with advice when available)."""
+    return {"id": snap.id, "version": snap.version, "state": with_advice(snap)}
 
 
 @bp.get("/score")
@@ -26,3 +117,92 @@ def score() -> Any:
         max={"keep": keeps[0].dice.to_list(), "points": keeps[0].points} if keeps else None,
         keeps=[k.to_dict() for k in keeps],
     )
+
+
+@bp.get("/suggest")
+def suggest_view() -> Any:
+    """``GET /api/suggest?dice=..&rules=..&set=..&turn_total=..&banked=..``: the advisor."""
+    return jsonify(suggest(request.args))
+
+
+@bp.post("/games")
+def new_game() -> Any:
+    """Create a game; 201 with its id, control token (shown once), version 0 and state."""
+    create = parse_setup(json_body())
+    conn = get_db()
+    game_id, token = create_game(conn, create)
+    body = {
+        "id": game_id,
+        "control_token": token,
+        "version": 0,
+        "preset": create["preset"],
+        "rules": create["rules"],
+        "state": game_json(snapshot(conn, game_id))["state"],
+    }
+    resp = jsonify(body)
+    resp.status_code = 201
+    resp.headers["Location"] = f"/api/games/{game_id}"
+    resp.set_cookie(
+        COOKIE_PREFIX + game_id,
+        token,
+        max_age=COOKIE_MAX_AGE,
+        path="/",
+        samesite="Strict",
+        httponly=False,
+    )
+    return resp
+
+
+@bp.get("/games")
+def games() -> Any:
+    """The latest games, newest first (``?limit=N``, 1 to 500, default 50)."""
+    raw = request.args.get("limit", "50")
+    if not raw.isdigit() or not 1 <= int(raw) <= 500:
+        raise ActionError(f"bad limit {raw!r}: a whole number from 1 to 500")
+    return jsonify(games=list_games(get_db(), int(raw)))
+
+
+@bp.get("/games/<game_id>")
+def get_game(game_id: str) -> Any:
+    """One game: id, version, preset, rules, whether this request controls it, and state."""
+    conn = get_db()
+    snap = snapshot(conn, game_id)
+    token = request_token(game_id)
+    body = game_json(snap)
+    body.update(
+        preset=snap.preset,
+        rules=snap.rules.to_dict(),
+        created_at=snap.created_at,
+        control=bool(token) and check_token(conn, game_id, token),
+    )
+    return jsonify(body)
+
+
+@bp.post("/games/<game_id>/actions")
+def act(game_id: str) -> Any:
+    """Apply one action ``{"version": N, "type": ..., ...}``; 200 with the new version and state."""
+    conn = get_db()
+    require_control(game_id)
+    body = json_body()
+    if not isinstance(body, dict):
+        raise ActionError('the body must be a JSON object like {"version": 3, "type": "bank"}')
+    version = body.get("version")
+    if isinstance(version, bool) or not isinstance(version, int):
+        raise ActionError(
+            "an action needs version: the game version it was based on (a whole number)"
+        )
+    event = parse_action(body)
+    try:
+        append(conn, game_id, version, event)
+    except StaleVersionError as exc:
+        out = {"error": "stale_version", "message": str(exc), **game_json(snapshot(conn, game_id))}
+        return jsonify(out), 409
+    return jsonify(game_json(snapshot(conn, game_id)))
+
+
+def sse_response(body: Any) -> Response:
+    """A ``text/event-stream`` response that proxies and browsers do not buffer."""
+    resp = Response(body, mimetype="text/event-stream")
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.headers["X-Accel-Buffering"] = "no"
+    return resp

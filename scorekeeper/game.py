@@ -1,0 +1,702 @@
+"""The game engine: a game is a pure replay of its events under its rules (spec §2–§5).
+
+Events are JSON-able dicts (see :mod:`scorekeeper.game_actions`): the first is ``create``; the
+rest are actions (``throw``, ``keep``, ``bank``, ``quick_score``, ``join``, ``leave``, ``end``)
+and ``undo``. An ``undo`` removes the latest action still in effect, so two undos in a row
+remove the two latest actions; an undo is itself never undone (there is no redo: re-enter the
+action instead). :func:`replay` folds the events into a :class:`Game`; :meth:`Game.apply`
+applies one more action, or raises :class:`GameRuleError` with words a player understands,
+leaving the game unchanged.
+
+>>> from scorekeeper.game_actions import parse_setup
+>>> setup = parse_setup({"players": ["Ann", "Bob"], "rules": {"preset": "standard"}})
+>>> game = replay([setup, {"type": "throw", "dice": [1, 1, 1, 5, 2, 3], "source": "manual"}])
+>>> [k["points"] for k in game.to_json()["turn"]["keeps"]][:2]
+[1050, 1000]
+>>> game.apply({"type": "keep", "dice": [1, 1, 1, 5]})
+>>> game.turn.total, game.turn.dice_left
+(1050, 2)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from scorekeeper.errors import DiceError, GameRuleError
+from scorekeeper.rules import Rules
+from scorekeeper.scoring import Dice, Keep, farkle_probability, table_for
+
+
+@dataclass
+class Stats:
+    """One player's statistics over the game so far."""
+
+    turns: int = 0
+    throws: int = 0
+    farkles: int = 0
+    hot_dice: int = 0
+    banked_turns: int = 0
+    banked_points: int = 0
+    best_turn: int = 0
+    penalties: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form, with the average banked turn (null before the first bank)."""
+        avg = self.banked_points / self.banked_turns if self.banked_turns else None
+        return {
+            "turns": self.turns,
+            "throws": self.throws,
+            "farkles": self.farkles,
+            "hot_dice": self.hot_dice,
+            "banked_turns": self.banked_turns,
+            "best_turn": self.best_turn,
+            "average_banked_turn": None if avg is None else round(avg, 1),
+            "penalties": self.penalties,
+        }
+
+
+@dataclass
+class Player:
+    """A seat at the table: name, team, banked score and standing."""
+
+    name: str
+    team: str | None = None
+    score: int = 0
+    on_board: bool = False
+    farkle_streak: int = 0
+    active: bool = True
+    stats: Stats = field(default_factory=Stats)
+
+
+@dataclass
+class Turn:
+    """The turn in progress: its total, the dice left, the throw awaiting a keep, the keeps."""
+
+    number: int
+    player: int
+    total: int = 0
+    dice_left: int = 6
+    throw: Dice | None = None
+    source: str | None = None
+    kept: list[Keep] = field(default_factory=list)
+    must_roll: bool = False
+    log: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def fresh(self) -> bool:
+        """Whether nothing has been entered in this turn yet."""
+        return not self.log and self.total == 0
+
+
+def _n(points: int) -> str:
+    return f"{points:,}"
+
+
+def _dice_word(n: int) -> str:
+    return "1 die" if n == 1 else f"{n} dice"
+
+
+class Game:
+    """The derived state of one game; build it with :func:`replay`."""
+
+    def __init__(self, create: Mapping[str, Any]) -> None:
+        self.preset: str = create.get("preset", "custom")
+        self.rules = Rules.from_dict(create["rules"])
+        self.table = table_for(self.rules)
+        names: list[str] = list(create["players"])
+        teams: list[str | None] = list(create.get("teams") or [None] * len(names))
+        self.players = [Player(n, t) for n, t in zip(names, teams, strict=True)]
+        self.current = 0
+        self.turn = Turn(1, 0)
+        self.final_round = False
+        self.tie_break = False
+        self.pending: list[int] = []
+        self.tie_set: list[int] = []
+        self.leader: int | None = None
+        self.to_beat: int | None = None
+        self.winners: list[int] = []
+        self.over = False
+        self.history: list[dict[str, Any]] = []
+        self.last_event: dict[str, Any] = {}
+        self._said: list[str] = []
+        self._event(
+            "created",
+            f"A new game: {self._names(range(len(names)))}. {self.players[0].name} throws first.",
+            player=None,
+        )
+
+    # ----- applying actions -------------------------------------------------------------
+
+    def apply(self, event: Mapping[str, Any]) -> None:
+        """Apply one checked action (not ``undo``: see :func:`advance`).
+
+        :raises GameRuleError: when the rules or the game's state do not allow it; the game
+            is then unchanged.
+        """
+        handler = getattr(self, "_do_" + str(event.get("type")), None)
+        if handler is None or event.get("type") in ("undo", "create"):
+            raise GameRuleError(f"{event.get('type')!r} is not an action the game can apply")
+        self._said = []
+        handler(event)
+
+    def _cur(self) -> Player:
+        return self.players[self.current]
+
+    def _require_playing(self) -> None:
+        if self.over:
+            raise GameRuleError(
+                f"the game is over ({self._result_words()}); undo to go back or start a new game"
+            )
+
+    def _do_throw(self, ev: Mapping[str, Any]) -> None:
+        self._require_playing()
+        t, p, r = self.turn, self._cur(), self.rules
+        if t.throw is not None:
+            raise GameRuleError(
+                f"{p.name} must set aside a keep from the throw {t.throw} before throwing again"
+                " (undo the throw if it was entered wrongly)"
+            )
+        dice = Dice(ev["dice"])
+        if len(dice) != t.dice_left:
+            raise GameRuleError(
+                f"{p.name} has {_dice_word(t.dice_left)} to throw; {len(dice)} were entered"
+            )
+        p.stats.throws += 1
+        t.must_roll = False
+        entry: dict[str, Any] = {"dice": dice.to_list(), "source": ev.get("source", "manual")}
+        t.log.append(entry)
+        counts = dice.counts
+        if r.six_ones_win and counts[0] == 6:
+            keep = self.table.keep(counts)
+            t.total += keep.points if keep else 0
+            entry.update(keep=dice.to_list(), points=t.total, result="six_ones")
+            banked = t.total
+            p.score += banked
+            p.on_board = True
+            p.farkle_streak = 0
+            self._record_bank(p, banked)
+            self._win([self.current], f"Six 1s! {p.name} wins the game outright.")
+            self._end_turn("six_ones", banked, f"{p.name} threw six 1s")
+            return
+        if r.toxic_twos and counts[1] >= 4:
+            lost = p.score
+            p.score = 0
+            entry["result"] = "toxic_twos"
+            self._event(
+                "toxic_twos",
+                f"Toxic twos! {p.name} threw {counts[1]} 2s and loses the whole banked score"
+                f" ({_n(lost)}) and the turn.",
+                points=-lost,
+            )
+            self._end_turn("toxic_twos", -lost, f"four or more 2s wiped {_n(lost)}")
+            return
+        if not self.table.keeps(counts):
+            if r.six_dice_farkle_bonus and len(dice) == 6:
+                bonus = r.six_dice_farkle_bonus
+                t.total += bonus
+                t.dice_left = 6
+                t.must_roll = True
+                entry.update(points=bonus, result="six_dice_bonus")
+                self._event(
+                    "six_dice_bonus",
+                    f"A six-dice farkle scores {_n(bonus)} for {p.name} under these rules; "
+                    f"throw all six again (turn total {_n(t.total)}).",
+                    points=bonus,
+                )
+                return
+            entry["result"] = "farkle"
+            self._farkle(p, f"{p.name} threw {dice}: no scoring dice")
+            return
+        t.throw = dice
+        t.source = entry["source"]
+        self._event("throw", f"{p.name} threw {dice}.", points=None)
+
+    def _farkle(self, p: Player, note: str) -> None:
+        t = self.turn
+        lost = t.total
+        p.farkle_streak += 1
+        p.stats.farkles += 1
+        penalty = self.rules.farkle_streak_penalty
+        banked = 0
+        msg = f"Farkle! {note}; {p.name} loses the turn's {_n(lost)}."
+        kind = "farkle"
+        if penalty and p.farkle_streak >= 3:
+            p.score -= penalty
+            p.stats.penalties += 1
+            p.farkle_streak = 0
+            banked = -penalty
+            kind = "farkle_penalty"
+            msg += f" Third farkle in a row: {p.name} loses {_n(penalty)} banked points."
+        self._event(kind, msg, points=-lost)
+        self._end_turn("farkle", banked, note)
+
+    def _do_keep(self, ev: Mapping[str, Any]) -> None:
+        self._require_playing()
+        t, p = self.turn, self._cur()
+        if t.throw is None:
+            raise GameRuleError(
+                f"{p.name} has no throw to keep from; enter the throw of "
+                f"{_dice_word(t.dice_left)} first"
+            )
+        kept = Dice(ev["dice"])
+        if any(k > n for k, n in zip(kept.counts, t.throw.counts, strict=True)):
+            raise GameRuleError(f"{kept} are not all in the throw {t.throw}")
+        keep = self.table.keep(kept.counts)
+        if keep is None:
+            legal = "; ".join(str(k.dice) for k in self.table.keeps(t.throw.counts))
+            raise GameRuleError(
+                f"{kept} is not a legal keep of {t.throw}: every kept die must score"
+                f" (the legal keeps are {legal})"
+            )
+        t.total += keep.points
+        t.dice_left -= len(kept)
+        t.kept.append(keep)
+        t.log[-1].update(keep=kept.to_list(), points=keep.points)
+        t.throw = None
+        t.source = None
+        if t.dice_left == 0:
+            t.dice_left = 6
+            p.stats.hot_dice += 1
+            t.must_roll = self.rules.hot_dice == "must_roll"
+            then = (
+                "must throw all six again before banking"
+                if t.must_roll
+                else "may bank or throw all six again"
+            )
+            self._event(
+                "hot_dice",
+                f"Hot dice! {p.name} kept {kept} for {_n(keep.points)}: turn total"
+                f" {_n(t.total)}, and {then}.",
+                points=keep.points,
+            )
+        else:
+            self._event(
+                "keep",
+                f"{p.name} keeps {kept} for {_n(keep.points)}: turn total {_n(t.total)},"
+                f" {_dice_word(t.dice_left)} left.",
+                points=keep.points,
+            )
+
+    def turn_refusal(self) -> str | None:
+        """Why the current player may not bank the turn now, or None when banking is allowed."""
+        t, p = self.turn, self._cur()
+        if self.over:
+            return f"the game is over ({self._result_words()})"
+        if t.throw is not None:
+            return f"{p.name} must first set aside a keep from the throw {t.throw}"
+        if t.total == 0:
+            return f"{p.name} has no points this turn yet; throw the dice"
+        if t.must_roll:
+            return f"hot dice: {p.name} must throw all six dice again before banking"
+        return self._points_refusal(t.total)
+
+    def _points_refusal(self, total: int) -> str | None:
+        p, r = self._cur(), self.rules
+        if not p.on_board and r.opening_minimum and total < r.opening_minimum:
+            return (
+                f"{p.name} needs {_n(r.opening_minimum)} in one turn to get on the board;"
+                f" the turn has {_n(total)}"
+            )
+        if r.bank_minimum and total < r.bank_minimum:
+            return (
+                f"a turn needs at least {_n(r.bank_minimum)} to bank; {p.name}'s turn has"
+                f" {_n(total)}"
+            )
+        if (
+            self.final_round
+            and r.final_round_must_beat
+            and self.to_beat is not None
+            and p.score + total <= self.to_beat
+        ):
+            return (
+                f"in the final round {p.name} must beat {_n(self.to_beat)}; banking now makes"
+                f" {_n(p.score + total)}, so keep rolling"
+            )
+        return None
+
+    def _do_bank(self, ev: Mapping[str, Any]) -> None:
+        self._require_playing()
+        why = self.turn_refusal()
+        if why:
+            raise GameRuleError(f"{self._cur().name} cannot bank: {why}")
+        self._bank(self.turn.total, "bank")
+
+    def _do_quick_score(self, ev: Mapping[str, Any]) -> None:
+        self._require_playing()
+        p, t = self._cur(), self.turn
+        points = int(ev["points"])
+        if not t.fresh:
+            raise GameRuleError(
+                f"a quick score is a whole turn's points, but {p.name}'s turn already has dice"
+                " entered; finish the turn with dice or undo them"
+            )
+        if points == 0:
+            t.log.append({"quick": 0})
+            self._farkle(p, f"{p.name} scored nothing")
+            return
+        why = self._points_refusal(points)
+        if why:
+            raise GameRuleError(f"{p.name} cannot score {_n(points)}: {why}")
+        t.log.append({"quick": points})
+        t.total = points
+        self._bank(points, "quick_score")
+
+    def _record_bank(self, p: Player, points: int) -> None:
+        p.stats.banked_turns += 1
+        p.stats.banked_points += points
+        p.stats.best_turn = max(p.stats.best_turn, points)
+
+    def _bank(self, points: int, how: str) -> None:
+        p, r = self._cur(), self.rules
+        p.farkle_streak = 0
+        if r.exact_target and p.score + points > r.target:
+            others = [i for i in self._order_after(self.current) if i != self.current]
+            note = f"{p.name} overshot {_n(r.target)}"
+            if others:
+                low = min(others, key=lambda i: self.players[i].score)
+                receiver = self.players[low]
+                receiver.score += points
+                receiver.on_board = True
+                note += f"; the {_n(points)} go to {receiver.name}, the lowest score"
+            self._event("overshoot", f"{note}.", points=points)
+            self._end_turn("overshoot", 0, note)
+            return
+        p.score += points
+        p.on_board = True
+        self._record_bank(p, points)
+        msg = f"{p.name} banks {_n(points)} and has {_n(p.score)}."
+        self._event(how if how == "quick_score" else "bank", msg, points=points)
+        win: str | None = None
+        if r.exact_target:
+            if p.score == r.target:
+                win = f"{p.name} lands exactly on {_n(r.target)} and wins!"
+        elif p.score >= r.target and not self.tie_break:
+            if not r.final_round:
+                win = f"{p.name} reaches {_n(p.score)} and wins!"
+            elif not self.final_round:
+                self.final_round = True
+                self.leader = self.current
+                self.to_beat = p.score
+                self.pending = [i for i in self._order_after(self.current) if i != self.current]
+                if self.pending:
+                    self._event(
+                        "final_round",
+                        f"{msg} Final round! Everyone else gets one more turn to beat"
+                        f" {_n(p.score)}.",
+                        points=points,
+                    )
+                else:
+                    win = f"{p.name} reaches {_n(p.score)} and wins!"
+            elif self.to_beat is not None and p.score > self.to_beat:
+                self.leader = self.current
+                self.to_beat = p.score
+                self._event(
+                    "new_leader",
+                    f"{msg} {p.name} takes the lead: the score to beat is now {_n(p.score)}.",
+                    points=points,
+                )
+        if win:
+            self._win([self.current], win)
+        self._end_turn(how, points, "")
+
+    def _do_join(self, ev: Mapping[str, Any]) -> None:
+        self._require_playing()
+        name = str(ev["name"])
+        if self.final_round or self.tie_break:
+            raise GameRuleError(f"{name} cannot join: the final round has begun")
+        if any(pl.name.casefold() == name.casefold() for pl in self.players):
+            raise GameRuleError(f"a player called {name} is already in this game")
+        self.players.append(Player(name, ev.get("team")))
+        self._event("join", f"{name} joins the game and plays after the others.", player=name)
+
+    def _seat(self, who: Any) -> int:
+        if isinstance(who, int):
+            if not 0 <= who < len(self.players):
+                raise GameRuleError(
+                    f"there is no seat {who}; seats are 0 to {len(self.players) - 1}"
+                )
+            return who
+        for i, pl in enumerate(self.players):
+            if pl.name.casefold() == str(who).casefold():
+                return i
+        raise GameRuleError(f"no player is called {who}")
+
+    def _do_leave(self, ev: Mapping[str, Any]) -> None:
+        self._require_playing()
+        seat = self._seat(ev["player"])
+        p = self.players[seat]
+        if not p.active:
+            raise GameRuleError(f"{p.name} has already left the game")
+        if sum(pl.active for pl in self.players) == 1:
+            raise GameRuleError(f"{p.name} is the last player; end the game instead")
+        if self.final_round and seat == self.leader:
+            raise GameRuleError(f"{p.name} leads the final round; end the game instead")
+        if self.tie_break and seat in self.tie_set:
+            raise GameRuleError(f"{p.name} is in the tie-break; end the game instead")
+        p.active = False
+        self.pending = [i for i in self.pending if i != seat or i == self.current]
+        self._event("leave", f"{p.name} leaves the game.", player=p.name)
+        if seat == self.current:
+            self.turn.log.append({"left": True})
+            self._end_turn("left", 0, f"{p.name} left", count=False)
+
+    def _do_end(self, ev: Mapping[str, Any]) -> None:
+        self._require_playing()
+        active = [i for i, pl in enumerate(self.players) if pl.active]
+        top = max(self.players[i].score for i in active)
+        self._win([i for i in active if self.players[i].score == top], "The game was ended.")
+        self.turn = Turn(self.turn.number + 1, self.current)
+
+    # ----- turn flow --------------------------------------------------------------------
+
+    def _order_after(self, seat: int) -> list[int]:
+        """Active seats in playing order starting after ``seat`` (``seat`` last if active)."""
+        n = len(self.players)
+        return [(seat + k) % n for k in range(1, n + 1) if self.players[(seat + k) % n].active]
+
+    def _end_turn(self, outcome: str, banked: int, note: str, *, count: bool = True) -> None:
+        t, p = self.turn, self._cur()
+        if count:
+            p.stats.turns += 1
+        self.history.append(
+            {
+                "turn": t.number,
+                "seat": self.current,
+                "player": p.name,
+                "outcome": outcome,
+                "points": t.total,
+                "banked": banked,
+                "score": p.score,
+                "scores": [pl.score for pl in self.players],
+                "throws": t.log,
+                "note": note,
+            }
+        )
+        if self.over:
+            self.turn = Turn(t.number + 1, self.current)
+        else:
+            self._next_player()
+
+    def _next_player(self) -> None:
+        if self.final_round or self.tie_break:
+            if self.current in self.pending:
+                self.pending.remove(self.current)
+            if not self.pending:
+                self._settle()
+                if self.over:
+                    self.turn = Turn(self.turn.number + 1, self.current)
+                    return
+            self.current = self.pending[0]
+        else:
+            self.current = self._order_after(self.current)[0]
+        self.turn = Turn(self.turn.number + 1, self.current)
+
+    def _settle(self) -> None:
+        """End of the final round or of a tie-break round: a winner, or another tie-break."""
+        pool = (
+            self.tie_set
+            if self.tie_break
+            else [i for i, pl in enumerate(self.players) if pl.active]
+        )
+        top = max(self.players[i].score for i in pool)
+        leaders = [i for i in pool if self.players[i].score == top]
+        if len(leaders) == 1 or self.rules.tie_break == "shared":
+            self._win(leaders, "")
+            return
+        self.final_round = False
+        self.tie_break = True
+        self.tie_set = leaders
+        self.to_beat = top
+        self.leader = None
+        self.pending = [i for i in self._order_after(self.current) if i in leaders]
+        self._event(
+            "tie_break",
+            f"{self._names(leaders)} are tied on {_n(top)}: each plays one more turn.",
+            points=None,
+        )
+
+    def _win(self, seats: list[int], why: str) -> None:
+        self.over = True
+        self.winners = sorted(seats)
+        self.final_round = self.tie_break = False
+        self.pending = []
+        names = self._names(self.winners)
+        score = _n(self.players[self.winners[0]].score)
+        verb = "share the win" if len(seats) > 1 else "wins"
+        self._event("win", f"{why} {names} {verb} with {score}.".strip(), player=names)
+
+    def _names(self, seats: Sequence[int] | range) -> str:
+        names = [self.players[i].name for i in seats]
+        return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+    def _result_words(self) -> str:
+        if not self.winners:
+            return "no winner"
+        return f"{self._names(self.winners)} won"
+
+    def _event(
+        self, kind: str, message: str, *, points: int | None = None, player: str | None = ""
+    ) -> None:
+        self._said.append(kind)
+        who = self._cur().name if player == "" else player
+        self.last_event = {
+            "type": kind,
+            "player": who,
+            "points": points,
+            "message": message,
+            "all": list(self._said),
+        }
+
+    # ----- JSON -------------------------------------------------------------------------
+
+    def winner_text(self) -> str | None:
+        """The winner's name, names joined with "and" for a shared win, or None."""
+        return self._names(self.winners) if self.winners else None
+
+    def to_json(self) -> dict[str, Any]:
+        """The state as the API sends it (documented field by field in the README)."""
+        t, p = self.turn, self._cur()
+        keeps = self.table.keeps(t.throw.counts) if t.throw is not None else ()
+        refusal = self.turn_refusal()
+        opening = self.rules.opening_minimum
+        teams = None
+        if any(pl.team for pl in self.players):
+            order: dict[str, list[int]] = {}
+            for i, pl in enumerate(self.players):
+                if pl.team:
+                    order.setdefault(pl.team, []).append(i)
+            teams = [
+                {
+                    "name": name,
+                    "score": sum(self.players[i].score for i in seats),
+                    "members": [self.players[i].name for i in seats],
+                }
+                for name, seats in order.items()
+            ]
+        return {
+            "players": [
+                {
+                    "name": pl.name,
+                    "score": pl.score,
+                    "on_board": pl.on_board,
+                    "farkle_streak": pl.farkle_streak,
+                    "team": pl.team,
+                    "active": pl.active,
+                }
+                for pl in self.players
+            ],
+            "teams": teams,
+            "current": self.current,
+            "phase": "over" if self.over else ("keep" if t.throw is not None else "throw"),
+            "turn": {
+                "number": t.number,
+                "player": self.current,
+                "total": t.total,
+                "dice_left": t.dice_left,
+                "throw": t.throw.to_list() if t.throw is not None else None,
+                "source": t.source,
+                "keeps": [k.to_dict() for k in keeps],
+                "kept": [k.to_dict() for k in t.kept],
+                "must_roll": t.must_roll,
+                "can_bank": refusal is None,
+                "bank_refusal": refusal,
+                "opening_needed": (
+                    max(0, opening - t.total) if opening and not p.on_board else None
+                ),
+                "farkle_chance": float(farkle_probability(t.dice_left, self.rules)),
+                "advice": None,
+            },
+            "target": self.rules.target,
+            "final_round": self.final_round,
+            "tie_break": self.tie_break,
+            "final_turns_left": [self.players[i].name for i in self.pending],
+            "leader": None if self.leader is None else self.players[self.leader].name,
+            "to_beat": self.to_beat,
+            "over": self.over,
+            "winner": self.winner_text(),
+            "winners": [self.players[i].name for i in self.winners],
+            "history": self.history,
+            "stats": [{"name": pl.name, **pl.stats.to_json()} for pl in self.players],
+            "last_event": self.last_event,
+        }
+
+
+def effective_actions(events: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The actions still in effect after the undos (the create event excluded)."""
+    stack: list[Mapping[str, Any]] = []
+    for ev in events[1:]:
+        if ev["type"] == "undo":
+            if stack:
+                stack.pop()
+        else:
+            stack.append(ev)
+    return stack
+
+
+def replay(events: Sequence[Mapping[str, Any]]) -> Game:
+    """The game that the events describe (a pure function of the events).
+
+    :raises GameRuleError: when an action in the log is not allowed (a corrupt log).
+    """
+    if not events or events[0].get("type") != "create":
+        raise GameRuleError("a game's events must start with its create event")
+    game = Game(events[0])
+    actions = effective_actions(events)
+    for ev in actions:
+        game.apply(ev)
+    if len(events) > 1 and events[-1]["type"] == "undo":
+        _announce_undo(game, events)
+    return game
+
+
+def _announce_undo(game: Game, events: Sequence[Mapping[str, Any]]) -> None:
+    stack: list[Mapping[str, Any]] = []
+    undone: Mapping[str, Any] | None = None
+    for ev in events[1:]:
+        if ev["type"] == "undo":
+            undone = stack.pop() if stack else None
+        else:
+            stack.append(ev)
+    kind = undone["type"] if undone else "nothing"
+    label = {
+        "throw": "throw",
+        "keep": "keep",
+        "bank": "bank",
+        "quick_score": "quick score",
+        "join": "joining",
+        "leave": "leaving",
+        "end": "end of the game",
+    }.get(str(kind), str(kind))
+    who = game.players[game.current].name
+    if undone and kind in ("join", "leave"):
+        who = str(undone.get("name") or undone.get("player"))
+    what = f"the {label}" if kind == "end" else f"{who}'s {label}"
+    game.last_event = {
+        "type": "undo",
+        "player": who,
+        "points": None,
+        "message": f"Undid {what}.",
+        "undone": kind,
+        "all": ["undo"],
+    }
+
+
+def advance(game: Game, events: Sequence[Mapping[str, Any]], event: Mapping[str, Any]) -> Game:
+    """The game after one more event; ``events`` is the log so far (needed for ``undo``).
+
+    For an action the given game is changed in place and returned; for an undo a new game is
+    replayed from the log.
+
+    :raises GameRuleError: when the action is not allowed, or there is nothing to undo.
+    """
+    if event["type"] == "undo":
+        if not effective_actions(events):
+            raise GameRuleError("there is nothing to undo: the game has just been created")
+        return replay([*events, event])
+    try:
+        game.apply(event)
+    except DiceError as exc:
+        raise GameRuleError(str(exc)) from exc
+    return game

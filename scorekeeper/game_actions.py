@@ -1,0 +1,193 @@
+"""Checking raw JSON into game events: the set-up of a game and each action a table can take.
+
+An event is a plain JSON-able dict with a ``type``. ``parse_setup`` checks the body of
+``POST /api/games``; ``parse_action`` checks the body of ``POST /api/games/<id>/actions``
+(less its ``version``). Both raise :class:`ActionError` (HTTP 400) on malformed input; whether
+the action is allowed by the rules is the engine's business (:mod:`scorekeeper.game`).
+
+>>> parse_action({"type": "throw", "dice": [1, 5, 2, 3, 4, 6]})
+{'type': 'throw', 'dice': [1, 5, 2, 3, 4, 6], 'source': 'manual'}
+>>> parse_action({"type": "bank", "version": 3})
+{'type': 'bank'}
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Mapping
+from typing import Any
+
+from scorekeeper.errors import ActionError
+from scorekeeper.rules import rules_from_json
+from scorekeeper.scoring import MAX_DICE
+
+MAX_PLAYERS = 86
+MAX_NAME = 40
+MAX_QUICK_POINTS = 1_000_000
+ACTION_TYPES = ("throw", "keep", "bank", "quick_score", "undo", "join", "leave", "end")
+SOURCES = ("manual", "camera")
+
+
+def clean_name(value: Any, what: str = "a player name") -> str:
+    """A player or team name: text of 1 to 40 printable characters, trimmed.
+
+    :raises ActionError: when it is not such text.
+    """
+    if not isinstance(value, str):
+        raise ActionError(f"{what} must be text, got {_kind(value)}")
+    text = unicodedata.normalize("NFC", " ".join(value.split()))
+    if not text:
+        raise ActionError(f"{what} must not be empty")
+    if len(text) > MAX_NAME:
+        raise ActionError(f"{what} has {len(text)} characters; at most {MAX_NAME} are accepted")
+    if any(unicodedata.category(ch).startswith("C") for ch in text):
+        raise ActionError(f"{what} {text!r} contains control characters")
+    return text
+
+
+def parse_setup(body: Any) -> dict[str, Any]:
+    """The ``create`` event from a new-game body ``{"players", "teams", "rules"}``.
+
+    ``teams`` is null, a list of team names parallel to ``players`` (null for no team), or an
+    object mapping each team name to its players' names.
+
+    :raises ActionError: on a malformed body, bad or repeated names.
+    :raises RulesError: on bad rules.
+    """
+    if not isinstance(body, Mapping):
+        raise ActionError('the body must be a JSON object like {"players": ["Ann", "Bob"]}')
+    extra = set(body) - {"players", "teams", "rules"}
+    if extra:
+        raise ActionError(f"unknown field(s) {sorted(extra)}; accepted: players, teams, rules")
+    players = body.get("players")
+    if not isinstance(players, list) or not players:
+        raise ActionError('players must be a non-empty list of names, e.g. ["Ann", "Bob"]')
+    if len(players) > MAX_PLAYERS:
+        raise ActionError(f"{len(players)} players given; a game has 1 to {MAX_PLAYERS}")
+    names = [clean_name(p) for p in players]
+    _check_unique(names)
+    teams = _parse_teams(body.get("teams"), names)
+    preset, rules = rules_from_json(body.get("rules"))
+    return {
+        "type": "create",
+        "players": names,
+        "teams": teams,
+        "preset": preset,
+        "rules": rules.to_dict(),
+    }
+
+
+def _check_unique(names: list[str]) -> None:
+    seen: set[str] = set()
+    for n in names:
+        key = n.casefold()
+        if key in seen:
+            raise ActionError(f"two players are called {n!r}; each player needs a distinct name")
+        seen.add(key)
+
+
+def _parse_teams(value: Any, names: list[str]) -> list[str | None] | None:
+    if value is None:
+        return None
+    if isinstance(value, list):
+        if len(value) != len(names):
+            raise ActionError(
+                f"teams lists {len(value)} entries for {len(names)} players; give one team name"
+                " (or null) per player"
+            )
+        return [None if t is None else clean_name(t, "a team name") for t in value]
+    if isinstance(value, Mapping):
+        by_player: dict[str, str] = {}
+        lookup = {n.casefold(): n for n in names}
+        for team, members in value.items():
+            team_name = clean_name(team, "a team name")
+            if not isinstance(members, list):
+                raise ActionError(f"team {team_name!r} must list its players' names")
+            for m in members:
+                member = lookup.get(clean_name(m).casefold())
+                if member is None:
+                    raise ActionError(f"team {team_name!r} lists {m!r}, who is not a player")
+                if member in by_player:
+                    raise ActionError(f"{member} is in two teams; a player has one team")
+                by_player[member] = team_name
+        return [by_player.get(n) for n in names]
+    raise ActionError("teams must be null, a list of team names, or an object team -> players")
+
+
+def parse_action(body: Any) -> dict[str, Any]:
+    """The event for one action body (its ``version`` is dropped; the store checks it).
+
+    :raises ActionError: on an unknown type, a missing field or a value of the wrong type.
+    """
+    if not isinstance(body, Mapping):
+        raise ActionError('the body must be a JSON object like {"version": 3, "type": "bank"}')
+    kind = body.get("type")
+    if kind not in ACTION_TYPES:
+        raise ActionError(f"unknown action type {kind!r}; the types are: {', '.join(ACTION_TYPES)}")
+    allowed = {"type", "version", *_FIELDS[kind]}
+    extra = set(body) - allowed
+    if extra:
+        raise ActionError(
+            f"unknown field(s) {sorted(extra)} for a {kind}; it accepts: "
+            + ", ".join(sorted(allowed))
+        )
+    event: dict[str, Any] = {"type": kind}
+    if kind in ("throw", "keep"):
+        event["dice"] = _dice(body.get("dice"), kind)
+    if kind == "throw":
+        source = body.get("source", "manual")
+        if source not in SOURCES:
+            raise ActionError(f"unknown throw source {source!r}; it is manual or camera")
+        event["source"] = source
+    elif kind == "quick_score":
+        event["points"] = _points(body.get("points"))
+    elif kind == "join":
+        event["name"] = clean_name(body.get("name"))
+        team = body.get("team")
+        event["team"] = None if team is None else clean_name(team, "a team name")
+    elif kind == "leave":
+        player = body.get("player")
+        if isinstance(player, bool) or not isinstance(player, (str, int)):
+            raise ActionError("leave needs player: the leaving player's name (or seat number)")
+        event["player"] = player if isinstance(player, int) else clean_name(player)
+    return event
+
+
+_FIELDS: dict[str, tuple[str, ...]] = {
+    "throw": ("dice", "source"),
+    "keep": ("dice",),
+    "bank": (),
+    "quick_score": ("points",),
+    "undo": (),
+    "join": ("name", "team"),
+    "leave": ("player",),
+    "end": (),
+}
+
+
+def _dice(value: Any, kind: str) -> list[int]:
+    if not isinstance(value, list) or not 1 <= len(value) <= MAX_DICE:
+        raise ActionError(
+            f"a {kind} needs dice: a list of 1 to 6 faces, e.g. [1, 5, 3], got {_kind(value)}"
+        )
+    for v in value:
+        if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6:
+            raise ActionError(f"bad die {v!r} in the {kind}: each die is a whole number 1 to 6")
+    return list(value)
+
+
+def _points(value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ActionError(f"quick_score needs points: a whole number, got {_kind(value)}")
+    if not 0 <= value <= MAX_QUICK_POINTS or value % 50:
+        raise ActionError(
+            f"{value} points cannot be a turn's score: it is a multiple of 50 from 0 to"
+            f" {MAX_QUICK_POINTS} (0 = a farkle)"
+        )
+    return value
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "nothing"
+    return f"{type(value).__name__} {value!r}"[:80]

@@ -1,0 +1,90 @@
+"""Exporting a game, running or finished: its turn log as CSV, or everything as JSON.
+
+>>> from scorekeeper.game import replay
+>>> from scorekeeper.game_actions import parse_setup
+>>> rules = {"overrides": {"opening_minimum": 0}}
+>>> setup = parse_setup({"players": ["Ann", "=Bob"], "rules": rules})
+>>> game = replay([setup, {"type": "quick_score", "points": 350}])
+>>> print(game_csv(game).splitlines()[1])
+1,Ann,quick_score,350,350,350,quick score 350,,350,0
+>>> game_csv(game).splitlines()[0].endswith("'=Bob")
+True
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Sequence
+from typing import Any
+
+from scorekeeper.game import Game
+
+CSV_COLUMNS = ("turn", "player", "outcome", "points", "banked", "score", "throws", "note")
+
+
+def _cell(value: Any) -> Any:
+    """Text that a spreadsheet will not run as a formula."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value
+
+
+def throws_text(throws: Sequence[dict[str, Any]]) -> str:
+    """One turn's throws in words, e.g. ``1 1 5 2 3 4 kept 1 1 5 (250); 2 3 6 farkle``."""
+    parts = []
+    for t in throws:
+        if "quick" in t:
+            parts.append(f"quick score {t['quick']}")
+        elif "dice" in t:
+            text = " ".join(map(str, t["dice"]))
+            if t.get("keep"):
+                text += f" kept {' '.join(map(str, t['keep']))} ({t.get('points', 0)})"
+            elif t.get("result"):
+                text += " " + str(t["result"]).replace("_", " ")
+            parts.append(text)
+        elif t.get("left"):
+            parts.append("left the game")
+    return "; ".join(parts)
+
+
+def game_csv(game: Game) -> str:
+    """The turn log as CSV: one row per turn, then every player's score after that turn."""
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow([*CSV_COLUMNS, *(_cell(p.name) for p in game.players)])
+    for h in game.history:
+        scores = list(h["scores"]) + [0] * (len(game.players) - len(h["scores"]))
+        writer.writerow(
+            [
+                h["turn"],
+                _cell(h["player"]),
+                h["outcome"],
+                h["points"],
+                h["banked"],
+                h["score"],
+                throws_text(h["throws"]),
+                _cell(h["note"]),
+                *scores,
+            ]
+        )
+    return out.getvalue()
+
+
+def game_export(
+    game_id: str,
+    version: int,
+    created_at: float,
+    events: Sequence[dict[str, Any]],
+    game: Game,
+) -> dict[str, Any]:
+    """Everything about a game as one JSON-able dict: rules, the event log and the state."""
+    return {
+        "id": game_id,
+        "version": version,
+        "created_at": created_at,
+        "preset": game.preset,
+        "rules": game.rules.to_dict(),
+        "events": list(events),
+        "state": game.to_json(),
+    }

@@ -1,0 +1,398 @@
+"""The durable event log: SQLite (WAL, ``synchronous=FULL``), one append-only events table.
+
+A game is loaded by replaying its events (:func:`scorekeeper.game.replay`); a per-process
+cache keeps the latest replay of each game so an action costs one small transaction. Every
+action is checked and appended inside ``BEGIN IMMEDIATE``, so of several writers that saw the
+same version exactly one succeeds and the others get :class:`StaleVersionError`. A success is
+reported only after the commit, which ``synchronous=FULL`` makes durable (it survives a
+``kill -9`` of the server or a power cut).
+
+The version of a game is the number of events after its ``create`` event.
+
+Schema (``PRAGMA user_version`` = :data:`SCHEMA_VERSION`):
+
+- ``games(id, created_at, updated_at, token_hash, preset, players, version, over, winner)``:
+  one row per game, a summary for listing, updated with each append.
+- ``events(game_id, seq, type, data, created_at)``: ``seq`` 0 is ``create``; triggers refuse
+  UPDATE and DELETE.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import sqlite3
+import threading
+import time
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from scorekeeper.errors import GameNotFoundError, StaleVersionError
+from scorekeeper.game import Game, advance, replay
+from scorekeeper.rules import Rules
+
+SCHEMA_VERSION = 1
+BUSY_TIMEOUT_S = 10.0
+
+_SCHEMA = (
+    """CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL,
+    token_hash TEXT NOT NULL,
+    preset TEXT NOT NULL,
+    players TEXT NOT NULL,
+    version INTEGER NOT NULL DEFAULT 0,
+    over INTEGER NOT NULL DEFAULT 0,
+    winner TEXT
+)""",
+    """CREATE TABLE IF NOT EXISTS events (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    type TEXT NOT NULL,
+    data TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (game_id, seq)
+) WITHOUT ROWID""",
+    "CREATE INDEX IF NOT EXISTS games_by_time ON games(created_at DESC)",
+    """CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only'); END""",
+    """CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
+BEGIN SELECT RAISE(ABORT, 'events are append-only'); END""",
+)
+
+_init_lock = threading.Lock()
+_initialised: set[str] = set()
+
+
+def default_db_path() -> Path:
+    """The default database file, in the user's data directory."""
+    from platformdirs import user_data_path
+
+    return user_data_path("scorekeeper", appauthor=False) / "games.sqlite3"
+
+
+def connect(path: str | Path) -> sqlite3.Connection:
+    """A new connection (one per request or thread), with the schema in place.
+
+    :raises sqlite3.DatabaseError: when the file is not a database of a known schema.
+    """
+    key = str(path)
+    if key != ":memory:":
+        Path(key).parent.mkdir(parents=True, exist_ok=True)
+    conn = sqlite3.connect(
+        key, timeout=BUSY_TIMEOUT_S, isolation_level=None, check_same_thread=False
+    )
+    conn.execute("PRAGMA journal_mode=WAL")
+    conn.execute("PRAGMA synchronous=FULL")
+    conn.execute("PRAGMA foreign_keys=ON")
+    if key not in _initialised:
+        with _init_lock:
+            if key not in _initialised:
+                _migrate(conn)
+                _initialised.add(key)
+    return conn
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            raise sqlite3.DatabaseError(
+                f"the database has schema version {version}; this scorekeeper knows up to"
+                f" {SCHEMA_VERSION}: upgrade scorekeeper"
+            )
+        if version < SCHEMA_VERSION:
+            for statement in _SCHEMA:
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+
+
+def hash_token(token: str) -> str:
+    """The stored form of a control token (SHA-256, hex)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class _Cache:
+    """The latest replay of each game in this process, keyed by (database, game id)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._games: dict[tuple[str, str], tuple[int, Game]] = {}
+        self._states: dict[tuple[str, str], tuple[int, dict[str, Any], Game]] = {}
+
+    def take(self, key: tuple[str, str], version: int) -> Game | None:
+        """Remove and return the cached game if it is at ``version`` (writers own it)."""
+        with self._lock:
+            entry = self._games.pop(key, None)
+        return entry[1] if entry and entry[0] == version else None
+
+    def put(
+        self,
+        key: tuple[str, str],
+        version: int,
+        game: Game,
+        state: dict[str, Any] | None = None,
+    ) -> dict[str, Any]:
+        """Cache a game at ``version`` with its state JSON for readers; returns the JSON.
+
+        The caller hands the game over: it must not read or change it afterwards. An older
+        version than the one cached is not stored.
+        """
+        if state is None:
+            state = game.to_json()
+        with self._lock:
+            held = self._states.get(key)
+            if held is None or held[0] <= version:
+                self._games[key] = (version, game)
+                self._states[key] = (version, state, game)
+        return state
+
+    def state(self, key: tuple[str, str], version: int) -> tuple[dict[str, Any], Game] | None:
+        """The cached state JSON (do not modify it) of the game at ``version``, and the game.
+
+        The game is for reading its rules and set-up only: a writer may be changing it.
+        """
+        with self._lock:
+            entry = self._states.get(key)
+        return (entry[1], entry[2]) if entry and entry[0] == version else None
+
+    def clear(self) -> None:
+        """Forget everything (tests)."""
+        with self._lock:
+            self._games.clear()
+            self._states.clear()
+
+
+CACHE = _Cache()
+
+
+class _Changes:
+    """A counter bumped after every commit in this process; event streams wait on it."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._count = 0
+
+    @property
+    def count(self) -> int:
+        """The number of commits so far."""
+        with self._cond:
+            return self._count
+
+    def bump(self) -> None:
+        """Record a commit and wake every waiting stream."""
+        with self._cond:
+            self._count += 1
+            self._cond.notify_all()
+
+    def wait(self, seen: int, timeout: float) -> int:
+        """Wait until the count differs from ``seen`` or ``timeout`` seconds pass; the count."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._count != seen, timeout)
+            return self._count
+
+
+CHANGES = _Changes()
+
+
+def _key(conn: sqlite3.Connection, game_id: str) -> tuple[str, str]:
+    row = conn.execute("PRAGMA database_list").fetchone()
+    return (str(row[2]), game_id)
+
+
+def new_game_id() -> str:
+    """A fresh, URL-safe, hard-to-guess game id."""
+    return secrets.token_urlsafe(6)
+
+
+def create_game(conn: sqlite3.Connection, create: Mapping[str, Any]) -> tuple[str, str]:
+    """Store a new game from its checked ``create`` event; returns (id, control token)."""
+    game = replay([create])
+    token = secrets.token_urlsafe(24)
+    now = time.time()
+    game_id = new_game_id()
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        while conn.execute("SELECT 1 FROM games WHERE id=?", (game_id,)).fetchone():
+            game_id = new_game_id()
+        conn.execute(
+            "INSERT INTO games(id, created_at, updated_at, token_hash, preset, players)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            (game_id, now, now, hash_token(token), create["preset"], json.dumps(create["players"])),
+        )
+        conn.execute(
+            "INSERT INTO events(game_id, seq, type, data, created_at) VALUES (?, 0, ?, ?, ?)",
+            (game_id, "create", json.dumps(create), now),
+        )
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    CACHE.put(_key(conn, game_id), 0, game)
+    return game_id, token
+
+
+def _summary(conn: sqlite3.Connection, game_id: str) -> tuple[int, float, str]:
+    row = conn.execute(
+        "SELECT version, created_at, token_hash FROM games WHERE id=?", (game_id,)
+    ).fetchone()
+    if row is None:
+        raise GameNotFoundError(f"no game has the id {game_id!r}")
+    return int(row[0]), float(row[1]), str(row[2])
+
+
+def version_of(conn: sqlite3.Connection, game_id: str) -> int:
+    """The current version of a game.
+
+    :raises GameNotFoundError: when there is no such game.
+    """
+    return _summary(conn, game_id)[0]
+
+
+def load_events(conn: sqlite3.Connection, game_id: str) -> list[dict[str, Any]]:
+    """Every event of a game in order, as dicts (each with ``at``, its Unix time).
+
+    :raises GameNotFoundError: when there is no such game.
+    """
+    rows = conn.execute(
+        "SELECT data, created_at FROM events WHERE game_id=? ORDER BY seq", (game_id,)
+    ).fetchall()
+    if not rows:
+        raise GameNotFoundError(f"no game has the id {game_id!r}")
+    return [{**json.loads(data), "at": at} for data, at in rows]
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A game's current version and state JSON (shared: do not modify), rules and set-up."""
+
+    id: str
+    version: int
+    state: dict[str, Any]
+    rules: Rules
+    preset: str
+    created_at: float
+
+
+def snapshot(conn: sqlite3.Connection, game_id: str) -> Snapshot:
+    """The current state of a game, from the cache when it is up to date.
+
+    :raises GameNotFoundError: when there is no such game.
+    """
+    key = _key(conn, game_id)
+    conn.execute("BEGIN")
+    try:
+        version, created, _ = _summary(conn, game_id)
+        cached = CACHE.state(key, version)
+        if cached is None:
+            game = replay(load_events(conn, game_id))
+            cached = (game.to_json(), game)
+            fresh = True
+        else:
+            fresh = False
+    finally:
+        conn.execute("COMMIT")
+    if fresh:
+        CACHE.put(key, version, cached[1], cached[0])
+    state, game = cached
+    return Snapshot(game_id, version, state, game.rules, game.preset, created)
+
+
+def check_token(conn: sqlite3.Connection, game_id: str, token: str | None) -> bool:
+    """Whether ``token`` is the game's control token (constant-time compare).
+
+    :raises GameNotFoundError: when there is no such game.
+    """
+    _, _, stored = _summary(conn, game_id)
+    return token is not None and hmac.compare_digest(stored, hash_token(token))
+
+
+def append(
+    conn: sqlite3.Connection, game_id: str, seen_version: int, event: Mapping[str, Any]
+) -> tuple[int, dict[str, Any]]:
+    """Check an action against the game at ``seen_version`` and append it, atomically.
+
+    Returns the new version and the state JSON (shared with the cache: do not modify).
+
+    :raises GameNotFoundError: when there is no such game.
+    :raises StaleVersionError: when the game is no longer at ``seen_version``.
+    :raises GameRuleError: when the rules refuse the action (nothing is stored).
+    """
+    key = _key(conn, game_id)
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        version = _summary(conn, game_id)[0]
+        if seen_version != version:
+            raise StaleVersionError(
+                f"the game has moved on to version {version} (another device acted after"
+                f" version {seen_version}); here is the current state, try again",
+                version,
+            )
+        game = CACHE.take(key, version)
+        events: list[dict[str, Any]] = []
+        if game is None or event["type"] == "undo":
+            events = load_events(conn, game_id)
+            game = game or replay(events)
+        game = advance(game, events, event)
+        now = time.time()
+        conn.execute(
+            "INSERT INTO events(game_id, seq, type, data, created_at) VALUES (?, ?, ?, ?, ?)",
+            (game_id, version + 1, event["type"], json.dumps(dict(event)), now),
+        )
+        conn.execute(
+            "UPDATE games SET version=?, updated_at=?, over=?, winner=? WHERE id=?",
+            (version + 1, now, int(game.over), game.winner_text(), game_id),
+        )
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    state = CACHE.put(key, version + 1, game)
+    CHANGES.bump()
+    return version + 1, state
+
+
+def list_games(conn: sqlite3.Connection, limit: int = 50) -> list[dict[str, Any]]:
+    """Summaries of the latest games, newest first."""
+    rows = conn.execute(
+        "SELECT id, created_at, updated_at, preset, players, version, over, winner"
+        " FROM games ORDER BY created_at DESC, rowid DESC LIMIT ?",
+        (limit,),
+    ).fetchall()
+    return [
+        {
+            "id": r[0],
+            "created_at": r[1],
+            "updated_at": r[2],
+            "preset": r[3],
+            "players": json.loads(r[4]),
+            "version": r[5],
+            "over": bool(r[6]),
+            "winner": r[7],
+        }
+        for r in rows
+    ]
+
+
+def read_log(conn: sqlite3.Connection, game_id: str) -> tuple[int, float, list[dict[str, Any]]]:
+    """A consistent read of a game's version, creation time and full event log.
+
+    :raises GameNotFoundError: when there is no such game.
+    """
+    conn.execute("BEGIN")
+    try:
+        version, created, _ = _summary(conn, game_id)
+        events = load_events(conn, game_id)
+    finally:
+        conn.execute("COMMIT")
+    return version, created, events

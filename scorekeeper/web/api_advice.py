@@ -1,0 +1,181 @@
+"""The strategy advisor's advice for the API: attached to a game's current throw, and
+``GET /api/suggest``.
+
+The advisor (``scorekeeper.strategy.advise``) is optional: when it is missing or fails, a
+game's ``turn.advice`` is null and the game goes on; ``/api/suggest`` answers 503. Its keyword
+arguments are matched by name from what the game knows (``rules``, ``throw``/``dice``,
+``turn_total``, ``banked``/``score``, ``on_board``, ``streak``, ``beat``/``to_beat``,
+``dice_left``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import importlib
+import inspect
+import json
+import logging
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from werkzeug.exceptions import ServiceUnavailable
+
+from scorekeeper.errors import ActionError
+from scorekeeper.rules import Rules, canonical_preset, find_rules, parse_assignments
+from scorekeeper.scoring import Dice
+from scorekeeper.store import Snapshot
+
+log = logging.getLogger(__name__)
+
+_lock = threading.Lock()
+_cache: OrderedDict[tuple[str, int], Any] = OrderedDict()
+_CACHE_SIZE = 256
+
+
+def advisor() -> Callable[..., Any] | None:
+    """``scorekeeper.strategy.advise`` when it can be imported, else None."""
+    try:
+        module = importlib.import_module("scorekeeper.strategy")
+    except Exception:  # the advisor is optional; any import failure means "no advice"
+        return None
+    fn = getattr(module, "advise", None)
+    return fn if callable(fn) else None
+
+
+def to_jsonable(value: Any) -> Any:
+    """The advisor's answer as plain JSON (``to_dict``/``to_json``, dataclasses, lists)."""
+    for name in ("to_json", "to_dict"):
+        method = getattr(value, name, None)
+        if callable(method):
+            return to_jsonable(method())
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return to_jsonable(dataclasses.asdict(value))
+    if isinstance(value, Mapping):
+        return {str(k): to_jsonable(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [to_jsonable(v) for v in value]
+    if isinstance(value, Dice):
+        return value.to_list()
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    return str(value)
+
+
+def call_advisor(context: Mapping[str, Any]) -> Any:
+    """Call the advisor with the context values its signature names; None when absent.
+
+    :raises Exception: whatever the advisor raises (callers decide what to do with it).
+    """
+    fn = advisor()
+    if fn is None:
+        return None
+    params = inspect.signature(fn).parameters
+    takes_all = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    kwargs = {k: v for k, v in context.items() if takes_all or k in params}
+    result = to_jsonable(fn(**kwargs))
+    json.dumps(result)
+    return result
+
+
+def _context(
+    rules: Rules,
+    throw: Dice,
+    turn_total: int,
+    banked: int,
+    on_board: bool,
+    streak: int,
+    beat: int | None,
+) -> dict[str, Any]:
+    return {
+        "rules": rules,
+        "throw": throw,
+        "dice": throw,
+        "turn_total": turn_total,
+        "banked": banked,
+        "score": banked,
+        "on_board": on_board,
+        "streak": streak,
+        "farkle_streak": streak,
+        "beat": beat,
+        "to_beat": beat,
+        "dice_left": len(throw),
+    }
+
+
+def with_advice(snap: Snapshot) -> dict[str, Any]:
+    """The snapshot's state with ``turn.advice`` filled in when there is a throw to advise on.
+
+    Never raises because of the advisor: a failure leaves ``advice`` null (and is logged).
+    """
+    state = snap.state
+    turn = state["turn"]
+    if turn["throw"] is None or state["over"]:
+        return state
+    key = (snap.id, snap.version)
+    with _lock:
+        found = key in _cache
+        advice = _cache.get(key)
+    if not found:
+        player = state["players"][state["current"]]
+        beat = state["to_beat"] if state["final_round"] else None
+        try:
+            advice = call_advisor(
+                _context(
+                    snap.rules,
+                    Dice(turn["throw"]),
+                    turn["total"],
+                    player["score"],
+                    player["on_board"],
+                    player["farkle_streak"],
+                    beat,
+                )
+            )
+        except Exception:  # advice must never break a game
+            log.exception("the advisor failed on game %s version %s", *key)
+            advice = None
+        with _lock:
+            _cache[key] = advice
+            while len(_cache) > _CACHE_SIZE:
+                _cache.popitem(last=False)
+    if advice is None:
+        return state
+    return {**state, "turn": {**turn, "advice": advice}}
+
+
+def _int_arg(args: Mapping[str, str], name: str, default: int) -> int:
+    raw = args.get(name)
+    if raw is None or raw == "":
+        return default
+    try:
+        return int(raw)
+    except ValueError:
+        raise ActionError(f"bad {name} {raw!r}: a whole number") from None
+
+
+def suggest(args: Mapping[str, Any]) -> dict[str, Any]:
+    """The advisor's ranked options for ``?dice=..&rules=..&set=..&turn_total=..&banked=..
+    &on_board=..&streak=..&beat=..``.
+
+    :raises ActionError: on a bad number.
+    :raises ServiceUnavailable: when the advisor is not installed.
+    """
+    name = canonical_preset(str(args.get("rules", "standard")))
+    sets = args.getlist("set") if hasattr(args, "getlist") else []
+    rules = find_rules(name, parse_assignments(list(sets)))
+    throw = Dice.parse(str(args.get("dice", "")))
+    on_board = str(args.get("on_board", "true")).lower() not in ("0", "false", "no", "off")
+    beat_raw = args.get("beat")
+    context = _context(
+        rules,
+        throw,
+        _int_arg(args, "turn_total", 0),
+        _int_arg(args, "banked", 0),
+        on_board,
+        _int_arg(args, "streak", 0),
+        None if beat_raw in (None, "") else _int_arg(args, "beat", 0),
+    )
+    if advisor() is None:
+        raise ServiceUnavailable("the strategy advisor is not installed in this build")
+    return {"dice": throw.to_list(), "rules": name, "advice": call_advisor(context)}

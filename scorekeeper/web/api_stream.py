@@ -1,0 +1,132 @@
+"""Live and export views of a game: ``GET /api/games/<id>/stream`` (server-sent events),
+``GET /api/games/<id>/events``, ``GET /api/games/<id>/export.csv`` and ``export.json``.
+
+A stream sends ``event: state`` with ``{"id", "version", "state"}`` (the same body as
+``GET /api/games/<id>``) at once and then after each new version, a ``: keepalive`` comment
+every ``STREAM_KEEPALIVE_S`` seconds, and closes after ``STREAM_SECONDS`` so the browser's
+``EventSource`` reconnects (``retry: 1000``). Each stream holds a server thread, so at most
+``MAX_STREAMS`` run at once (503 with ``Retry-After`` beyond); ``scorekeeper serve`` runs
+more threads than that, so streams never starve the API. Streams wake on commits in this
+process and also poll the database each ``STREAM_POLL_S`` (other processes' commits).
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+from werkzeug.exceptions import ServiceUnavailable
+
+from scorekeeper.game import replay
+from scorekeeper.game_export import game_csv, game_export
+from scorekeeper.store import CHANGES, connect, read_log, snapshot, version_of
+from scorekeeper.web.api import db_path, game_json, get_db, sse_response
+
+bp = Blueprint("api_stream", __name__, url_prefix="/api")
+
+DEFAULT_MAX_STREAMS = 16
+_slots_lock = threading.Lock()
+_open_streams = 0
+
+
+def _take_slot(limit: int) -> bool:
+    global _open_streams
+    with _slots_lock:
+        if _open_streams >= limit:
+            return False
+        _open_streams += 1
+        return True
+
+
+def _free_slot() -> None:
+    global _open_streams
+    with _slots_lock:
+        _open_streams -= 1
+
+
+def open_streams() -> int:
+    """How many event streams are open in this process."""
+    with _slots_lock:
+        return _open_streams
+
+
+def _sse(snap_body: dict[str, Any]) -> str:
+    data = json.dumps(snap_body, separators=(",", ":"))
+    return f"id: {snap_body['version']}\nevent: state\ndata: {data}\n\n"
+
+
+@bp.get("/games/<game_id>/stream")
+def stream(game_id: str) -> Response:
+    """Server-sent events: the game's state now and after every new version."""
+    cfg = current_app.config
+    first = snapshot(get_db(), game_id)  # 404 before the stream starts
+    seconds = float(cfg.get("STREAM_SECONDS", 300))
+    keepalive = float(cfg.get("STREAM_KEEPALIVE_S", 15))
+    poll = float(cfg.get("STREAM_POLL_S", 1.0))
+    if not _take_slot(int(cfg.get("MAX_STREAMS", DEFAULT_MAX_STREAMS))):
+        exc = ServiceUnavailable("too many live streams are open; retry in a few seconds")
+        exc.retry_after = 5
+        raise exc
+    path = db_path()
+    last_id = request.headers.get("Last-Event-ID", "")
+    first_body = game_json(first)
+
+    def events() -> Iterator[str]:
+        conn = connect(path)
+        try:
+            yield "retry: 1000\n\n"
+            sent = first.version if last_id == str(first.version) else -1
+            if sent < 0:
+                yield _sse(first_body)
+                sent = first.version
+            start = last = time.monotonic()
+            seen = CHANGES.count
+            while True:
+                version = version_of(conn, game_id)
+                now = time.monotonic()
+                if version != sent:
+                    body = game_json(snapshot(conn, game_id))
+                    yield _sse(body)
+                    sent, last = body["version"], now
+                elif now - last >= keepalive:
+                    yield ": keepalive\n\n"
+                    last = now
+                left = seconds - (now - start)
+                if left <= 0:
+                    return
+                seen = CHANGES.wait(seen, min(poll, left, keepalive))
+        finally:
+            conn.close()
+            _free_slot()
+
+    return sse_response(events())
+
+
+@bp.get("/games/<game_id>/events")
+def events_log(game_id: str) -> Any:
+    """The game's raw event log (the create event first)."""
+    version, _, events = read_log(get_db(), game_id)
+    return jsonify(id=game_id, version=version, events=events)
+
+
+@bp.get("/games/<game_id>/export.json")
+def export_json(game_id: str) -> Response:
+    """Everything about the game as one JSON download."""
+    version, created, events = read_log(get_db(), game_id)
+    body = game_export(game_id, version, created, events, replay(events))
+    resp = jsonify(body)
+    resp.headers["Content-Disposition"] = f'attachment; filename="farkle-{game_id}.json"'
+    return resp
+
+
+@bp.get("/games/<game_id>/export.csv")
+def export_csv(game_id: str) -> Response:
+    """The turn-by-turn log as a CSV download."""
+    _, _, events = read_log(get_db(), game_id)
+    resp = Response(game_csv(replay(events)), mimetype="text/csv")
+    resp.headers["Content-Disposition"] = f'attachment; filename="farkle-{game_id}.csv"'
+    return resp
