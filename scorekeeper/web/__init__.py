@@ -13,9 +13,18 @@ from typing import Any
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from scorekeeper.errors import ScorekeeperError
+from scorekeeper.errors import (
+    ControlTokenError,
+    GameNotFoundError,
+    GameRuleError,
+    ScorekeeperError,
+    StaleVersionError,
+)
 
-BLUEPRINTS = ("scorekeeper.web.api",)
+BLUEPRINTS = (
+    "scorekeeper.web.api",
+    "scorekeeper.web.api_stream",
+)
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -46,4 +55,22 @@ def _register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(ScorekeeperError)
     def domain_error(exc: ScorekeeperError) -> Any:
-        return jsonify(error="bad_request", message=str(exc)), 400
+        code, status = error_status(exc)
+        return jsonify(error=code, message=str(exc)), status
+
+
+def error_status(exc: ScorekeeperError) -> tuple[str, int]:
+    """The JSON error code and HTTP status of a domain error (400 unless more specific)."""
+    if isinstance(exc, ControlTokenError):
+        return ("missing_token", 401) if exc.missing else ("wrong_token", 403)
+    for cls, answer in _STATUS.items():
+        if isinstance(exc, cls):
+            return answer
+    return "bad_request", 400
+
+
+_STATUS: dict[type[ScorekeeperError], tuple[str, int]] = {
+    GameNotFoundError: ("not_found", 404),
+    StaleVersionError: ("stale_version", 409),
+    GameRuleError: ("not_allowed", 422),
+}
