@@ -55,3 +55,7 @@ class UnsupportedRulesError(ScorekeeperError):
 
 class PositionError(ScorekeeperError):
     """An impossible game position: scores, turn total or dice out of range for the rules."""
+
+
+class StrategyError(ScorekeeperError):
+    """An impossible state for the advisor: turn total, dice count or a score out of range."""
