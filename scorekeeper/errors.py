@@ -41,6 +41,10 @@ class ControlTokenError(ScorekeeperError):
         self.missing = missing
 
 
+class ServeError(ScorekeeperError):
+    """A bad ``scorekeeper serve`` option: a port outside 0-65535, too few threads."""
+
+
 class CameraError(ScorekeeperError):
     """A bad camera source, frame upload or throwing area (the message says what is accepted)."""
 

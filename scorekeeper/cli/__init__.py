@@ -12,7 +12,10 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-COMMANDS = ("scorekeeper.cli.rules_cmds",)
+COMMANDS = (
+    "scorekeeper.cli.rules_cmds",
+    "scorekeeper.cli.serve_cmds",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

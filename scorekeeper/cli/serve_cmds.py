@@ -1,0 +1,154 @@
+"""``scorekeeper serve``, ``scorekeeper games`` and ``scorekeeper export``: the game server and
+its database from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import socket
+import sys
+from pathlib import Path
+
+from scorekeeper.errors import ServeError
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+DEFAULT_THREADS = 32
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``serve``, ``games`` and ``export`` subcommands."""
+    p = sub.add_parser("serve", help="run the app on waitress (default http://127.0.0.1:8000)")
+    p.add_argument("--host", default=DEFAULT_HOST, help="address to listen on; 0.0.0.0 = LAN")
+    p.add_argument("--port", type=int, default=DEFAULT_PORT, help="port (0 = any free port)")
+    _db_option(p)
+    p.add_argument(
+        "--threads",
+        type=int,
+        default=DEFAULT_THREADS,
+        help=f"worker threads (default {DEFAULT_THREADS}); live streams use at most half",
+    )
+    p.set_defaults(func=cmd_serve)
+
+    p = sub.add_parser("games", help="list the stored games as JSON, newest first")
+    _db_option(p)
+    p.add_argument("--limit", type=int, default=50, help="at most this many (default 50)")
+    p.set_defaults(func=cmd_games)
+
+    p = sub.add_parser("export", help="export a game as CSV (turn by turn) or JSON")
+    p.add_argument("game_id", metavar="GAME_ID", help="the game's id (see `scorekeeper games`)")
+    p.add_argument("--format", choices=("csv", "json"), default="csv", help="default csv")
+    p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
+    _db_option(p)
+    p.set_defaults(func=cmd_export)
+
+
+def _db_option(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--db",
+        metavar="PATH",
+        help="the SQLite database (default: games.sqlite3 in the user's data directory)",
+    )
+
+
+def _db_path(args: argparse.Namespace) -> Path:
+    from scorekeeper.store import default_db_path
+
+    return Path(args.db).expanduser() if args.db else default_db_path()
+
+
+def lan_address() -> str:
+    """This machine's address on the local network (no packet is sent), or 127.0.0.1."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.connect(("10.255.255.255", 1))
+        addr = str(s.getsockname()[0])
+        if not addr.startswith("0."):
+            return addr
+    with contextlib.suppress(OSError):
+        return socket.gethostbyname(socket.gethostname())
+    return "127.0.0.1"
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    """Serve the app with waitress until interrupted.
+
+    :raises ServeError: on a port outside 0–65535 or fewer than 4 threads.
+    """
+    from waitress.server import BaseWSGIServer, create_server
+
+    from scorekeeper.web import create_app
+
+    if not 0 <= args.port <= 65535:
+        raise ServeError(f"bad --port {args.port}: a port is 0 to 65535 (0 = any free port)")
+    if args.threads < 4:
+        raise ServeError(f"bad --threads {args.threads}: at least 4 are needed")
+    db = _db_path(args)
+    app = create_app({"DATABASE": str(db), "MAX_STREAMS": args.threads // 2})
+    server = create_server(
+        app,
+        host=args.host,
+        port=args.port,
+        threads=args.threads,
+        ident="scorekeeper",
+        channel_timeout=60,
+        connection_limit=max(100, args.threads * 4),
+    )
+    if isinstance(server, BaseWSGIServer) and server.socket is not None:
+        port = int(server.socket.getsockname()[1])
+    elif isinstance(server, BaseWSGIServer):
+        port = args.port
+    else:
+        port = int(server.effective_listen[0][1])
+    shown = lan_address() if args.host in ("0.0.0.0", "") else args.host
+    if ":" in shown:
+        shown = f"[{shown}]"
+    print(f"Scorekeeper is serving on http://{shown}:{port}/  (database: {db})", flush=True)
+    if args.host in ("0.0.0.0", ""):
+        print(f"Open http://{shown}:{port}/ on the tablets of this network.", flush=True)
+    print("Press Ctrl+C to stop.", flush=True)
+    try:
+        server.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.close()
+    return 0
+
+
+def cmd_games(args: argparse.Namespace) -> int:
+    """Print the stored games, newest first, as one JSON object."""
+    from scorekeeper.store import connect, list_games
+
+    if not 1 <= args.limit <= 10_000:
+        raise ServeError(f"bad --limit {args.limit}: a whole number from 1 to 10000")
+    conn = connect(_db_path(args))
+    try:
+        print(json.dumps({"games": list_games(conn, args.limit)}))
+    finally:
+        conn.close()
+    return 0
+
+
+def cmd_export(args: argparse.Namespace) -> int:
+    """Write one game as CSV or JSON."""
+    from scorekeeper.game import replay
+    from scorekeeper.game_export import game_csv, game_export
+    from scorekeeper.store import connect, read_log
+
+    conn = connect(_db_path(args))
+    try:
+        version, created, events = read_log(conn, args.game_id)
+    finally:
+        conn.close()
+    game = replay(events)
+    if args.format == "csv":
+        text = game_csv(game)
+    else:
+        text = json.dumps(game_export(args.game_id, version, created, events, game), indent=1)
+        text += "\n"
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+    return 0
