@@ -24,6 +24,7 @@ from scorekeeper.errors import (
 BLUEPRINTS = (
     "scorekeeper.web.api",
     "scorekeeper.web.api_stream",
+    "scorekeeper.web.camera_api",
 )
 
 MAX_BODY_BYTES = 64 * 1024

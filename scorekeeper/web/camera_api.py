@@ -1,0 +1,239 @@
+"""The camera API (``/api/camera...``): status, the latest reading, the MJPEG live view, uploads.
+
+The app's camera is chosen by the config key ``CAMERA``: ``auto`` (a webcam if one opens,
+else the demo), ``none``, ``demo``, ``tablet``, a webcam index or a stream URL. Under
+``TESTING`` it defaults to ``none`` so tests start no threads unless they ask for a camera.
+The service starts on the first camera request and never blocks a request on the device.
+"""
+
+from __future__ import annotations
+
+import atexit
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Flask, Response, current_app, jsonify, request
+
+from scorekeeper.camera.frames import MAX_UPLOAD_BYTES, decode_upload
+from scorekeeper.camera.log import CameraLog, log_path_for
+from scorekeeper.camera.service import CameraService, default_reader_factory
+from scorekeeper.camera.settle import Area
+from scorekeeper.errors import CameraError
+from scorekeeper.store import default_db_path
+
+bp = Blueprint("camera_api", __name__, url_prefix="/api/camera")
+
+_LOCK = threading.Lock()
+BOUNDARY = "frame"
+
+
+def camera_log_path(app: Flask) -> Path:
+    """Where the app's camera log lives: ``CAMERA_LOG``, else beside ``DATABASE``."""
+    if app.config.get("CAMERA_LOG"):
+        return Path(app.config["CAMERA_LOG"])
+    return log_path_for(app.config.get("DATABASE") or default_db_path())
+
+
+def camera_service(app: Flask | None = None) -> CameraService:
+    """The app's camera service, created and started on first use."""
+    app = app or current_app._get_current_object()  # type: ignore[attr-defined]
+    svc: CameraService | None = app.extensions.get("camera")
+    if svc is not None:
+        return svc
+    with _LOCK:
+        svc = app.extensions.get("camera")
+        if svc is None:
+            svc = _build_service(app)
+            app.extensions["camera"] = svc
+            app.extensions["camera_streams"] = threading.BoundedSemaphore(
+                int(app.config.get("CAMERA_MAX_STREAMS", 4))
+            )
+            svc.start()
+            atexit.register(svc.stop)
+    return svc
+
+
+def _build_service(app: Flask) -> CameraService:
+    cfg = app.config
+    source = cfg.get("CAMERA") or ("none" if app.testing else "auto")
+    reader_factory = cfg.get("CAMERA_READER_FACTORY") or default_reader_factory(
+        threads=int(cfg.get("CAMERA_THREADS", 1)),
+        score_threshold=float(cfg.get("CAMERA_SCORE_THRESHOLD", 0.5)),
+    )
+    return CameraService(
+        str(source),
+        reader_factory=reader_factory,
+        log=CameraLog(camera_log_path(app)),
+        settle=cfg.get("CAMERA_SETTLE"),
+        source_factory=cfg.get("CAMERA_SOURCE_FACTORY"),
+        capture_options=cfg.get("CAMERA_CAPTURE_OPTIONS"),
+        demo_options=cfg.get("CAMERA_DEMO_OPTIONS"),
+        max_upload_fps=float(cfg.get("CAMERA_UPLOAD_FPS", 12.0)),
+    )
+
+
+def _dice_left() -> int | None:
+    raw = request.args.get("dice_left")
+    if raw in (None, ""):
+        return None
+    if not raw.isdigit() or not 0 <= int(raw) <= 6:
+        raise CameraError(f"dice_left must be a whole number from 0 to 6, got {raw!r}")
+    return int(raw)
+
+
+def _reading_answer(svc: CameraService, dice_left: int | None) -> dict[str, Any]:
+    reading = svc.latest()
+    st = svc.status()
+    if reading is None:
+        body: dict[str, Any] = {
+            "frame_id": 0,
+            "stable": False,
+            "motion": 0.0,
+            "dice": [],
+            "count": 0,
+            "ignored": [],
+            "proposal": None,
+        }
+    else:
+        body = reading.to_dict(dice_left)
+        if reading.proposal is not None:
+            svc.note_shown(reading.proposal, dice_left)
+    body.update(status=st["status"], message=st["message"], source=st["source"])
+    return body
+
+
+@bp.get("")
+def status() -> Any:
+    """``GET /api/camera``: ``{"source", "status": ok|no_camera|error, "message", ...}``."""
+    return jsonify(camera_service().status())
+
+
+@bp.get("/latest")
+def latest() -> Any:
+    """``GET /api/camera/latest[?dice_left=N]``: the newest reading and any proposal."""
+    dice_left = _dice_left()
+    return jsonify(_reading_answer(camera_service(), dice_left))
+
+
+@bp.post("/frame")
+def frame() -> Any:
+    """``POST /api/camera/frame``: one JPEG/PNG from the tablet; answers like ``latest``."""
+    svc = camera_service()
+    dice_left = _dice_left()
+    if svc.kind != "tablet":
+        return jsonify(
+            error="conflict",
+            message=f"the camera source is {svc.label}; frames are accepted only when the "
+            "server runs with --camera tablet",
+        ), 409
+    limit = int(current_app.config.get("CAMERA_MAX_UPLOAD_BYTES", MAX_UPLOAD_BYTES))
+    if (request.content_length or 0) > limit:
+        return jsonify(
+            error="request_entity_too_large",
+            message=f"the frame is {request.content_length} bytes; at most {limit} are accepted",
+        ), 413
+    request.max_content_length = limit
+    if "frame" in request.files:
+        data = request.files["frame"].read(limit + 1)
+    else:
+        data = request.get_data(cache=False)
+    if not svc.allow_upload():
+        resp = jsonify(
+            error="too_many_requests",
+            message=f"too many frames; at most {svc.max_upload_fps:g} per second are accepted",
+        )
+        resp.headers["Retry-After"] = "1"
+        return resp, 429
+    svc.submit(decode_upload(data, limit))
+    return jsonify(_reading_answer(svc, dice_left))
+
+
+@bp.get("/snapshot.jpg")
+def snapshot() -> Any:
+    """``GET /api/camera/snapshot.jpg``: the newest picture with the overlay."""
+    svc = camera_service()
+    data = svc.jpeg(svc.latest() if svc.status()["status"] == "ok" else None)
+    return Response(data, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+@bp.get("/stream")
+def stream() -> Any:
+    """``GET /api/camera/stream``: MJPEG (multipart/x-mixed-replace) live view with the overlay."""
+    svc = camera_service()
+    slots: threading.BoundedSemaphore = current_app.extensions["camera_streams"]
+    if not slots.acquire(blocking=False):
+        return jsonify(
+            error="service_unavailable",
+            message="too many live views are open; close one or use /api/camera/snapshot.jpg",
+        ), 503
+    max_fps = float(current_app.config.get("CAMERA_STREAM_FPS", 15.0))
+    resp = Response(
+        _mjpeg(svc, max_fps),
+        mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
+        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
+    )
+    resp.call_on_close(slots.release)
+    return resp
+
+
+def _mjpeg(svc: CameraService, max_fps: float) -> Iterator[bytes]:
+    last = -1
+    next_t = 0.0
+    while svc.running:
+        now = time.monotonic()
+        if next_t > now:
+            time.sleep(next_t - now)
+        next_t = time.monotonic() + 1.0 / max_fps
+        reading = svc.wait_reading(last, 1.0)
+        if reading is not None:
+            last = reading.frame_id
+        ok = svc.status()["status"] == "ok" or svc.kind == "tablet"
+        data = svc.jpeg(svc.latest() if ok else None)
+        yield (
+            f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(data)}\r\n\r\n"
+        ).encode() + data + b"\r\n"
+        if svc.kind == "none":
+            time.sleep(1.0)
+
+
+@bp.get("/area")
+def get_area() -> Any:
+    """``GET /api/camera/area``: the throwing area in fractions of the frame."""
+    svc = camera_service()
+    return jsonify(area=svc.area.to_dict(), whole=svc.area.is_whole())
+
+
+@bp.post("/area")
+def set_area() -> Any:
+    """``POST /api/camera/area`` ``{"x0", "y0", "x1", "y1"}`` (fractions), or ``{"area": null}``."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict):
+        raise CameraError('send a JSON object {"x0", "y0", "x1", "y1"} or {"area": null}')
+    obj = body.get("area", body)
+    area = None if obj is None else Area.parse(obj)
+    new = camera_service().set_area(area)
+    return jsonify(area=new.to_dict(), whole=new.is_whole())
+
+
+@bp.post("/proposals/<pid>")
+def proposal_outcome(pid: str) -> Any:
+    """``POST /api/camera/proposals/<id>`` ``{"recorded": [dice] | null, "game": id}``: log it."""
+    body = request.get_json(silent=True)
+    if not isinstance(body, dict) or "recorded" not in body:
+        raise CameraError('send {"recorded": [dice values] or null, "game": id}')
+    recorded = body["recorded"]
+    if recorded is not None and (
+        not isinstance(recorded, list)
+        or not 1 <= len(recorded) <= 6
+        or not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6 for v in recorded)
+    ):
+        raise CameraError("recorded must be a list of 1 to 6 dice values from 1 to 6, or null")
+    game = body.get("game")
+    try:
+        out = camera_service().record_outcome(pid, recorded, None if game is None else str(game))
+    except CameraError as exc:
+        return jsonify(error="not_found", message=str(exc)), 404
+    return jsonify(out)
