@@ -1,0 +1,194 @@
+"""The HTML pages: setup (``/``), tablet play page, projector board, history and score sheet.
+
+The pages are plain templates plus JavaScript modules from the repository's ``static/`` folder
+(served at ``/static/``); everything live comes from the JSON API and its event stream. This
+blueprint also serves ``/api/rules/options`` (every rules option and preset, for the setup
+page) and the board's QR code as SVG.
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import ipaddress
+import re
+import socket
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import segno
+from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
+
+from scorekeeper.rules import PRESET_HELP, PRESETS, describe_options
+
+PACKAGE_DIR = Path(__file__).resolve().parent.parent
+TEMPLATE_DIR = PACKAGE_DIR / "templates"
+
+
+def find_static_dir() -> Path:
+    """The ``static/`` folder: ``<repo>/static`` beside the package (a source checkout or an
+    editable install), else ``static`` inside the package (where a wheel build may copy it).
+    """
+    for candidate in (PACKAGE_DIR.parent / "static", PACKAGE_DIR / "static"):
+        if (candidate / "css").is_dir():
+            return candidate
+    return PACKAGE_DIR.parent / "static"
+
+
+STATIC_DIR = find_static_dir()
+
+bp = Blueprint(
+    "pages",
+    __name__,
+    template_folder=str(TEMPLATE_DIR),
+    static_folder=str(STATIC_DIR),
+    static_url_path="/static",
+)
+
+
+@bp.record_once
+def _serve_static_from_repo(state: Any) -> None:
+    """Point the app's own ``/static`` route (Flask adds one first) at the same folder."""
+    state.app.static_folder = str(STATIC_DIR)
+
+
+GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+TOKEN = re.compile(r"^[A-Za-z0-9_.~-]{1,200}$")
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
+    "img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; "
+    "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+
+
+def _check_id(game_id: str) -> str:
+    if not GAME_ID.match(game_id):
+        abort(404, description=f"no game {game_id!r}: ids are letters, digits, - and _")
+    return game_id
+
+
+def _page(template: str, title: str, **data: Any) -> Response:
+    """Render a page with its data embedded as JSON, with security headers."""
+    body = render_template(template, title=title, page_data=data, **data)
+    resp = Response(body, mimetype="text/html")
+    resp.headers["Content-Security-Policy"] = CSP
+    resp.headers["X-Content-Type-Options"] = "nosniff"
+    resp.headers["Referrer-Policy"] = "no-referrer"
+    resp.headers["Cache-Control"] = "no-cache"
+    return resp
+
+
+@bp.get("/")
+def home() -> Response:
+    """The home page: resume a running game or set up a new one."""
+    return _page("home.html", "Farkle score keeper", options=rules_options())
+
+
+@bp.get("/play/<game_id>")
+def play(game_id: str) -> Response:
+    """The tablet play page of one game."""
+    camera_js = (STATIC_DIR / "camera.js").is_file()
+    return _page("play.html", "Play", game_id=_check_id(game_id), camera_js=camera_js)
+
+
+@bp.get("/board/<game_id>")
+def board(game_id: str) -> Response:
+    """The projector scoreboard of one game (read-only)."""
+    _check_id(game_id)
+    return _page("board.html", "Scoreboard", game_id=game_id, base_url=public_base_url())
+
+
+@bp.get("/history/<game_id>")
+def history(game_id: str) -> Response:
+    """The turn-by-turn log of one game, with CSV download and a printable score sheet."""
+    return _page("history.html", "History", game_id=_check_id(game_id))
+
+
+@bp.get("/sheet")
+def blank_sheet() -> Response:
+    """A blank printable score sheet (``?players=Ann,Bob`` heads the columns)."""
+    names = [n.strip()[:40] for n in request.args.get("players", "").split(",") if n.strip()]
+    columns = names[:12] or [""] * 6
+    return _page("sheet.html", "Score sheet", columns=columns, rows=30)
+
+
+@bp.get("/board/<game_id>/qr.svg")
+def board_qr(game_id: str) -> Response:
+    """A QR code (SVG) of the play page's address; ``?t=TOKEN`` adds control to the link."""
+    _check_id(game_id)
+    url = f"{public_base_url()}play/{game_id}"
+    token = request.args.get("t", "")
+    if token:
+        if not TOKEN.match(token):
+            abort(400, description="bad token: letters, digits and - _ . ~ only")
+        url += f"#t={token}"
+    buf = io.BytesIO()
+    segno.make(url, error="m").save(
+        buf, kind="svg", scale=8, border=2, dark="#000", light="#fff", xmldecl=False
+    )
+    resp = Response(buf.getvalue(), mimetype="image/svg+xml")
+    resp.headers["Cache-Control"] = "no-store"
+    return resp
+
+
+@bp.get("/api/rules/options")
+def rules_options_json() -> Any:
+    """``GET /api/rules/options``: every rules option with help, and every preset's values."""
+    return jsonify(rules_options())
+
+
+def rules_options() -> dict[str, Any]:
+    """The options and presets as JSON-able data (the setup page embeds this)."""
+    return {
+        "options": describe_options(),
+        "presets": [
+            {"name": name, "help": PRESET_HELP.get(name, ""), "rules": rules.to_dict()}
+            for name, rules in PRESETS.items()
+        ],
+    }
+
+
+def public_base_url() -> str:
+    """The address a tablet on the LAN should open, ending in ``/``.
+
+    ``PUBLIC_URL`` in the app config wins. A request to a loopback address is answered with
+    this machine's LAN address when it has one (the projector laptop opened ``localhost``,
+    but the tablets cannot); otherwise the address the request came to.
+    """
+    configured = current_app.config.get("PUBLIC_URL")
+    if configured:
+        return str(configured).rstrip("/") + "/"
+    base = request.host_url
+    parts = urlsplit(base)
+    host = parts.hostname or ""
+    if _is_loopback(host):
+        lan = lan_address()
+        if lan:
+            port = f":{parts.port}" if parts.port else ""
+            return f"{parts.scheme}://{lan}{port}/"
+    return base
+
+
+def _is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+@functools.cache
+def lan_address() -> str | None:
+    """This machine's first non-loopback IPv4 address from its own host name, or ``None``."""
+    try:
+        _, _, addresses = socket.gethostbyname_ex(socket.gethostname())
+    except OSError:
+        return None
+    for addr in addresses:
+        ip = ipaddress.ip_address(addr)
+        if not ip.is_loopback and not ip.is_link_local:
+            return addr
+    return None

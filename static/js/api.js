@@ -1,0 +1,180 @@
+// The JSON API client: requests with the control token, one action at a time, and the live
+// event stream with reconnection. Every failure becomes an ApiError with words to show.
+
+export class ApiError extends Error {
+  constructor(status, code, message, data = null) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.data = data;
+  }
+}
+
+const TOKEN_KEY = (id) => `scorekeeper.token.${id}`;
+
+/** The control token this browser holds for game `id`, or null. */
+export function tokenFor(id) {
+  try { return localStorage.getItem(TOKEN_KEY(id)); } catch { return null; }
+}
+
+/** Remember the control token of game `id`. */
+export function saveToken(id, token) {
+  try { localStorage.setItem(TOKEN_KEY(id), token); } catch { /* private mode: session only */ }
+}
+
+/** A token passed in the address (#t=TOKEN, from the board's QR code): keep it, hide it. */
+export function takeTokenFromHash(id) {
+  const m = /(?:^#|&)t=([A-Za-z0-9_.~-]+)/.exec(location.hash);
+  if (!m) return null;
+  saveToken(id, m[1]);
+  history.replaceState(null, "", location.pathname + location.search);
+  return m[1];
+}
+
+/** One request; resolves to the parsed JSON body or throws ApiError. */
+export async function call(method, url, body = undefined, token = null) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let resp;
+  try {
+    resp = await fetch(url, {
+      method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+      cache: "no-store",
+    });
+  } catch {
+    throw new ApiError(0, "network", "The server cannot be reached. Check the Wi-Fi; retrying.");
+  }
+  let data = null;
+  try { data = await resp.json(); } catch { data = null; }
+  if (!resp.ok) {
+    const message = (data && data.message) || `The server answered ${resp.status} ${resp.statusText}.`;
+    throw new ApiError(resp.status, (data && data.error) || "error", message, data);
+  }
+  return data;
+}
+
+/**
+ * One game, kept in step with the server.
+ * onState(game, why) runs after every change ("load", "action", "stream", "stale");
+ * onConnection(ok, text) when the connection is lost or back.
+ */
+export class GameClient {
+  constructor(id, { onState = () => {}, onConnection = () => {} } = {}) {
+    this.id = id;
+    this.url = `/api/games/${encodeURIComponent(id)}`;
+    this.token = takeTokenFromHash(id) || tokenFor(id);
+    this.version = -1;
+    this.game = null;
+    this.onState = onState;
+    this.onConnection = onConnection;
+    this.queue = Promise.resolve();
+    this.source = null;
+    this.retryMs = 1000;
+    this.connected = null;
+  }
+
+  /** Whether this browser may act: it holds the token, or the server saw its cookie. */
+  get canControl() { return Boolean(this.token) || Boolean(this.game && this.game.control); }
+
+  setToken(token) { this.token = token; saveToken(this.id, token); }
+
+  _apply(data, why) {
+    if (!data || typeof data.version !== "number") return false;
+    if (data.version < this.version && why !== "undo") return false;
+    const merged = { ...(this.game || {}), ...data };
+    if (this.game && this.game.control && data.control === undefined) merged.control = true;
+    this.game = merged;
+    this.version = data.version;
+    this.onState(merged, why);
+    return true;
+  }
+
+  _connection(ok, text = "") {
+    if (ok === this.connected) return;
+    this.connected = ok;
+    this.onConnection(ok, text);
+  }
+
+  /** Fetch the whole game. */
+  async load(why = "load") {
+    try {
+      const data = await call("GET", this.url);
+      this._connection(true);
+      this.version = -1;
+      this._apply(data, why);
+      return data;
+    } catch (err) {
+      if (err.status === 0) this._connection(false, err.message);
+      throw err;
+    }
+  }
+
+  /**
+   * Send one action with the version this page saw. Actions run one after another.
+   * A stale version (409) reloads the state and rethrows so the page can say so.
+   */
+  act(action) {
+    const run = async () => {
+      const body = { version: this.version, ...action };
+      try {
+        const data = await call("POST", `${this.url}/actions`, body, this.token);
+        this._connection(true);
+        this._apply(data, "action");
+        return data;
+      } catch (err) {
+        if (err.status === 0) this._connection(false, err.message);
+        if (err.status === 409) {
+          if (err.data && err.data.state && typeof err.data.version === "number") {
+            this.version = -1;
+            this._apply(err.data, "stale");
+          } else {
+            await this.load("stale").catch(() => {});
+          }
+        }
+        throw err;
+      }
+    };
+    const next = this.queue.then(run, run);
+    this.queue = next.catch(() => {});
+    return next;
+  }
+
+  /** Follow the server-sent events stream; reconnects by itself. */
+  stream() {
+    if (this.source) this.source.close();
+    const es = new EventSource(`${this.url}/stream`);
+    this.source = es;
+    es.onopen = () => {
+      this.retryMs = 1000;
+      clearTimeout(this.lostTimer);
+      this._connection(true);
+    };
+    es.onmessage = (ev) => this._onEvent(ev);
+    es.addEventListener("state", (ev) => this._onEvent(ev));
+    es.onerror = () => {
+      // The server ends each stream after a while and the browser reconnects at once: say
+      // the connection is lost only when it stays down.
+      clearTimeout(this.lostTimer);
+      this.lostTimer = setTimeout(() => {
+        if (es.readyState !== EventSource.OPEN) this._connection(false, "Connection to the server lost. Retrying…");
+      }, 2500);
+      if (es.readyState === EventSource.CLOSED) {
+        es.close();
+        setTimeout(() => { if (this.source === es) this.stream(); }, this.retryMs);
+        this.retryMs = Math.min(this.retryMs * 2, 8000);
+      }
+    };
+  }
+
+  _onEvent(ev) {
+    let data;
+    try { data = JSON.parse(ev.data); } catch { return; }
+    this._connection(true);
+    if (data && data.state && typeof data.version === "number") {
+      if (data.version > this.version) this._apply(data, "stream");
+    } else if (data && typeof data.version === "number" && data.version > this.version) {
+      this.load("stream").catch(() => {});
+    }
+  }
+}

@@ -1,0 +1,158 @@
+// The projector board: big names and scores, the live turn, final round and winner, a score
+// chart, the last turns, and a QR code for tablets. Live from the event stream.
+import { $, h, s, fill, fmt, announce, banner, pageData } from "./dom.js";
+import { GameClient, tokenFor } from "./api.js";
+import { diceRow } from "./dice.js";
+import { eventFlash, finalRoundText, teamsText, turnLine } from "./game-view.js";
+
+const { game_id: gameId, base_url: baseUrl } = pageData();
+const metrics = (window.scorekeeperMetrics = { updates: [] });
+const client = new GameClient(gameId, { onState: render, onConnection: connection });
+
+// Line colours plus a dash pattern and marker each, so no line is told apart by colour alone.
+const STYLES = [
+  ["#ffd24a", "", "circle"], ["#7cc4ff", "10 6", "square"], ["#ff7a7a", "3 5", "triangle"],
+  ["#5ad68a", "14 5 3 5", "diamond"], ["#d59bff", "", "square"], ["#ffa24a", "10 6", "circle"],
+  ["#f3f4f6", "3 5", "diamond"], ["#4ad6d0", "14 5 3 5", "triangle"],
+];
+
+function connection(ok, text) {
+  banner(ok ? null : text || "Connection lost. Retrying…");
+}
+
+function render(game, why) {
+  const st = game.state;
+  const fr = finalRoundText(st);
+  $("#final-banner").hidden = !fr;
+  $("#final-banner").textContent = fr || "";
+  renderWinner(st);
+  renderTurn(st);
+  renderScores(st);
+  renderChart(st);
+  renderRecent(st);
+  if (why === "stream" || why === "action") {
+    const ev = st.last_event || {};
+    const f = eventFlash(st);
+    if (f) {
+      const el = $("#flash");
+      el.className = `flash ${f.kind}`;
+      $("#flash-big").textContent = f.big;
+      $("#flash-text").textContent = f.text;
+      el.hidden = false;
+      clearTimeout(render.timer);
+      render.timer = setTimeout(() => { el.hidden = true; }, f.ms);
+    }
+    if (ev.message) announce(ev.message, Boolean(f));
+  }
+  metrics.updates.push({ version: game.version, at: performance.now() });
+}
+
+function renderWinner(st) {
+  const box = $("#board-winner");
+  box.hidden = !st.over;
+  $("#board-turn").hidden = st.over;
+  if (!st.over) return;
+  const top = Math.max(...st.players.map((p) => p.score));
+  const shared = st.winners && st.winners.length > 1;
+  fill(box,
+    h("div", { class: "big" }, `★ ${st.winner || "Nobody"} ${shared ? "share the win" : "wins"}!`),
+    h("div", { class: "sub" }, `${fmt(top)} points`));
+}
+
+function renderTurn(st) {
+  if (st.over) return;
+  const t = st.turn;
+  const p = st.players[st.current];
+  $("#bt-who").textContent = `▶ ${p.name}'s turn`;
+  $("#bt-total").textContent = fmt(t.total);
+  const sub = [`turn total · ${t.dice_left} ${t.dice_left === 1 ? "die" : "dice"} to throw`];
+  if (t.opening_needed) sub.push(`${fmt(t.opening_needed)} more to get on the board`);
+  if (t.must_roll) sub.push("hot dice: must throw all six");
+  fill($("#bt-sub"), sub.join(" · "), t.throw ? h("div", {}, "threw ", diceRow(t.throw, 56)) : null);
+}
+
+function renderScores(st) {
+  fill($("#board-scores"), st.players.map((p, i) => {
+    const current = i === st.current && !st.over;
+    const flags = [];
+    if (!p.active) flags.push("left");
+    else if (!p.on_board) flags.push("not on the board yet");
+    if (p.farkle_streak) flags.push(`${"✗".repeat(p.farkle_streak)} farkle streak`);
+    if (p.team) flags.push(`team ${p.team}`);
+    if (st.winners && st.winners.includes(p.name)) flags.unshift("★ winner");
+    return h("li", { class: current ? "current" : "", "aria-current": current ? "true" : null },
+      h("span", { class: "marker", "aria-hidden": "true" }, current ? "▶" : ""),
+      h("span", { class: "bname" }, p.name),
+      h("span", { class: "bscore" }, fmt(p.score)),
+      flags.length ? h("span", { class: "bflags" }, flags.join(" · ")) : null);
+  }));
+  const tt = teamsText(st);
+  $("#board-teams").hidden = !tt;
+  $("#board-teams").textContent = tt || "";
+}
+
+function marker(shape, x, y, color) {
+  const r = 7;
+  if (shape === "square") return s("rect", { x: x - r, y: y - r, width: 2 * r, height: 2 * r, fill: color });
+  if (shape === "triangle") return s("path", { d: `M${x} ${y - r - 1}L${x + r + 1} ${y + r}L${x - r - 1} ${y + r}Z`, fill: color });
+  if (shape === "diamond") return s("path", { d: `M${x} ${y - r - 2}L${x + r + 2} ${y}L${x} ${y + r + 2}L${x - r - 2} ${y}Z`, fill: color });
+  return s("circle", { cx: x, cy: y, r, fill: color });
+}
+
+function renderChart(st) {
+  const W = 640, H = 380, L = 80, R = 20, T = 20, B = 40;
+  const series = st.players.map(() => [0]);
+  for (const turn of st.history || []) {
+    if (!Array.isArray(turn.scores)) continue;
+    st.players.forEach((_, i) => series[i].push(turn.scores[i] ?? series[i][series[i].length - 1]));
+  }
+  const n = Math.max(1, series[0].length - 1);
+  const all = series.flat();
+  const top = Math.max(st.target || 0, ...all, 50);
+  const bottom = Math.min(0, ...all);
+  const x = (k) => L + ((W - L - R) * k) / n;
+  const y = (v) => T + ((H - T - B) * (top - v)) / (top - bottom || 1);
+  const svg = s("svg", { class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img",
+    "aria-label": `Scores after each turn: ${st.players.map((p) => `${p.name} ${fmt(p.score)}`).join(", ")}` });
+  for (const frac of [0, 0.25, 0.5, 0.75, 1]) {
+    const v = Math.round((bottom + (top - bottom) * frac) / 50) * 50;
+    svg.append(s("line", { class: "grid", x1: L, x2: W - R, y1: y(v), y2: y(v) }),
+      s("text", { x: L - 8, y: y(v) + 7, "text-anchor": "end" }, fmt(v)));
+  }
+  if (st.target) {
+    svg.append(s("line", { x1: L, x2: W - R, y1: y(st.target), y2: y(st.target), stroke: "#ffd24a", "stroke-dasharray": "4 4", "stroke-width": 2 }),
+      s("text", { x: W - R, y: y(st.target) - 6, "text-anchor": "end" }, "target"));
+  }
+  svg.append(s("text", { x: (L + W - R) / 2, y: H - 8, "text-anchor": "middle" }, "turns"));
+  const legend = [];
+  series.forEach((pts, i) => {
+    const [color, dash, shape] = STYLES[i % STYLES.length];
+    const d = pts.map((v, k) => `${k ? "L" : "M"}${x(k).toFixed(1)} ${y(v).toFixed(1)}`).join("");
+    svg.append(s("path", { d, fill: "none", stroke: color, "stroke-width": 4, "stroke-dasharray": dash || null, "stroke-linejoin": "round" }));
+    const last = pts.length - 1;
+    svg.append(marker(shape, x(last), y(pts[last]), color));
+    const sample = s("svg", { width: 44, height: 20, "aria-hidden": "true" },
+      s("line", { x1: 2, x2: 30, y1: 10, y2: 10, stroke: color, "stroke-width": 4, "stroke-dasharray": dash || null }),
+      marker(shape, 36, 10, color));
+    legend.push(h("span", {}, sample, " ", st.players[i].name));
+  });
+  fill($("#chart"), svg, h("div", { class: "chart-legend" }, legend));
+}
+
+function renderRecent(st) {
+  const turns = (st.history || []).slice(-6).reverse();
+  fill($("#recent"), turns.length ? turns.map((t) => h("li", {}, turnLine(t))) : h("li", { class: "muted" }, "No turns yet."));
+}
+
+function renderQr() {
+  const token = tokenFor(gameId);
+  const q = token ? `?t=${encodeURIComponent(token)}` : "";
+  $("#qr").src = `/board/${encodeURIComponent(gameId)}/qr.svg${q}`;
+  $("#qr-addr").textContent = `${baseUrl}play/${gameId}`;
+}
+
+renderQr();
+client.load().then(() => client.stream()).catch((err) => {
+  $("#bt-who").textContent = err.status === 404 ? `There is no game ${gameId} on this server.` : err.message;
+  if (err.status === 0) setTimeout(() => location.reload(), 3000);
+});

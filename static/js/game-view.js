@@ -1,0 +1,136 @@
+// Words and checks shared by the play, board and history pages (pure functions of the state).
+import { fmt } from "./dom.js";
+
+/** The rules options of a game from the API (whatever the nesting). */
+export function rulesOf(game) {
+  const r = game && game.rules;
+  if (r && typeof r.opening_minimum === "number") return r;
+  if (r && r.rules && typeof r.rules === "object") return r.rules;
+  if (r && r.options && typeof r.options === "object") return r.options;
+  return { opening_minimum: 0, bank_minimum: 0, hot_dice: "optional", target: game?.state?.target };
+}
+
+/** The advisor's pick for the current throw as {keep, reason, action}, or null. */
+export function adviceOf(turn) {
+  let a = turn && turn.advice;
+  if (!a || typeof a !== "object") return null;
+  const reason = a.reason || a.why || a.explanation || a.summary || a.text || "";
+  const action = a.action || a.then || null;
+  for (const key of ["best", "choice", "move"]) if (a[key] && typeof a[key] === "object" && !Array.isArray(a[key])) a = { ...a[key], ...a };
+  const keep = Array.isArray(a.keep) ? a.keep : (Array.isArray(a.dice) ? a.dice : null);
+  if (!keep) return null;
+  return { keep, reason: typeof reason === "string" ? reason : "", action: typeof action === "string" ? action : null };
+}
+
+/** A sentence: capital first letter, full stop at the end. */
+export function sentence(text) {
+  const s = String(text || "").trim();
+  if (!s) return "";
+  const t = s[0].toUpperCase() + s.slice(1);
+  return /[.!?]$/.test(t) ? t : `${t}.`;
+}
+
+/**
+ * Why the current player may not bank `total` now (the engine's rules, spelled the same way),
+ * or null. `hotDice`: the keep sets aside the last dice.
+ */
+export function bankRefusal(st, rules, total, hotDice = false) {
+  const p = st.players[st.current];
+  if (st.over) return "the game is over";
+  if (hotDice && rules.hot_dice === "must_roll") {
+    return `hot dice: ${p.name} must throw all six dice again before banking`;
+  }
+  if (!p.on_board && rules.opening_minimum && total < rules.opening_minimum) {
+    return `${p.name} needs ${fmt(rules.opening_minimum)} in one turn to get on the board; the turn would have ${fmt(total)}`;
+  }
+  if (rules.bank_minimum && total < rules.bank_minimum) {
+    return `a turn needs at least ${fmt(rules.bank_minimum)} to bank; ${p.name}'s turn would have ${fmt(total)}`;
+  }
+  if (st.final_round && rules.final_round_must_beat && st.to_beat !== null && st.to_beat !== undefined
+      && p.score + total <= st.to_beat) {
+    return `in the final round ${p.name} must beat ${fmt(st.to_beat)}; banking now makes ${fmt(p.score + total)}, so keep rolling`;
+  }
+  return null;
+}
+
+const KINDS = { three_of_a_kind: "three", four_of_a_kind: "four", five_of_a_kind: "five", six_of_a_kind: "six" };
+const NAMES = {
+  straight: "straight 1-6", partial_straight: "partial straight", three_pairs: "three pairs",
+  four_kind_pair: "four of a kind + a pair", two_triplets: "two triplets",
+};
+
+/** "three 1s + single 5" for a keep's combinations. */
+export function describeKeep(keep) {
+  return (keep.combos || []).map((c) => {
+    if (c.name === "single") return `single ${c.dice[0]}`;
+    if (KINDS[c.name]) return `${KINDS[c.name]} ${c.dice[0]}s`;
+    return NAMES[c.name] || c.name.replace(/_/g, " ");
+  }).join(" + ");
+}
+
+/** The banner text for a final round or tie-break, or null. */
+export function finalRoundText(st) {
+  const left = st.final_turns_left || [];
+  const names = left.length ? left.join(", ") : "";
+  if (st.final_round) {
+    const who = st.leader ? `${st.leader} leads with ${fmt(st.to_beat)}` : `The score to beat is ${fmt(st.to_beat)}`;
+    return `Final round! ${who}.${names ? ` Still to play: ${names} — score to beat ${fmt(st.to_beat)}.` : ""}`;
+  }
+  if (st.tie_break) {
+    return `Tie-break: ${names || "the tied leaders"} play one more turn each; the score to beat is ${fmt(st.to_beat)}.`;
+  }
+  return null;
+}
+
+/** "Teams: Red 1,200 (Ann + Bob) · Blue 900 (Cy)" or null. */
+export function teamsText(st) {
+  if (!st.teams || !st.teams.length) return null;
+  return "Teams: " + st.teams.map((t) => `${t.name} ${fmt(t.score)} (${t.members.join(" + ")})`).join(" · ");
+}
+
+function lastThrow(st) {
+  const last = (st.history || [])[st.history.length - 1];
+  const throws = (last && last.throws) || [];
+  return throws[throws.length - 1] || null;
+}
+
+/** The full-screen flash for the latest event, or null. */
+export function eventFlash(st) {
+  const ev = st.last_event || {};
+  const all = ev.all || [ev.type];
+  const text = ev.message || "";
+  if (all.includes("farkle") || all.includes("farkle_penalty")) {
+    const th = lastThrow(st);
+    if (th && Array.isArray(th.dice) && th.dice.length === 6 && th.result === "farkle") {
+      return {
+        kind: "party", big: "SIX-DIE FARKLE!", ms: 5000,
+        text: `Everybody: hands in the air, wiggle back and forth and sing “SIX-DIE FARKLE!” ${text}`,
+      };
+    }
+    return { kind: "", big: "FARKLE!", text, ms: 2500 };
+  }
+  if (all.includes("toxic_twos")) return { kind: "", big: "TOXIC TWOS!", text, ms: 3000 };
+  if (all.includes("six_dice_bonus")) return { kind: "good", big: "SIX-DICE BONUS!", text, ms: 2500 };
+  if (all.includes("win")) return { kind: "good", big: "★ WINNER! ★", text, ms: 3000 };
+  if (all.includes("final_round")) return { kind: "good", big: "FINAL ROUND!", text, ms: 3000 };
+  if (all.includes("tie_break")) return { kind: "good", big: "TIE-BREAK!", text, ms: 3000 };
+  if (all.includes("hot_dice")) return { kind: "good", big: "HOT DICE!", text, ms: 1500 };
+  return null;
+}
+
+/** One line for a finished turn of the history. */
+export function turnLine(turn) {
+  const pts = fmt(turn.points);
+  switch (turn.outcome) {
+    case "bank": return `${turn.player} banked ${pts} → ${fmt(turn.score)}`;
+    case "quick_score": return `${turn.player} scored ${pts} → ${fmt(turn.score)}`;
+    case "farkle": return turn.banked < 0
+      ? `${turn.player} farkled (3rd in a row: ${fmt(turn.banked)}) → ${fmt(turn.score)}`
+      : `${turn.player} farkled${turn.points ? `, losing ${pts}` : ""}`;
+    case "toxic_twos": return `${turn.player}: toxic twos, score wiped → ${fmt(turn.score)}`;
+    case "overshoot": return `${turn.player} overshot: ${turn.note || ""}`;
+    case "six_ones": return `${turn.player} threw six 1s and won`;
+    case "left": return `${turn.player} left the game`;
+    default: return `${turn.player}: ${turn.outcome} ${pts}`;
+  }
+}

@@ -1,0 +1,392 @@
+// The tablet play page: scores, the turn, a dice pad for tap entry, the legal keeps with the
+// advice, bank/keep buttons that say why they are disabled, quick score, undo and shortcuts.
+import { $, h, fill, fmt, announce, banner, pageData } from "./dom.js";
+import { GameClient } from "./api.js";
+import { die, diceRow } from "./dice.js";
+import { adviceOf, rulesOf, bankRefusal, describeKeep, eventFlash, finalRoundText, teamsText, sentence } from "./game-view.js";
+
+const { game_id: gameId } = pageData();
+const QUICK_KEY = `scorekeeper.quick.${gameId}`;
+const ui = {
+  entered: [],
+  selected: null, // index into state.turn.keeps
+  showAll: false,
+  quick: localStorage.getItem(QUICK_KEY) === "1",
+  busy: false,
+  pendingStart: null,
+  lastThrowKey: "",
+};
+// Action-to-screen times in ms (read by the browser tests; reported in the README).
+const metrics = (window.scorekeeperMetrics = { actions: [] });
+
+const client = new GameClient(gameId, { onState: render, onConnection: connection });
+window.scorekeeperClient = client;
+
+// ---------- connection ----------
+function connection(ok, text) {
+  const el = $("#conn");
+  el.textContent = ok ? "● Live" : "● Offline";
+  el.classList.toggle("down", !ok);
+  if (ok) banner(null);
+  else banner(text || "Connection lost. Retrying…");
+}
+
+// ---------- messages ----------
+function say(text, kind = "error") {
+  const el = $("#message");
+  el.textContent = text;
+  el.className = `message ${text ? kind : ""}`;
+}
+
+function flash(kind, big, text, ms = 2500) {
+  const el = $("#flash");
+  el.className = `flash ${kind}`;
+  $("#flash-big").textContent = big;
+  $("#flash-text").textContent = text;
+  el.hidden = false;
+  clearTimeout(flash.timer);
+  flash.timer = setTimeout(closeFlash, ms);
+}
+function closeFlash() { $("#flash").hidden = true; }
+$("#flash-close").addEventListener("click", closeFlash);
+$("#flash").addEventListener("click", (e) => { if (e.target.id === "flash") closeFlash(); });
+
+// ---------- render ----------
+function render(game, why) {
+  const st = game.state;
+  const rules = rulesOf(game);
+  $("#loading").hidden = true;
+  $("#readonly-note").hidden = client.canControl;
+  document.title = `${st.over ? "Game over" : `${st.players[st.current].name}'s turn`} · Farkle`;
+
+  const fr = finalRoundText(st);
+  $("#final-banner").hidden = !fr;
+  $("#final-banner").textContent = fr || "";
+
+  renderScores(st, rules);
+  renderWinner(st);
+  $("#turn").hidden = st.over;
+  if (!st.over) renderTurn(st, rules);
+  $("#undo").disabled = !client.canControl || game.version < 1;
+
+  if (why === "action" || why === "stream" || why === "stale") {
+    const ev = st.last_event || {};
+    const f = eventFlash(st);
+    if (f) flash(f.kind, f.big, f.text, f.ms);
+    if (ev.message) announce(ev.message, Boolean(f) || ev.type === "final_round" || ev.type === "win");
+  }
+  if (ui.pendingStart !== null) {
+    const start = ui.pendingStart;
+    ui.pendingStart = null;
+    requestAnimationFrame(() => metrics.actions.push(Math.round((performance.now() - start) * 10) / 10));
+  }
+}
+
+function renderScores(st, rules) {
+  fill($("#scores"), st.players.map((p, i) => {
+    const flags = [];
+    if (!p.active) flags.push("left the game");
+    else if (!p.on_board && rules.opening_minimum) flags.push("not on the board");
+    if (p.farkle_streak) flags.push(`${"✗".repeat(p.farkle_streak)} ${p.farkle_streak} farkle${p.farkle_streak > 1 ? "s" : ""} in a row`);
+    if (p.team) flags.push(`team ${p.team}`);
+    const current = i === st.current && !st.over;
+    return h("li", { class: current ? "current" : "", "aria-current": current ? "true" : null },
+      h("div", { class: "pname" }, p.name),
+      h("div", { class: "pscore" }, fmt(p.score)),
+      h("div", { class: "pflags" }, flags.join(" · ")),
+    );
+  }));
+  const tt = teamsText(st);
+  $("#teams-line").hidden = !tt;
+  $("#teams-line").textContent = tt || "";
+}
+
+function renderWinner(st) {
+  const box = $("#winner");
+  box.hidden = !st.over;
+  if (!st.over) return;
+  const top = Math.max(...st.players.map((p) => p.score));
+  fill(box,
+    h("h1", {}, `★ ${st.winner || "Nobody"} ${st.winners && st.winners.length > 1 ? "share the win" : "wins"}!`),
+    h("p", {}, `With ${fmt(top)} points.`),
+    h("p", { class: "muted" }, (st.last_event && st.last_event.message) || ""),
+    h("div", { class: "row" },
+      h("a", { class: "btn", href: `/history/${encodeURIComponent(gameId)}` }, "History and score sheet"),
+      h("a", { class: "btn primary", href: "/" }, "New game")),
+  );
+}
+
+function renderTurn(st, rules) {
+  const t = st.turn;
+  const p = st.players[st.current];
+  $("#turn-title").textContent = `${p.name}'s turn`;
+  $("#turn-sub").textContent = `turn ${t.number}${t.source === "camera" ? " · throw read by the camera" : ""}`;
+  $("#turn-total").textContent = fmt(t.total);
+  $("#dice-left").textContent = String(t.dice_left);
+  if (t.opening_needed === null || t.opening_needed === undefined) {
+    $("#need-label").textContent = p.on_board ? "On the board" : "Opening minimum";
+    $("#need").textContent = p.on_board ? "✓ yes" : "none";
+  } else {
+    $("#need-label").textContent = `Still needed to get on the board (${fmt(rules.opening_minimum)})`;
+    $("#need").textContent = fmt(t.opening_needed);
+  }
+  $("#turn-note").textContent = t.must_roll ? "Hot dice: throw all six again before banking." : "";
+  $("#turn-odds").textContent = typeof t.farkle_chance === "number" && st.phase === "throw"
+    ? `Chance of a farkle with ${t.dice_left} ${t.dice_left === 1 ? "die" : "dice"}: ${(t.farkle_chance * 100).toFixed(1)}%.`
+    : "";
+
+  const fresh = t.total === 0 && (!t.kept || t.kept.length === 0) && st.phase === "throw";
+  const quick = ui.quick && fresh;
+  $("#quick-toggle").checked = ui.quick;
+  $("#quick-section").hidden = !quick;
+  $("#pad-section").hidden = quick || st.phase !== "throw";
+  $("#keeps-section").hidden = st.phase !== "keep";
+  $("#actions").hidden = quick;
+
+  const controls = client.canControl;
+  if (st.phase === "throw") {
+    if (ui.entered.length > t.dice_left) ui.entered = ui.entered.slice(0, t.dice_left);
+    ui.selected = null;
+    renderPad(t);
+    const bank = $("#act-bank");
+    bank.textContent = `Bank ${fmt(t.total)}`;
+    bank.disabled = !controls || !t.can_bank || ui.busy;
+    $("#why-bank").textContent = !controls ? "This device is only watching." : (t.can_bank ? "" : sentence(t.bank_refusal));
+    $("#act-throw").parentElement.hidden = true;
+  } else if (st.phase === "keep") {
+    $("#act-throw").parentElement.hidden = false;
+    renderKeeps(st, rules);
+  }
+  if (quick) {
+    $("#quick-submit").disabled = !controls || ui.busy;
+    $("#quick-farkle").disabled = !controls || ui.busy;
+  }
+}
+
+function renderPad(t) {
+  const n = t.dice_left;
+  const left = n - ui.entered.length;
+  $("#pad-title").textContent = `Enter the throw of ${n} ${n === 1 ? "die" : "dice"}`;
+  $("#pad-count").textContent = `${ui.entered.length} of ${n} entered`;
+  const slots = [];
+  ui.entered.forEach((v, i) => slots.push(h("button", {
+    type: "button", "aria-label": `Remove the ${v} (die ${i + 1})`,
+    onclick: () => { ui.entered.splice(i, 1); renderPad(t); } }, die(v, 56))));
+  for (let k = 0; k < left; k += 1) slots.push(h("span", { class: "slot", "aria-hidden": "true" }));
+  fill($("#entered"), slots);
+  const controls = client.canControl;
+  fill($("#pad"), [1, 2, 3, 4, 5, 6].map((v) => h("button", {
+    type: "button", "aria-label": `Add a ${v}`, "data-face": v,
+    disabled: !controls || left <= 0 || ui.busy,
+    onclick: () => addDie(v) }, die(v, 56), h("span", { class: "face-num", "aria-hidden": "true" }, String(v)))));
+  $("#pad-back").disabled = ui.entered.length === 0;
+  $("#pad-clear").disabled = ui.entered.length === 0;
+  const submit = $("#pad-submit");
+  submit.disabled = !controls || left !== 0 || ui.busy;
+  submit.textContent = left === 0 ? `Enter throw ${ui.entered.join(" ")}` : `Tap ${left} more ${left === 1 ? "die" : "dice"}`;
+}
+
+function addDie(v) {
+  const t = client.game && client.game.state.turn;
+  if (!t || ui.entered.length >= t.dice_left) return;
+  ui.entered.push(v);
+  renderPad(t);
+}
+
+function adviceIndex(t) {
+  const a = adviceOf(t);
+  if (!a) return null;
+  const key = [...a.keep].sort().join(",");
+  const i = t.keeps.findIndex((k) => [...k.keep].sort().join(",") === key);
+  return i >= 0 ? i : null;
+}
+
+function keepButton(t, k, i, best, adviceI) {
+  const selected = ui.selected === i;
+  const label = [];
+  if (i === adviceI) label.push(h("span", { class: "best-tag" }, "Best"));
+  else if (adviceI === null && i === 0) label.push(h("span", { class: "best-tag" }, "Most points"));
+  return h("li", {}, h("button", {
+    type: "button", class: `keep${best ? " best" : ""}`, "aria-pressed": selected ? "true" : "false",
+    "data-keep": k.keep.join(","),
+    onclick: () => { ui.selected = i; renderKeeps(client.game.state, rulesOf(client.game)); } },
+    h("span", { class: "kdesc" },
+      h("span", {}, label, diceRow(k.keep, 36)),
+      h("span", { class: "kcombos" }, describeKeep(k)),
+      i === adviceI && adviceOf(t).reason ? h("span", { class: "advice" }, `Why: ${adviceOf(t).reason}`) : null),
+    h("span", { class: "kpts" }, fmt(k.points))));
+}
+
+function renderKeeps(st, rules) {
+  const t = st.turn;
+  const throwKey = `${st.turn.number}:${t.throw.join(",")}:${client.version}`;
+  const adviceI = adviceIndex(t);
+  const bestI = adviceI ?? 0;
+  if (ui.lastThrowKey !== throwKey) {
+    ui.lastThrowKey = throwKey;
+    ui.selected = bestI;
+    ui.showAll = false;
+  }
+  fill($("#thrown"), diceRow(t.throw, 44));
+  const others = t.keeps.map((k, i) => i).filter((i) => i !== bestI);
+  fill($("#keeps-best"), keepButton(t, t.keeps[bestI], bestI, true, adviceI));
+  fill($("#keeps-other"), others.map((i) => keepButton(t, t.keeps[i], i, false, adviceI)));
+  const more = $("#keeps-more");
+  more.hidden = others.length === 0;
+  const selectedHidden = ui.selected !== null && ui.selected !== bestI;
+  const open = ui.showAll || selectedHidden;
+  $("#keeps-other").hidden = !open;
+  more.setAttribute("aria-expanded", String(open));
+  more.textContent = open ? "Hide the other options" : `Show ${others.length} other option${others.length > 1 ? "s" : ""}`;
+
+  const controls = client.canControl;
+  const k = ui.selected === null ? null : t.keeps[ui.selected];
+  const thr = $("#act-throw");
+  const bank = $("#act-bank");
+  if (!k) {
+    thr.textContent = "Keep and throw";
+    bank.textContent = "Keep and bank";
+    thr.disabled = bank.disabled = true;
+    $("#why-throw").textContent = "Choose the dice to keep first.";
+    $("#why-bank").textContent = "Choose the dice to keep first.";
+    return;
+  }
+  const rest = t.dice_left - k.keep.length;
+  const next = rest === 0 ? 6 : rest;
+  const total = t.total + k.points;
+  thr.textContent = rest === 0 ? "Hot dice! Keep and throw all 6" : `Keep and throw ${next}`;
+  thr.disabled = !controls || ui.busy;
+  $("#why-throw").textContent = controls ? "" : "This device is only watching.";
+  bank.textContent = `Keep and bank ${fmt(total)}`;
+  const refusal = bankRefusal(st, rules, total, rest === 0);
+  bank.disabled = !controls || Boolean(refusal) || ui.busy;
+  $("#why-bank").textContent = !controls ? "This device is only watching." : (refusal ? sentence(refusal) : "");
+}
+
+// ---------- actions ----------
+async function act(actions, start = performance.now()) {
+  if (ui.busy || !client.canControl) return false;
+  ui.busy = true;
+  say("");
+  try {
+    for (let i = 0; i < actions.length; i += 1) {
+      if (i === actions.length - 1) ui.pendingStart = start;
+      await client.act(actions[i]);
+    }
+    return true;
+  } catch (err) {
+    ui.pendingStart = null;
+    if (err.status === 409) {
+      say("Another tablet acted first: the game has been reloaded. Check the screen and try again.");
+      banner("The game changed on another device; this page now shows the latest state.", "info");
+      setTimeout(() => { if (client.connected) banner(null); }, 4000);
+    } else if (err.status === 401 || err.status === 403) {
+      say(`${sentence(err.message)} This device cannot change the game.`);
+    } else {
+      say(sentence(err.message));
+    }
+    announce(err.message, true);
+    return false;
+  } finally {
+    ui.busy = false;
+    if (client.game) render(client.game, "local");
+  }
+}
+
+$("#pad-submit").addEventListener("click", async () => {
+  const dice = [...ui.entered];
+  if (await act([{ type: "throw", dice, source: "manual" }])) ui.entered = [];
+  if (client.game) render(client.game, "local");
+});
+$("#pad-back").addEventListener("click", () => { ui.entered.pop(); renderPad(client.game.state.turn); });
+$("#pad-clear").addEventListener("click", () => { ui.entered = []; renderPad(client.game.state.turn); });
+$("#keeps-more").addEventListener("click", () => {
+  ui.showAll = !($("#keeps-more").getAttribute("aria-expanded") === "true");
+  if (!ui.showAll && ui.selected !== null) ui.selected = adviceIndex(client.game.state.turn) ?? 0;
+  renderKeeps(client.game.state, rulesOf(client.game));
+});
+
+function selectedKeep() {
+  const st = client.game && client.game.state;
+  if (!st || st.phase !== "keep" || ui.selected === null) return null;
+  return st.turn.keeps[ui.selected] || null;
+}
+
+$("#act-throw").addEventListener("click", () => {
+  const k = selectedKeep();
+  if (k) act([{ type: "keep", dice: k.keep }]);
+});
+$("#act-bank").addEventListener("click", () => {
+  const st = client.game && client.game.state;
+  if (!st) return;
+  if (st.phase === "keep") {
+    const k = selectedKeep();
+    if (k) act([{ type: "keep", dice: k.keep }, { type: "bank" }]);
+  } else {
+    act([{ type: "bank" }]);
+  }
+});
+$("#undo").addEventListener("click", () => act([{ type: "undo" }]));
+
+$("#quick-toggle").addEventListener("change", (e) => {
+  ui.quick = e.target.checked;
+  try { localStorage.setItem(QUICK_KEY, ui.quick ? "1" : "0"); } catch { /* ignore */ }
+  if (client.game) render(client.game, "local");
+});
+$("#quick-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const input = $("#quick-points");
+  const n = Number(input.value);
+  if (input.value === "" || !Number.isInteger(n) || n < 0 || n % 50) {
+    say(`${input.value || "Nothing"} is not a turn's score: type a multiple of 50 (0 for a farkle).`);
+    return;
+  }
+  act([{ type: "quick_score", points: n }]).then((ok) => { if (ok) input.value = ""; });
+});
+$("#quick-farkle").addEventListener("click", () => act([{ type: "quick_score", points: 0 }]));
+
+// ---------- keyboard ----------
+document.addEventListener("keydown", (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const tag = (e.target && e.target.tagName) || "";
+  if (["INPUT", "SELECT", "TEXTAREA"].includes(tag)) return;
+  if (e.key === "Escape") { closeFlash(); return; }
+  const st = client.game && client.game.state;
+  if (!st) return;
+  const onControl = ["BUTTON", "A", "SUMMARY"].includes(tag);
+  if (/^[1-6]$/.test(e.key)) {
+    const v = Number(e.key);
+    if (st.phase === "throw" && !$("#pad-section").hidden) addDie(v);
+    else if (st.phase === "keep") {
+      const order = [...$("#keeps-best").querySelectorAll("button"), ...$("#keeps-other").querySelectorAll("button")];
+      if (v - 1 < order.length) {
+        if (v > 1) ui.showAll = true;
+        order[v - 1].click();
+      }
+    }
+    e.preventDefault();
+  } else if (e.key === "Backspace" && st.phase === "throw") {
+    ui.entered.pop(); renderPad(st.turn); e.preventDefault();
+  } else if (e.key === "Enter" && !onControl && st.phase === "throw") {
+    if (!$("#pad-submit").disabled) $("#pad-submit").click();
+    e.preventDefault();
+  } else if (e.key === " " && !onControl) {
+    if (st.phase === "keep" && !$("#act-throw").disabled) $("#act-throw").click();
+    else if (st.phase === "throw" && !$("#pad-submit").disabled) $("#pad-submit").click();
+    e.preventDefault();
+  } else if (e.key === "b" || e.key === "B") {
+    if (!$("#act-bank").disabled) $("#act-bank").click();
+  } else if (e.key === "u" || e.key === "U") {
+    if (!$("#undo").disabled) $("#undo").click();
+  } else if (e.key === "q" || e.key === "Q") {
+    $("#quick-toggle").click();
+  }
+});
+
+// ---------- start ----------
+client.load().then(() => client.stream()).catch((err) => {
+  $("#loading").textContent = err.status === 404
+    ? `There is no game ${gameId} on this server. Start one from the home page.`
+    : sentence(err.message);
+  if (err.status === 0) setTimeout(() => location.reload(), 3000);
+});

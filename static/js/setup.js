@@ -1,0 +1,302 @@
+// The home page: resume a game, or set up players, rules and a roll-off, then start.
+import { $, h, fill, fmt, announce, pageData } from "./dom.js";
+import { call, saveToken, tokenFor } from "./api.js";
+import { die } from "./dice.js";
+
+const data = pageData();
+const OPTIONS = data.options.options;
+const PRESETS = Object.fromEntries(data.options.presets.map((p) => [p.name, p]));
+const LAST_KEY = "scorekeeper.lastSetup";
+const MAX_PLAYERS = 86;
+
+const state = {
+  players: [{ name: "", team: "" }, { name: "", team: "" }],
+  teams: false,
+  preset: "standard",
+  values: { ...PRESETS.standard.rules },
+  rolloff: null,
+};
+
+const msg = $("#setup-message");
+function say(text, kind = "error") {
+  msg.textContent = text;
+  msg.className = `message ${text ? kind : ""}`;
+}
+
+// ---------- players ----------
+function renderPlayers(focusIndex = null) {
+  const list = $("#players");
+  fill(list, state.players.map((p, i) => {
+    const name = h("input", {
+      class: "name", type: "text", maxlength: 40, value: p.name, autocomplete: "off",
+      "aria-label": `Player ${i + 1} name`, placeholder: `Player ${i + 1}`,
+      oninput: (e) => { state.players[i].name = e.target.value; },
+    });
+    const team = state.teams ? h("input", {
+      class: "team", type: "text", maxlength: 40, value: p.team, autocomplete: "off",
+      "aria-label": `Player ${i + 1} team`, placeholder: "Team",
+      oninput: (e) => { state.players[i].team = e.target.value; },
+    }) : null;
+    return h("li", { class: "player-row" },
+      h("span", { class: "seat", "aria-hidden": "true" }, `${i + 1}.`),
+      name, team,
+      h("button", { type: "button", class: "small", "aria-label": `Move player ${i + 1} up`,
+        disabled: i === 0, onclick: () => move(i, -1) }, "↑"),
+      h("button", { type: "button", class: "small", "aria-label": `Move player ${i + 1} down`,
+        disabled: i === state.players.length - 1, onclick: () => move(i, 1) }, "↓"),
+      h("button", { type: "button", class: "small danger", "aria-label": `Remove player ${i + 1}`,
+        disabled: state.players.length <= 1, onclick: () => remove(i) }, "✕"),
+    );
+  }));
+  $("#add-player").disabled = state.players.length >= MAX_PLAYERS;
+  if (focusIndex !== null) list.querySelectorAll("input.name")[focusIndex]?.focus();
+}
+
+function move(i, delta) {
+  const j = i + delta;
+  [state.players[i], state.players[j]] = [state.players[j], state.players[i]];
+  renderPlayers();
+  announce(`${state.players[j].name || `Player ${j + 1}`} moved to place ${j + 1}`);
+}
+
+function remove(i) {
+  const [gone] = state.players.splice(i, 1);
+  renderPlayers();
+  announce(`${gone.name || "Player"} removed`);
+}
+
+$("#add-player").addEventListener("click", () => {
+  if (state.players.length >= MAX_PLAYERS) return;
+  state.players.push({ name: "", team: "" });
+  renderPlayers(state.players.length - 1);
+});
+
+$("#teams-toggle").addEventListener("change", (e) => {
+  state.teams = e.target.checked;
+  renderPlayers();
+});
+
+function cleanNames() {
+  return state.players.map((p) => p.name.trim().replace(/\s+/g, " "));
+}
+
+// ---------- rules ----------
+function renderPresets() {
+  fill($("#presets"), Object.values(PRESETS).map((p) => h("label", { class: "preset" },
+    h("input", { type: "radio", name: "preset", value: p.name, checked: p.name === state.preset,
+      onchange: () => choosePreset(p.name) }),
+    h("span", {}, h("b", {}, p.name), p.help),
+  )));
+}
+
+function choosePreset(name) {
+  const target = state.values.target;
+  const keepTarget = target !== PRESETS[state.preset].rules.target;
+  state.preset = name;
+  state.values = { ...PRESETS[name].rules };
+  if (keepTarget) state.values.target = target;
+  renderOptions();
+  announce(`Preset ${name}: ${PRESETS[name].help}`);
+}
+
+function optionInput(opt) {
+  const id = `opt-${opt.name}`;
+  const value = state.values[opt.name];
+  const onchange = (e) => setOption(opt, e.target);
+  if (opt.kind === "bool") {
+    return h("input", { id, type: "checkbox", checked: value, onchange });
+  }
+  if (opt.kind === "choice") {
+    return h("select", { id, onchange }, opt.choices.map((c) =>
+      h("option", { value: c, selected: c === value }, c.replace(/_/g, " "))));
+  }
+  return h("input", { id, type: "number", inputmode: "numeric", step: 50, min: opt.low,
+    max: opt.high, value, onchange });
+}
+
+function setOption(opt, input) {
+  if (opt.kind === "bool") state.values[opt.name] = input.checked;
+  else if (opt.kind === "choice") state.values[opt.name] = input.value;
+  else {
+    const n = Number(input.value);
+    const ok = Number.isInteger(n) && n >= opt.low && n <= opt.high && n % 50 === 0;
+    input.setAttribute("aria-invalid", ok ? "false" : "true");
+    if (!ok) {
+      say(`${opt.name.replace(/_/g, " ")}: ${input.value || "nothing"} is not accepted; give a multiple of 50 from ${fmt(opt.low)} to ${fmt(opt.high)}.`);
+      return;
+    }
+    say("");
+    state.values[opt.name] = n;
+  }
+  markChanged();
+}
+
+function renderOptions() {
+  fill($("#options"), OPTIONS.filter((o) => o.name !== "target").map((o) => h("div", {
+    class: "option", dataset: { name: o.name } },
+    h("label", { for: `opt-${o.name}` }, o.name.replace(/_/g, " ")),
+    h("div", {}, optionInput(o)),
+    h("p", { class: "help", id: `help-${o.name}` }, o.help),
+  )));
+  for (const o of OPTIONS) $(`#opt-${o.name}`)?.setAttribute("aria-describedby", `help-${o.name}`);
+  const target = $("#opt-target");
+  target.value = state.values.target;
+  renderPresets();
+  markChanged();
+}
+
+function overrides() {
+  const base = PRESETS[state.preset].rules;
+  const out = {};
+  for (const [k, v] of Object.entries(state.values)) if (base[k] !== v) out[k] = v;
+  return out;
+}
+
+function markChanged() {
+  const changed = overrides();
+  for (const row of document.querySelectorAll(".option")) {
+    row.classList.toggle("changed", row.dataset.name in changed);
+  }
+  const n = Object.keys(changed).length;
+  $("#changed-count").textContent = n ? `(${n} changed from ${state.preset})` : `(as ${state.preset})`;
+}
+
+const targetOpt = OPTIONS.find((o) => o.name === "target");
+$("#target-help").textContent = targetOpt ? targetOpt.help : "";
+$("#opt-target").addEventListener("change", (e) => setOption(targetOpt, e.target));
+$("#reset-options").addEventListener("click", () => choosePreset(state.preset));
+
+// ---------- roll-off ----------
+function openRolloff() {
+  const names = cleanNames().map((n, i) => n || `Player ${i + 1}`);
+  state.rolloff = { names, inRound: names.map((_, i) => i), throws: {}, round: 1 };
+  $("#rolloff").hidden = false;
+  renderRolloff();
+}
+
+function renderRolloff() {
+  const r = state.rolloff;
+  fill($("#rolloff-grid"), r.inRound.map((i) => h("div", { class: "rolloff-row", dataset: { seat: i } },
+    h("span", { class: "who" }, r.names[i]),
+    [1, 2, 3, 4, 5, 6].map((v) => h("button", {
+      type: "button", class: "small", "aria-label": `${r.names[i]} threw ${v}`,
+      "aria-pressed": r.throws[i] === v ? "true" : "false",
+      onclick: () => { r.throws[i] = v; settleRolloff(); } }, die(v, 32))),
+  )));
+  const waiting = r.inRound.filter((i) => !(i in r.throws)).map((i) => r.names[i]);
+  if (waiting.length) {
+    $("#rolloff-status").textContent = r.round === 1
+      ? `Round 1: tap the face each player threw (waiting for ${waiting.join(", ")}).`
+      : `Tie! Round ${r.round}: ${r.inRound.map((i) => r.names[i]).join(" and ")} throw again.`;
+  }
+}
+
+function settleRolloff() {
+  const r = state.rolloff;
+  if (r.inRound.some((i) => !(i in r.throws))) { renderRolloff(); return; }
+  const best = Math.max(...r.inRound.map((i) => r.throws[i]));
+  const top = r.inRound.filter((i) => r.throws[i] === best);
+  if (top.length > 1) {
+    r.inRound = top;
+    r.throws = {};
+    r.round += 1;
+    renderRolloff();
+    announce(`Tie on ${best}: ${top.map((i) => r.names[i]).join(" and ")} throw again.`);
+    return;
+  }
+  const first = top[0];
+  // The winner starts; play then passes on in the table's order.
+  state.players = [...state.players.slice(first), ...state.players.slice(0, first)];
+  renderPlayers();
+  const text = `${r.names[first]} threw ${best} and goes first. The order has been updated.`;
+  fill($("#rolloff-grid"));
+  $("#rolloff-status").textContent = text;
+  announce(text);
+}
+
+$("#rolloff-open").addEventListener("click", openRolloff);
+$("#rolloff-close").addEventListener("click", () => { $("#rolloff").hidden = true; });
+$("#rolloff-random").addEventListener("click", () => {
+  const r = state.rolloff;
+  if (!r) return;
+  const rnd = new Uint8Array(r.inRound.length);
+  crypto.getRandomValues(rnd);
+  r.inRound.forEach((i, k) => { if (!(i in r.throws)) r.throws[i] = (rnd[k] % 6) + 1; });
+  settleRolloff();
+});
+
+// ---------- start ----------
+function check() {
+  const names = cleanNames();
+  const empty = names.findIndex((n) => !n);
+  if (empty >= 0) return `Player ${empty + 1} has no name: type one, or remove that row.`;
+  const seen = new Map();
+  for (const n of names) {
+    const key = n.toLocaleLowerCase();
+    if (seen.has(key)) return `Two players are called ${n}: each player needs a distinct name.`;
+    seen.set(key, true);
+  }
+  return null;
+}
+
+$("#setup").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const problem = check();
+  if (problem) { say(problem); announce(problem, true); return; }
+  const names = cleanNames();
+  const body = {
+    players: names,
+    teams: state.teams ? state.players.map((p) => p.team.trim() || null) : null,
+    rules: { preset: state.preset, overrides: overrides() },
+  };
+  const button = $("#start");
+  button.disabled = true;
+  say("Starting…", "ok");
+  try {
+    const game = await call("POST", "/api/games", body);
+    saveToken(game.id, game.control_token);
+    try { localStorage.setItem(LAST_KEY, JSON.stringify({ players: state.players, teams: state.teams, preset: state.preset })); } catch { /* ignore */ }
+    location.assign(`/play/${encodeURIComponent(game.id)}`);
+  } catch (err) {
+    say(err.message);
+    announce(err.message, true);
+    button.disabled = false;
+  }
+});
+
+// ---------- resume ----------
+async function loadGames() {
+  let list;
+  try {
+    list = await call("GET", "/api/games");
+  } catch {
+    return; // No game API (or the server is away): the setup still works.
+  }
+  const games = Array.isArray(list) ? list : (list && list.games) || [];
+  if (!games.length) return;
+  fill($("#games"), games.slice(0, 12).map((g) => {
+    const id = encodeURIComponent(g.id);
+    const players = (g.players || []).map((p) => (typeof p === "string" ? p : p.name));
+    const label = g.over ? `won by ${g.winner || "nobody"}` : `running, ${g.preset || "custom"} rules`;
+    return h("li", {},
+      h("span", { class: "desc" }, h("b", {}, players.join(" · ") || g.id), " ", h("span", { class: "muted" }, `(${label})`)),
+      h("a", { class: `btn${g.over ? "" : " primary"}`, href: `/play/${id}` }, g.over || !tokenFor(g.id) ? "Open" : "Resume"),
+      h("a", { class: "btn", href: `/board/${id}` }, "Board"),
+      h("a", { class: "btn", href: `/history/${id}` }, "History"),
+    );
+  }));
+  $("#resume").hidden = false;
+}
+
+// ---------- init ----------
+try {
+  const last = JSON.parse(localStorage.getItem(LAST_KEY) || "null");
+  if (last && Array.isArray(last.players) && last.players.length) {
+    state.players = last.players.map((p) => ({ name: String(p.name || ""), team: String(p.team || "") }));
+    state.teams = Boolean(last.teams);
+    $("#teams-toggle").checked = state.teams;
+  }
+} catch { /* a bad saved setup is ignored */ }
+renderPlayers();
+renderOptions();
+loadGames();
