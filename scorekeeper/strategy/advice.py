@@ -1,0 +1,372 @@
+"""Advice for one throw: every legal keep followed by banking or by throwing, ranked.
+
+>>> import tempfile
+>>> from scorekeeper.rules import find_rules
+>>> folder = tempfile.mkdtemp()
+>>> advice = advise(find_rules("minimal"), Dice.parse("1 5 5 2 3 4"), cache_dir=folder)
+>>> advice.best.action, str(advice.best.keep), advice.best.dice_to_throw
+('roll', '1', 5)
+
+Values are exact expectations of the points this turn banks (``expected_points``; with the
+farkle streak penalty, plus the relative value of the streak state the turn ends in) or, in the
+final round (``beat=S``), the exact chance of ending the turn above ``S``
+(``win_probability``). Decisions the advisor makes for game context, documented:
+
+* A bankable total that brings the banked score to the target banks ("a turn that reaches the
+  target banks"); such a bank is ranked first.
+* Toxic twos wipe the banked score: in the points objective a wipe is worth minus the banked
+  score (and loses the turn); in the final round it loses. It also counts as a farkle for the
+  streak (it ends the turn with nothing).
+* Six 1s (``six_ones_win``) end the game: worth the larger of the turn total with the six 1s
+  and the points still needed to reach the target; in the final round a certain win.
+* A six-dice farkle with ``six_dice_farkle_bonus`` adds the bonus and the player must throw
+  all six again.
+* In the final round with ``final_round_must_beat=false`` a bank that ties the leader is
+  allowed and counts as half a win (the tie-break is an even chance, or a shared win).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from scorekeeper.errors import StrategyError
+from scorekeeper.rules import Rules
+from scorekeeper.scoring import Dice, Keep, table_for
+from scorekeeper.strategy.model import UNIT, is_six_ones, is_toxic
+from scorekeeper.strategy.policy import Policy, base_context, policy_for
+from scorekeeper.strategy.solver import Context, TurnTable
+
+ValueKind = Literal["expected_points", "win_probability"]
+Outcome = Literal["keep", "farkle", "farkle_bonus", "toxic_twos", "six_ones_win"]
+MAX_TOTAL = 1_000_000
+
+
+@dataclass(frozen=True)
+class Option:
+    """One choice after a throw: a legal keep, then bank or throw the dice left."""
+
+    keep: Dice
+    points: int
+    action: Literal["bank", "roll"]
+    turn_total: int
+    dice_to_throw: int
+    value: float
+    value_kind: ValueKind
+    next_farkle_probability: float | None
+    allowed: bool
+    why_not: str | None
+    reason: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form of the option."""
+        return {
+            "keep": self.keep.to_list(),
+            "points": self.points,
+            "action": self.action,
+            "turn_total": self.turn_total,
+            "dice_to_throw": self.dice_to_throw,
+            "value": self.value,
+            "value_kind": self.value_kind,
+            "next_farkle_probability": self.next_farkle_probability,
+            "allowed": self.allowed,
+            "why_not": self.why_not,
+            "reason": self.reason,
+        }
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The ranked options for a throw (best first) and what the throw means."""
+
+    throw: Dice
+    turn_total: int
+    dice_left: int
+    banked: int
+    on_board: bool
+    streak: int
+    beat: int | None
+    value_kind: ValueKind
+    outcome: Outcome
+    message: str
+    options: tuple[Option, ...]
+
+    @property
+    def best(self) -> Option | None:
+        """The best allowed option, or None when the throw leaves no choice."""
+        return next((o for o in self.options if o.allowed), None)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: the state, the outcome, the best option and every option, ranked."""
+        best = self.best
+        return {
+            "throw": self.throw.to_list(),
+            "turn_total": self.turn_total,
+            "dice_left": self.dice_left,
+            "banked": self.banked,
+            "on_board": self.on_board,
+            "streak": self.streak,
+            "beat": self.beat,
+            "value_kind": self.value_kind,
+            "outcome": self.outcome,
+            "message": self.message,
+            "best": best.to_dict() if best else None,
+            "options": [o.to_dict() for o in self.options],
+        }
+
+
+def _whole(name: str, value: object, accepted: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise StrategyError(f"bad {name} {value!r}: {accepted}")
+    return value
+
+
+def _check_state(
+    rules: Rules,
+    throw: Dice,
+    turn_total: int,
+    dice_left: int | None,
+    banked: int,
+    on_board: bool,
+    streak: int,
+    beat: int | None,
+) -> int:
+    """Validate the state; returns the dice left.
+
+    :raises StrategyError: on an impossible state.
+    """
+    multiple = f"a multiple of 50 from 0 to {MAX_TOTAL}"
+    turn_total = _whole("turn total", turn_total, multiple)
+    if not 0 <= turn_total <= MAX_TOTAL or turn_total % UNIT:
+        raise StrategyError(f"bad turn total {turn_total}: it must be {multiple}")
+    left = len(throw) if dice_left is None else _whole("dice left", dice_left, "1 to 6")
+    if not 1 <= left <= 6:
+        raise StrategyError(f"bad dice left {left}: a player throws 1 to 6 dice")
+    if left != len(throw):
+        raise StrategyError(
+            f"the throw has {len(throw)} dice but {left} dice were left to throw; "
+            "give exactly the dice thrown"
+        )
+    low = -MAX_TOTAL if rules.farkle_streak_penalty else 0
+    scores = f"a multiple of 50 from {low} to {MAX_TOTAL}"
+    if rules.farkle_streak_penalty == 0:
+        scores += " (scores go negative only with a farkle streak penalty)"
+    banked = _whole("banked score", banked, scores)
+    if not low <= banked <= MAX_TOTAL or banked % UNIT:
+        raise StrategyError(f"bad banked score {banked}: it must be {scores}")
+    if not on_board and banked > 0:
+        raise StrategyError(f"a player with {banked} banked is on the board; drop not-on-board")
+    streak = _whole("streak", streak, "0, 1 or 2 farkles in a row")
+    if not 0 <= streak <= 2:
+        raise StrategyError(f"bad streak {streak}: it is 0, 1 or 2 farkles in a row")
+    if beat is not None:
+        beat = _whole("score to beat", beat, multiple)
+        if not 0 <= beat <= MAX_TOTAL or beat % UNIT:
+            raise StrategyError(f"bad score to beat {beat}: it must be {multiple}")
+    return left
+
+
+def game_context(
+    rules: Rules, *, banked: int = 0, on_board: bool = True, beat: int | None = None
+) -> Context:
+    """The solver context of a player: minimums, banked score, target or leader's score."""
+    least = rules.bank_minimum if on_board else max(rules.bank_minimum, rules.opening_minimum)
+    if beat is not None:
+        need = beat - banked
+        tie = None if rules.final_round_must_beat or need < 0 else need // UNIT
+        return Context(
+            kind="win",
+            min_units=least // UNIT,
+            win_units=max(0, need // UNIT + 1),
+            tie_units=tie,
+        )
+    ctx = Context(
+        kind="points",
+        min_units=least // UNIT,
+        toxic_value=-float(banked) if rules.toxic_twos else 0.0,
+        six_ones_floor=float(rules.target - banked) if rules.six_ones_win else None,
+        target_units=max(0, -(-(rules.target - banked) // UNIT)),
+    )
+    return base_context(rules, on_board) if ctx == base_context(rules, on_board) else ctx
+
+
+def advise(
+    rules: Rules,
+    throw: Dice | str | Sequence[int],
+    *,
+    turn_total: int = 0,
+    dice_left: int | None = None,
+    banked: int = 0,
+    on_board: bool = True,
+    streak: int = 0,
+    beat: int | None = None,
+    cache_dir: str | None = None,
+    policy: Policy | None = None,
+) -> Advice:
+    """Rank every option after ``throw`` for a player in the given state, best first.
+
+    ``turn_total`` is the total before this throw; ``beat`` (final round) is the leader's
+    score. ``cache_dir`` is the on-disk policy cache (default: the user cache folder).
+
+    :raises StrategyError: on an impossible state (see the message).
+    :raises DiceError: when ``throw`` is not 1 to 6 dice.
+    """
+    dice = throw if isinstance(throw, Dice) else (
+        Dice.parse(throw) if isinstance(throw, str) else Dice(throw)
+    )
+    left = _check_state(rules, dice, turn_total, dice_left, banked, on_board, streak, beat)
+    pol = policy if policy is not None else policy_for(rules, cache_dir)
+    ctx = game_context(rules, banked=banked, on_board=on_board, beat=beat)
+    kind: ValueKind = "win_probability" if beat is not None else "expected_points"
+    state = {
+        "throw": dice,
+        "turn_total": turn_total,
+        "dice_left": left,
+        "banked": banked,
+        "on_board": on_board,
+        "streak": streak,
+        "beat": beat,
+        "value_kind": kind,
+    }
+    counts = dice.counts
+    if is_toxic(counts, rules):
+        msg = f"Toxic twos: four or more 2s wipe the turn and your banked score of {banked}."
+        return Advice(**state, outcome="toxic_twos", message=msg, options=())  # type: ignore[arg-type]
+    if is_six_ones(counts, rules):
+        msg = "Six 1s in one throw: you win the game outright."
+        return Advice(**state, outcome="six_ones_win", message=msg, options=())  # type: ignore[arg-type]
+    keeps = table_for(rules).keeps(counts)
+    if not keeps:
+        if left == 6 and rules.six_dice_farkle_bonus:
+            total = turn_total + rules.six_dice_farkle_bonus
+            msg = (
+                f"A six-dice farkle scores the {rules.six_dice_farkle_bonus} bonus: "
+                f"throw all six dice again with {total}."
+            )
+            return Advice(**state, outcome="farkle_bonus", message=msg, options=())  # type: ignore[arg-type]
+        msg = f"Farkle: no die scores, and the turn total of {turn_total} is lost."
+        return Advice(**state, outcome="farkle", message=msg, options=())  # type: ignore[arg-type]
+    table, k = pol.table(on_board, ctx, streak)
+    options = [
+        o
+        for keep in keeps
+        for o in _options(rules, pol, table, k, ctx, keep, turn_total, left, banked, beat, kind)
+    ]
+    order = sorted(range(len(options)), key=lambda j: _rank(options[j], table.ctx, j))
+    ranked = tuple(options[j] for j in order)
+    best = next((o for o in ranked if o.allowed), None)
+    msg = best.reason if best else "No allowed option."
+    return Advice(**state, outcome="keep", message=msg, options=ranked)  # type: ignore[arg-type]
+
+
+def _rank(o: Option, ctx: Context, j: int) -> tuple[bool, bool, float, bool, int]:
+    target_bank = o.action == "bank" and o.allowed and ctx.bank_forced(o.turn_total // UNIT)
+    return (not o.allowed, not target_bank, -round(o.value, 9), o.action != "bank", j)
+
+
+def _describe(dice: Dice) -> str:
+    return f"the {dice.faces[0]}" if len(dice) == 1 else str(dice)
+
+
+def _bank_why_not(
+    rules: Rules, ctx: Context, i: int, hot: bool, banked: int, beat: int | None
+) -> str | None:
+    total = i * UNIT
+    if hot and rules.hot_dice == "must_roll":
+        return "hot dice must be thrown again before banking"
+    if i < ctx.min_units:
+        least = ctx.min_units * UNIT
+        if least > rules.bank_minimum:
+            return f"{least} in one turn is needed to get on the board"
+        return f"the bank minimum is {least}"
+    if beat is not None and not ctx.bank_ok(i):
+        if banked + total == beat:
+            return f"a tie with {beat} must keep rolling"
+        return f"{banked + total} does not beat {beat}"
+    return None
+
+
+def _options(
+    rules: Rules,
+    pol: Policy,
+    table: TurnTable,
+    k: int,
+    ctx: Context,
+    keep: Keep,
+    turn_total: int,
+    left: int,
+    banked: int,
+    beat: int | None,
+    kind: ValueKind,
+) -> list[Option]:
+    total = turn_total + keep.points
+    i = total // UNIT
+    rest = left - len(keep.dice)
+    hot = rest == 0
+    throw_n = 6 if hot else rest
+    roll_value = table.roll(i, throw_n, k)
+    why = _bank_why_not(rules, ctx, i, hot, banked, beat)
+    bank_value = ctx.bank_value(i)
+    desc = _describe(keep.dice)
+    throw_words = "throw all 6 dice again (hot dice)" if hot else (
+        f"throw {throw_n} {'die' if throw_n == 1 else 'dice'}"
+    )
+    if kind == "win_probability":
+        assert beat is not None
+        roll_text = f"{roll_value:.1%} chance to beat {beat}"
+        if why:
+            bank_text = f"banking is not allowed ({why})"
+        elif bank_value >= 1.0:
+            bank_text = f"banking now wins with {banked + total}"
+        else:
+            bank_text = f"banking now ties {beat}"
+        bank_reason = (
+            f"Keep {desc} and bank {total}: "
+            + (f"not allowed, {why}" if why else (
+                f"{banked + total} beats {beat}, a sure win" if bank_value >= 1.0
+                else f"{banked + total} ties {beat}, worth half a win"
+            ))
+        )
+    else:
+        roll_text = f"{roll_value:.0f} expected"
+        bank_text = f"banking is not allowed ({why})" if why else f"banking now gives {total}"
+        if why:
+            bank_reason = f"Keep {desc} and bank {total}: not allowed, {why}"
+        elif ctx.bank_forced(i):
+            bank_reason = (
+                f"Keep {desc} and bank {total}: {banked + total} reaches the target of "
+                f"{rules.target}"
+            )
+        else:
+            bank_reason = (
+                f"Keep {desc} and bank {total}: {throw_words.split(' (')[0]} instead gives "
+                f"{roll_value:.0f} expected"
+            )
+    roll = Option(
+        keep=keep.dice,
+        points=keep.points,
+        action="roll",
+        turn_total=total,
+        dice_to_throw=throw_n,
+        value=roll_value,
+        value_kind=kind,
+        next_farkle_probability=pol.next_loss(throw_n),
+        allowed=True,
+        why_not=None,
+        reason=f"Keep {desc} and {throw_words}: {roll_text}, {bank_text}",
+    )
+    bank = Option(
+        keep=keep.dice,
+        points=keep.points,
+        action="bank",
+        turn_total=total,
+        dice_to_throw=0,
+        value=bank_value,
+        value_kind=kind,
+        next_farkle_probability=None,
+        allowed=why is None,
+        why_not=why,
+        reason=bank_reason,
+    )
+    return [roll, bank]

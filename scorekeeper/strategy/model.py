@@ -1,0 +1,145 @@
+"""The chance model of one throw for the solver: exact outcomes, weights and useful keeps.
+
+Turn totals are multiples of 50, so the solver counts them in *units* of 50 points. For each
+number of dice ``n`` every distinct outcome of a throw (as counts, with its exact probability
+from ``scoring.throw_outcomes``) is classified as a farkle, a toxic-twos wipe, six 1s (when
+they win outright) or a scoring throw. A scoring throw keeps, for each number of dice that a
+keep can leave (1..5, or 0 for hot dice), only the keep with the most points: the value of a
+state never falls when the turn total rises (a player can play the same way from a higher
+total, and banking only becomes easier), so a keep with fewer points that leaves the same dice
+is never better.
+
+>>> from scorekeeper.rules import find_rules
+>>> m = chance_model(find_rules("minimal"))
+>>> round(m.farkle[6] * 46656), round(m.farkle[1] * 6)
+(1440, 4)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from scorekeeper.rules import Rules
+from scorekeeper.scoring import Counts, table_for, throw_outcomes
+
+UNIT = 50
+HOT = 0  # the state column for "all six dice set aside: six fresh dice in hand"
+
+FloatArray = npt.NDArray[np.float64]
+IntArray = npt.NDArray[np.int64]
+
+
+def is_toxic(counts: Counts, rules: Rules) -> bool:
+    """Whether a throw with these counts is a toxic-twos wipe (four or more 2s)."""
+    return rules.toxic_twos and counts[1] >= 4
+
+
+def is_six_ones(counts: Counts, rules: Rules) -> bool:
+    """Whether a throw with these counts wins outright under ``six_ones_win``."""
+    return rules.six_ones_win and counts[0] == 6
+
+
+@dataclass(frozen=True)
+class ChanceModel:
+    """Every throw of 1..6 dice for one rules value, flattened into arrays for numpy.
+
+    Scoring outcomes of all dice counts are concatenated (``n = 1`` first); ``n_starts[n - 1]``
+    is the first scoring outcome of ``n`` dice. Outcome ``o`` owns the useful keeps
+    ``entry_*[o_starts[o]:o_starts[o + 1]]``: the points in units, and the state column the keep
+    leads to (dice left, or ``HOT``). ``farkle[n]``, ``toxic[n]`` and ``six_ones[n]`` are the
+    probabilities of the other outcome kinds; on six dice with a farkle bonus the farkle mass is
+    in ``bonus_farkle`` instead of ``farkle[6]``.
+    """
+
+    rules: Rules
+    weights: FloatArray
+    o_starts: IntArray
+    n_starts: IntArray
+    outcome_n: IntArray
+    entry_units: IntArray
+    entry_col: IntArray
+    best_units: IntArray
+    has_hot: npt.NDArray[np.bool_]
+    farkle: tuple[float, ...]
+    toxic: tuple[float, ...]
+    six_ones: tuple[float, ...]
+    bonus_farkle: float
+    bonus_units: int
+    six_ones_units: int
+    max_units: int
+
+    def loss_probability(self, n: int) -> float:
+        """The chance that a throw of ``n`` dice ends the turn with nothing (farkle or wipe)."""
+        return self.farkle[n] + self.toxic[n]
+
+
+@lru_cache(maxsize=64)
+def chance_model(rules: Rules) -> ChanceModel:
+    """The (cached) chance model of a rules value."""
+    table = table_for(rules)
+    weights: list[float] = []
+    o_starts: list[int] = []
+    n_starts: list[int] = []
+    outcome_n: list[int] = []
+    e_units: list[int] = []
+    e_cols: list[int] = []
+    best: list[int] = []
+    has_hot: list[bool] = []
+    farkle = [0.0] * 7
+    toxic = [0.0] * 7
+    six = [0.0] * 7
+    bonus_farkle = 0.0
+    for n in range(1, 7):
+        n_starts.append(len(weights))
+        total = 6.0**n
+        for counts, mult in throw_outcomes(n):
+            p = mult / total
+            if is_toxic(counts, rules):
+                toxic[n] += p
+                continue
+            if is_six_ones(counts, rules):
+                six[n] += p
+                continue
+            keeps = table.keeps(counts)
+            if not keeps:
+                if n == 6 and rules.six_dice_farkle_bonus > 0:
+                    bonus_farkle += p
+                else:
+                    farkle[n] += p
+                continue
+            by_col: dict[int, int] = {}
+            for k in keeps:
+                col = n - len(k.dice)
+                by_col[col] = max(by_col.get(col, 0), k.points // UNIT)
+            weights.append(p)
+            o_starts.append(len(e_units))
+            outcome_n.append(n)
+            for col, units in sorted(by_col.items()):
+                e_units.append(units)
+                e_cols.append(col)
+            best.append(max(by_col.values()))
+            has_hot.append(HOT in by_col)
+    six_points = table.points((6, 0, 0, 0, 0, 0)) or 0
+    bonus_units = rules.six_dice_farkle_bonus // UNIT
+    return ChanceModel(
+        rules=rules,
+        weights=np.array(weights),
+        o_starts=np.array(o_starts, dtype=np.int64),
+        n_starts=np.array(n_starts, dtype=np.int64),
+        outcome_n=np.array(outcome_n, dtype=np.int64),
+        entry_units=np.array(e_units, dtype=np.int64),
+        entry_col=np.array(e_cols, dtype=np.int64),
+        best_units=np.array(best, dtype=np.int64),
+        has_hot=np.array(has_hot, dtype=np.bool_),
+        farkle=tuple(farkle),
+        toxic=tuple(toxic),
+        six_ones=tuple(six),
+        bonus_farkle=bonus_farkle,
+        bonus_units=bonus_units,
+        six_ones_units=six_points // UNIT,
+        max_units=max(max(e_units), bonus_units, six_points // UNIT),
+    )

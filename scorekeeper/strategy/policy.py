@@ -1,0 +1,268 @@
+"""Solved policies per rules value: the farkle-streak average, base tables, and their caches.
+
+``policy_for(rules)`` returns a ``Policy``: the long-run points per turn and the relative value
+of each farkle-streak state (relative value iteration, solved exactly by a secant on the
+average), plus the solved turn tables of a player on the board and off it (banked score 0).
+Policies are cached in memory (LRU) and on disk as ``.npz`` files keyed by
+``rules.content_key()`` and the solver version, so a page request never waits for a solve
+twice. Tables for other game contexts (a banked score near the target, toxic twos, the final
+round) are solved on demand in milliseconds and kept in a second in-memory LRU.
+
+The farkle streak penalty. With ``h(k)`` the relative value of starting a turn on streak
+``k`` (``h(0) = 0``) and ``g`` the average points per turn, a bank of ``t`` is worth
+``t + h(0)``, a farkle on streak ``k < 2`` is worth ``h(k + 1)`` and on streak 2 it is worth
+``h(0) - penalty``. A turn is therefore the plain turn problem with a farkle worth
+``f_k``, and ``g + h(k) = V(f_k)`` where ``V(f)`` is the optimal turn value. So
+``h(2) = V(-penalty) - g``, ``h(1) = V(h(2)) - g`` and ``g = V(h(1))``: one equation in ``g``,
+decreasing and piecewise linear, which the secant method solves exactly in a few steps.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+import numpy as np
+
+from scorekeeper.rules import Rules
+from scorekeeper.strategy.model import UNIT, chance_model
+from scorekeeper.strategy.solver import Context, TurnTable, solve_turn
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+SOLVER_VERSION = 1
+MEMORY_POLICIES = 32
+MEMORY_TABLES = 128
+CACHE_ENV = "SCOREKEEPER_CACHE_DIR"
+
+
+def default_cache_dir() -> Path:
+    """The on-disk policy cache: ``$SCOREKEEPER_CACHE_DIR`` or the user cache dir."""
+    env = os.environ.get(CACHE_ENV)
+    if env:
+        return Path(env)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("scorekeeper")) / "policies"
+
+
+def base_context(rules: Rules, on_board: bool) -> Context:
+    """The context of a player with nothing banked: minimums, and the target banks at once."""
+    least = rules.bank_minimum if on_board else max(rules.bank_minimum, rules.opening_minimum)
+    return Context(
+        kind="points",
+        min_units=least // UNIT,
+        six_ones_floor=float(rules.target) if rules.six_ones_win else None,
+        target_units=-(-rules.target // UNIT),
+    )
+
+
+def turn_value(rules: Rules, farkle_value: float, *, least: int | None = None) -> float:
+    """The optimal expectation of a whole turn on the board (no target) for a farkle value."""
+    least = rules.bank_minimum if least is None else least
+    table = solve_turn(chance_model(rules), Context(min_units=least // UNIT), (farkle_value,))
+    return float(table.R[0, 6, 0])
+
+
+def streak_values(rules: Rules) -> tuple[float, tuple[float, float, float]]:
+    """The long-run average ``g`` and the farkle values ``f_k`` of streak states 0, 1, 2."""
+    penalty = float(rules.farkle_streak_penalty)
+    if penalty == 0:
+        return turn_value(rules, 0.0), (0.0, 0.0, 0.0)
+    c = turn_value(rules, -penalty)
+
+    def psi(g: float) -> tuple[float, float, float]:
+        h2 = c - g
+        h1 = turn_value(rules, h2) - g
+        return turn_value(rules, h1) - g, h1, h2
+
+    g0 = turn_value(rules, 0.0)
+    g1 = g0 - penalty / 10
+    r0, r1 = psi(g0)[0], psi(g1)[0]
+    for _ in range(60):
+        if r1 == r0:
+            break
+        g2 = g1 - r1 * (g1 - g0) / (r1 - r0)
+        g0, r0 = g1, r1
+        g1 = g2
+        r1 = psi(g1)[0]
+        if abs(r1) < 1e-9:
+            break
+    _, h1, h2 = psi(g1)
+    return g1, (h1, h2, -penalty)
+
+
+@dataclass
+class Policy:
+    """A solved rules value: streak values, averages, and the base turn tables."""
+
+    rules: Rules
+    farkle_values: tuple[float, float, float]
+    points_per_turn: float
+    expected_turn_score: float
+    on_board: TurnTable
+    off_board: TurnTable
+    seconds: float
+    loss: tuple[float, ...]
+
+    def next_loss(self, n: int) -> float:
+        """The chance that a throw of ``n`` dice loses the turn (a farkle or toxic twos)."""
+        return self.loss[n]
+
+    def batch(self, streak: int) -> int:
+        """The batch index of a streak state in the base tables."""
+        return streak if self.rules.farkle_streak_penalty else 0
+
+    def farkle_value(self, streak: int) -> float:
+        """What a farkle is worth (relative points) for a player on ``streak`` farkles."""
+        return self.farkle_values[streak] if self.rules.farkle_streak_penalty else 0.0
+
+    def table(self, on_board: bool, ctx: Context, streak: int) -> tuple[TurnTable, int]:
+        """The table (and batch index) for a context: a base table or one solved on demand."""
+        if ctx == base_context(self.rules, on_board):
+            base = self.on_board if on_board else self.off_board
+            return base, self.batch(streak)
+        fv = self.farkle_value(streak) if ctx.kind == "points" else 0.0
+        return _context_table(self.rules, ctx, fv), 0
+
+
+def _batch_values(rules: Rules, fvals: tuple[float, float, float]) -> tuple[float, ...]:
+    return fvals if rules.farkle_streak_penalty else (0.0,)
+
+
+def solve_policy(rules: Rules) -> Policy:
+    """Solve a rules value afresh (no caches): streak values and both base tables."""
+    start = time.perf_counter()
+    model = chance_model(rules)
+    g, fvals = streak_values(rules)
+    batch = _batch_values(rules, fvals)
+    on = solve_turn(model, base_context(rules, True), batch)
+    off_ctx = base_context(rules, False)
+    off = on if off_ctx == base_context(rules, True) else solve_turn(model, off_ctx, batch)
+    ets = turn_value(rules, 0.0) if rules.farkle_streak_penalty else g
+    loss = tuple(model.loss_probability(n) if n else 0.0 for n in range(7))
+    return Policy(rules, fvals, g, ets, on, off, time.perf_counter() - start, loss)
+
+
+_lock = threading.Lock()
+_policies: OrderedDict[tuple[Rules, str], Policy] = OrderedDict()
+_tables: OrderedDict[tuple[Rules, Context, float], TurnTable] = OrderedDict()
+
+
+def _lru_get(store: OrderedDict[K, V], key: K, make: Callable[[], V], size: int) -> V:
+    with _lock:
+        if key in store:
+            store.move_to_end(key)
+            return store[key]
+    value = make()
+    with _lock:
+        store[key] = value
+        while len(store) > size:
+            store.popitem(last=False)
+    return value
+
+
+def _context_table(rules: Rules, ctx: Context, farkle_value: float) -> TurnTable:
+    key = (rules, ctx, farkle_value)
+    return _lru_get(
+        _tables, key, lambda: solve_turn(chance_model(rules), ctx, (farkle_value,)), MEMORY_TABLES
+    )
+
+
+def policy_for(rules: Rules, cache_dir: str | os.PathLike[str] | None = None) -> Policy:
+    """The policy of ``rules`` from memory, else from the disk cache, else solved and stored."""
+    folder = Path(cache_dir) if cache_dir is not None else default_cache_dir()
+    return _lru_get(
+        _policies, (rules, str(folder)), lambda: _load_or_solve(rules, folder), MEMORY_POLICIES
+    )
+
+
+def clear_memory() -> None:
+    """Forget every policy and table held in memory (the disk cache stays)."""
+    with _lock:
+        _policies.clear()
+        _tables.clear()
+
+
+def cache_path(rules: Rules, folder: Path) -> Path:
+    """Where the policy of ``rules`` is stored under ``folder``."""
+    return folder / f"policy-{rules.content_key()}-v{SOLVER_VERSION}.npz"
+
+
+def _load_or_solve(rules: Rules, folder: Path) -> Policy:
+    path = cache_path(rules, folder)
+    if path.exists():
+        try:
+            return _load(rules, path)
+        except (OSError, ValueError, KeyError):
+            pass  # a damaged or stale file is replaced below
+    policy = solve_policy(rules)
+    with contextlib.suppress(OSError):  # a read-only cache folder costs a re-solve next time
+        _save(policy, path)
+    return policy
+
+
+def _save(policy: Policy, path: Path) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    meta = {
+        "version": SOLVER_VERSION,
+        "rules": policy.rules.to_dict(),
+        "farkle_values": list(policy.farkle_values),
+        "points_per_turn": policy.points_per_turn,
+        "expected_turn_score": policy.expected_turn_score,
+        "seconds": policy.seconds,
+        "loss": list(policy.loss),
+    }
+    arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta))}
+    for name, t in (("on", policy.on_board), ("off", policy.off_board)):
+        arrays[f"{name}_D"] = t.D
+        arrays[f"{name}_R"] = t.R
+        arrays[f"{name}_b"] = t.b
+        arrays[f"{name}_scalars"] = np.array([t.top, t.a, float(t.hot_forced_top)])
+    tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp.npz")
+    np.savez(tmp, **arrays)
+    os.replace(tmp, path)
+
+
+def _load(rules: Rules, path: Path) -> Policy:
+    with np.load(path, allow_pickle=False) as data:
+        meta = json.loads(str(data["meta"]))
+        if meta["version"] != SOLVER_VERSION or meta["rules"] != rules.to_dict():
+            raise ValueError("stale policy file")
+        fvals = tuple(float(v) for v in meta["farkle_values"])
+        batch = np.array(_batch_values(rules, (fvals[0], fvals[1], fvals[2])))
+        tables = []
+        for name, on_board in (("on", True), ("off", False)):
+            top, a, forced = data[f"{name}_scalars"].tolist()
+            tables.append(
+                TurnTable(
+                    rules,
+                    base_context(rules, on_board),
+                    batch,
+                    int(top),
+                    data[f"{name}_D"],
+                    data[f"{name}_R"],
+                    float(a),
+                    data[f"{name}_b"],
+                    bool(forced),
+                )
+            )
+    return Policy(
+        rules,
+        (fvals[0], fvals[1], fvals[2]),
+        float(meta["points_per_turn"]),
+        float(meta["expected_turn_score"]),
+        tables[0],
+        tables[1],
+        float(meta["seconds"]),
+        tuple(float(v) for v in meta["loss"]),
+    )

@@ -1,0 +1,365 @@
+"""The exact turn solver: backward induction over turn totals, vectorised over the outcomes.
+
+A state is the turn total ``t`` (in units of 50 points) and the dice in hand: a column ``1..5``
+for dice left after a keep, or ``HOT`` for six fresh dice after hot dice. ``D[i, col]`` is the
+value of standing in that state before choosing to bank or throw; ``R[i, n]`` is the value of
+throwing ``n`` dice with turn total ``i``. Every keep adds at least 50 points, so ``R[i]`` only
+needs rows above ``i`` and one pass from the top down solves the turn exactly. A batch axis
+``K`` solves several farkle values at once (the streak states of the farkle penalty).
+
+Why the grid may stop at ``top`` (the turn-total cap). Above ``top`` we use the closed-form
+values ``W`` of "bank at the first moment banking is allowed": a plain state is worth its
+total ``t``; a *forced* throw of six dice (hot dice under ``must_roll``, a throw after the
+six-dice farkle bonus, or hot dice when six dice can never lose) is worth ``F(t) = a t + b``,
+where the keep choice for large ``t`` is decided by the coefficient of ``t`` first and then by
+the constant, solved as a small fixed point (see ``_asymptote``). ``W`` satisfies the Bellman
+optimality equation on ``[top, inf)``:
+
+* Throwing ``n`` dice from ``t`` (then playing ``W``) is worth at most
+  ``(1 - q_n) t + C_n``, where ``q_n`` is the chance that the throw loses the turn (farkle or
+  toxic twos) and ``C_n`` adds up, over the outcomes, the best keep's points, the gain ``G``
+  of a forced six-dice chain (``G = max(0, b)`` as ``F(t) - t = (a - 1) t + b <= b``), the
+  six-1s and bonus terms, and any positive farkle value. So banking (worth ``t``) is at least
+  as good as throwing whenever ``t >= C_n / q_n``; ``top`` is above every such bound (six dice
+  whose throw can never lose are exempt: they are forced states in ``W``).
+* For ``t >= s1`` the large-``t`` keep choice of ``F`` is the optimal one (``s1`` is where
+  ``t + p_plain`` and ``a (t + p_hot) + b`` cross), and ``top >= s1``.
+* Banking is allowed above ``top`` (``top`` exceeds the bank and opening minimums), and in
+  the target-aware mode ``top`` exceeds the target.
+
+Hence ``W`` is the optimal value above ``top`` (it is the value of a policy that stops with
+probability one and ``W(t) - t`` is bounded), and the values below ``top`` are exact.
+In the final-round (win-probability) mode the cap is simply the least total that is bankable
+and beats the leader: from there on a plain state banks a certain win.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+import numpy as np
+
+from scorekeeper.rules import Rules
+from scorekeeper.strategy.model import HOT, UNIT, ChanceModel, FloatArray, chance_model
+
+Kind = Literal["points", "win"]
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a bank is worth and when it is allowed, besides the throw probabilities.
+
+    ``kind="points"``: a bank is worth the turn total; ``toxic_value`` is what a toxic-twos
+    wipe is worth (minus the banked score); six 1s end the turn worth ``max(t + points,
+    six_ones_floor)``; with ``target_units`` a bankable total at or above it banks at once.
+    ``kind="win"``: a bank at or above ``win_units`` is a win (1), at ``tie_units`` a tie
+    (``tie_value``), else it is not allowed; farkles and wipes are worth 0, six 1s 1.
+    """
+
+    kind: Kind = "points"
+    min_units: int = 0
+    toxic_value: float = 0.0
+    six_ones_floor: float | None = None
+    target_units: int | None = None
+    win_units: int = 0
+    tie_units: int | None = None
+    tie_value: float = 0.5
+
+    def bank_ok(self, i: int) -> bool:
+        """Whether a turn total of ``i`` units may be banked."""
+        if i < self.min_units:
+            return False
+        if self.kind == "win":
+            return i >= self.win_units or i == self.tie_units
+        return True
+
+    def bank_value(self, i: int) -> float:
+        """What banking ``i`` units is worth (when allowed)."""
+        if self.kind == "win":
+            return 1.0 if i >= self.win_units else (self.tie_value if i == self.tie_units else 0.0)
+        return float(i * UNIT)
+
+    def bank_forced(self, i: int) -> bool:
+        """Whether a bankable total of ``i`` units banks at once (target reached, or a win)."""
+        if self.kind == "win":
+            return i >= self.win_units
+        return self.target_units is not None and i >= self.target_units
+
+    def six_ones_value(self, i: int, six_units: int) -> float:
+        """What six 1s on a throw are worth at a turn total of ``i`` units."""
+        if self.kind == "win":
+            return 1.0
+        value = float((i + six_units) * UNIT)
+        return value if self.six_ones_floor is None else max(value, self.six_ones_floor)
+
+
+@dataclass
+class TurnTable:
+    """A solved turn: ``D`` and ``R`` over totals ``0 .. top + pad`` for each of ``K`` batches."""
+
+    rules: Rules
+    ctx: Context
+    farkle_values: FloatArray
+    top: int
+    D: FloatArray
+    R: FloatArray
+    a: float
+    b: FloatArray
+    hot_forced_top: bool
+
+    @property
+    def model(self) -> ChanceModel:
+        """The chance model of the rules (cached per process)."""
+        return chance_model(self.rules)
+
+    @property
+    def must_roll(self) -> bool:
+        """Whether hot dice must be thrown again before banking."""
+        return self.rules.hot_dice == "must_roll"
+
+    def _far(self, rows: np.ndarray, cols: np.ndarray) -> FloatArray:
+        """``W`` for rows at or above ``top`` (shape ``(len(rows), K)``)."""
+        k = len(self.farkle_values)
+        out = np.empty((len(rows), k))
+        for j, (i, col) in enumerate(zip(rows.tolist(), cols.tolist(), strict=True)):
+            out[j] = self._far_one(int(i), int(col))
+        return out
+
+    def _far_one(self, i: int, col: int) -> FloatArray:
+        k = len(self.farkle_values)
+        if self.ctx.kind == "win":
+            if col == HOT and self.must_roll:
+                return np.full(k, self.a)
+            return np.ones(k)
+        if col == HOT and self.hot_forced_top:
+            return self.a * i * UNIT + self.b
+        return np.full(k, float(i * UNIT))
+
+    def forced_six(self, i: int) -> FloatArray:
+        """The value of a throw of six dice that must be made at a total of ``i`` units."""
+        if i < self.top:
+            row: FloatArray = self.R[i, 6]
+            return row
+        if self.ctx.kind == "win":
+            return np.full(len(self.farkle_values), self.a)
+        return self.a * i * UNIT + self.b
+
+    def state(self, i: int, col: int, k: int = 0) -> float:
+        """The value of holding ``col`` dice (``HOT`` for six after hot dice) at ``i`` units."""
+        if i < len(self.D):
+            return float(self.D[i, col, k])
+        return float(self._far_one(i, col)[k])
+
+    def roll(self, i: int, n: int, k: int = 0) -> float:
+        """The value of throwing ``n`` dice at a turn total of ``i`` units, then playing best."""
+        if i < self.top:
+            return float(self.R[i, n, k])
+        return float(self._row(i)[n - 1, k])
+
+    def _row(self, i: int) -> FloatArray:
+        """``R[i, 1..6]`` computed from the stored rows above (or ``W``); shape ``(6, K)``."""
+        m = self.model
+        rows = i + m.entry_units
+        inside = rows < len(self.D)
+        vals = np.empty((len(rows), len(self.farkle_values)))
+        vals[inside] = self.D[rows[inside], m.entry_col[inside]]
+        if not inside.all():
+            vals[~inside] = self._far(rows[~inside], m.entry_col[~inside])
+        return _combine(self, vals, i)
+
+
+def _combine(t: TurnTable, vals: FloatArray, i: int) -> FloatArray:
+    m = t.model
+    best = np.maximum.reduceat(vals, m.o_starts, axis=0)
+    sums: FloatArray = np.add.reduceat(best * m.weights[:, None], m.n_starts, axis=0)
+    sums += _constants(t)
+    six = np.array(m.six_ones[1:])
+    if six.any():
+        sums += six[:, None] * t.ctx.six_ones_value(i, m.six_ones_units)
+    if m.bonus_farkle:
+        sums[5] += m.bonus_farkle * t.forced_six(i + m.bonus_units)
+    return sums
+
+
+def _constants(t: TurnTable) -> FloatArray:
+    m = t.model
+    far = np.array(m.farkle[1:])[:, None]
+    tox = np.array(m.toxic[1:])[:, None]
+    if t.ctx.kind == "win":
+        return np.zeros((6, len(t.farkle_values)))
+    out: FloatArray = far * t.farkle_values[None, :] + tox * t.ctx.toxic_value
+    return out
+
+
+def _six_entries(m: ChanceModel) -> list[tuple[float, list[tuple[int, int]]]]:
+    """The six-dice scoring outcomes as (weight, [(units, col), ...])."""
+    out = []
+    first = int(m.n_starts[5])
+    ends = [*m.o_starts.tolist()[first + 1 :], len(m.entry_units)]
+    for o, end in zip(range(first, len(m.weights)), ends, strict=True):
+        start = int(m.o_starts[o])
+        ents = list(zip(m.entry_units[start:end].tolist(), m.entry_col[start:end].tolist(),
+                        strict=True))
+        out.append((float(m.weights[o]), ents))
+    return out
+
+
+def _asymptote(
+    m: ChanceModel, ctx: Context, fv: FloatArray, hot_forced: bool
+) -> tuple[float, FloatArray, float]:
+    """``F(t) = a t + b`` of a forced six-dice throw far above the cap, and its crossing ``s1``.
+
+    In the win mode ``a`` is the (constant) chance that the forced throw ends in a win.
+    """
+    outcomes = _six_entries(m)
+    six = m.six_ones[6]
+    if ctx.kind == "win":
+        good = six
+        loop = m.bonus_farkle
+        for w, ents in outcomes:
+            if any(col != HOT for _, col in ents) or not hot_forced:
+                good += w
+            else:
+                loop += w
+        return good / (1.0 - loop), np.zeros(len(fv)), 0.0
+    six_pts = m.six_ones_units * UNIT
+    a, b = 1.0, np.zeros(len(fv))
+    choice: list[bool] = []
+    for _ in range(100):
+        new_choice = []
+        for _w, ents in outcomes:
+            plain = max((u for u, c in ents if c != HOT), default=None)
+            hot = max((u for u, c in ents if c == HOT), default=None)
+            if hot is None or not hot_forced:
+                new_choice.append(False)
+            elif plain is None:
+                new_choice.append(True)
+            elif a < 1.0 - 1e-12:
+                new_choice.append(False)
+            else:
+                new_choice.append(hot * UNIT + float(b.max()) > plain * UNIT)
+        if new_choice == choice:
+            break
+        choice = new_choice
+        n_plain = s_plain = loop = s_hot = 0.0
+        for (w, ents), hot_pick in zip(outcomes, choice, strict=True):
+            if hot_pick:
+                loop += w
+                s_hot += w * max(u for u, c in ents if c == HOT) * UNIT
+            else:
+                n_plain += w
+                s_plain += w * max(u for u, _c in ents) * UNIT if not hot_forced else (
+                    w * max(u for u, c in ents if c != HOT) * UNIT
+                )
+        denom = 1.0 - loop - m.bonus_farkle
+        a = (n_plain + six) / denom
+        b = (
+            s_plain
+            + a * s_hot
+            + a * m.bonus_farkle * m.bonus_units * UNIT
+            + six * six_pts
+            + m.farkle[6] * fv
+            + m.toxic[6] * ctx.toxic_value
+        ) / denom
+    s1 = 0.0
+    if hot_forced and a < 1.0 - 1e-12:
+        for w, ents in outcomes:
+            plain = max((u for u, c in ents if c != HOT), default=None)
+            hot = max((u for u, c in ents if c == HOT), default=None)
+            if plain is not None and hot is not None and w > 0:
+                s1 = max(s1, float(((a * hot * UNIT + b - plain * UNIT) / (1.0 - a)).max()))
+    return a, b, s1
+
+
+def _cap(m: ChanceModel, ctx: Context, fv: FloatArray, hot_forced: bool, b: FloatArray) -> float:
+    """A turn total (points) from which banking beats throwing in every plain state."""
+    gain = max(0.0, float(b.max())) if hot_forced else 0.0
+    six_pts = float(m.six_ones_units * UNIT)
+    if ctx.six_ones_floor is not None:
+        six_pts = max(six_pts, ctx.six_ones_floor)
+    cap = 0.0
+    for n in range(1, 7):
+        q = m.farkle[n] + m.toxic[n]
+        if q <= 0.0:
+            continue
+        lo, hi = int(m.n_starts[n - 1]), int(m.n_starts[n]) if n < 6 else len(m.weights)
+        w = m.weights[lo:hi]
+        c = float((w * (m.best_units[lo:hi] * UNIT + gain * m.has_hot[lo:hi])).sum())
+        c += m.six_ones[n] * six_pts
+        if n == 6:
+            c += m.bonus_farkle * (m.bonus_units * UNIT + gain)
+        c += m.farkle[n] * max(0.0, float(fv.max())) + m.toxic[n] * max(0.0, ctx.toxic_value)
+        cap = max(cap, c / q)
+    return cap
+
+
+def solve_turn(
+    m: ChanceModel, ctx: Context, farkle_values: Sequence[float] = (0.0,), min_top: int = 0
+) -> TurnTable:
+    """Solve one turn exactly for each farkle value in ``farkle_values`` (the batch axis)."""
+    fv = np.asarray(farkle_values, dtype=np.float64)
+    must_roll = m.rules.hot_dice == "must_roll"
+    # a six-dice hand is a forced throw above the cap under must_roll, or when it can't lose
+    never_lose = (m.farkle[6] + m.toxic[6]) == 0.0
+    hot_forced = must_roll or (ctx.kind == "points" and never_lose)
+    a, b, s1 = _asymptote(m, ctx, fv, hot_forced)
+    if ctx.kind == "win":
+        top = max(ctx.win_units, ctx.min_units, 1)
+    else:
+        bound = max(_cap(m, ctx, fv, hot_forced, b), s1, ctx.six_ones_floor or 0.0)
+        top = max(math.ceil(bound / UNIT), ctx.min_units, ctx.target_units or 0) + 1
+    top = max(top, min_top)
+    n_rows = top + m.max_units + 1
+    k = len(fv)
+    D = np.zeros((n_rows, 6, k))
+    R = np.zeros((n_rows, 7, k))
+    table = TurnTable(m.rules, ctx, fv, top, D, R, a, b, hot_forced)
+    pad = np.arange(top, n_rows)
+    for col in range(6):
+        D[top:, col] = table._far(pad, np.full(len(pad), col))
+    for i in range(top, n_rows):
+        R[i, 6] = table.forced_six(i) if ctx.kind == "points" else a
+    _backward(table)
+    return table
+
+
+def _backward(t: TurnTable) -> None:
+    m, ctx, D, R = t.model, t.ctx, t.D, t.R
+    flat = D.reshape(-1, D.shape[2])
+    base = m.entry_units * 6 + m.entry_col
+    const = _constants(t)
+    six = np.array(m.six_ones[1:])[:, None]
+    has_six = bool(six.any())
+    weights = m.weights[:, None]
+    must_roll = t.must_roll
+    bonus = m.bonus_farkle
+    bu = m.bonus_units
+    o_starts, n_starts = m.o_starts, m.n_starts
+    for i in range(t.top - 1, -1, -1):
+        vals = flat.take(base + 6 * i, axis=0)
+        best = np.maximum.reduceat(vals, o_starts, axis=0)
+        sums = np.add.reduceat(best * weights, n_starts, axis=0)
+        sums += const
+        if has_six:
+            sums += six * ctx.six_ones_value(i, m.six_ones_units)
+        if bonus:
+            sums[5] += bonus * R[i + bu, 6]
+        R[i, 1:] = sums
+        if ctx.bank_ok(i):
+            bv = ctx.bank_value(i)
+            if ctx.bank_forced(i):
+                D[i, 1:] = bv
+            else:
+                D[i, 1:] = np.maximum(sums[:5], bv)
+            if must_roll:
+                D[i, HOT] = sums[5]
+            elif ctx.bank_forced(i):
+                D[i, HOT] = bv
+            else:
+                D[i, HOT] = np.maximum(sums[5], bv)
+        else:
+            D[i, 1:] = sums[:5]
+            D[i, HOT] = sums[5]
