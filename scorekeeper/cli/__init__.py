@@ -15,6 +15,8 @@ from collections.abc import Sequence
 COMMANDS = (
     "scorekeeper.cli.rules_cmds",
     "scorekeeper.cli.serve_cmds",
+    "scorekeeper.cli.strategy_cmds",
+    "scorekeeper.cli.camera_cmds",
 )
 
 

@@ -10,6 +10,7 @@ import socket
 import sys
 from pathlib import Path
 
+from scorekeeper.cli.camera_cmds import add_serve_options, https_front, serve_config
 from scorekeeper.errors import ServeError
 
 DEFAULT_HOST = "127.0.0.1"
@@ -29,6 +30,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=DEFAULT_THREADS,
         help=f"worker threads (default {DEFAULT_THREADS}); live streams use at most half",
     )
+    add_serve_options(p)  # --camera SRC, --https (scorekeeper.cli.camera_cmds)
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("games", help="list the stored games as JSON, newest first")
@@ -84,11 +86,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.threads < 4:
         raise ServeError(f"bad --threads {args.threads}: at least 4 are needed")
     db = _db_path(args)
-    app = create_app({"DATABASE": str(db), "MAX_STREAMS": args.threads // 2})
+    app = create_app(
+        {"DATABASE": str(db), "MAX_STREAMS": args.threads // 2, **serve_config(args)}
+    )
     server = create_server(
         app,
-        host=args.host,
-        port=args.port,
+        host="127.0.0.1" if args.https else args.host,
+        port=0 if args.https else args.port,
         threads=args.threads,
         ident="scorekeeper",
         channel_timeout=60,
@@ -100,12 +104,14 @@ def cmd_serve(args: argparse.Namespace) -> int:
         port = args.port
     else:
         port = int(server.effective_listen[0][1])
+    front = https_front(args, db, port)  # None without --https
+    scheme, port = ("https", front.port) if front else ("http", port)
     shown = lan_address() if args.host in ("0.0.0.0", "") else args.host
     if ":" in shown:
         shown = f"[{shown}]"
-    print(f"Scorekeeper is serving on http://{shown}:{port}/  (database: {db})", flush=True)
+    print(f"Scorekeeper is serving on {scheme}://{shown}:{port}/  (database: {db})", flush=True)
     if args.host in ("0.0.0.0", ""):
-        print(f"Open http://{shown}:{port}/ on the tablets of this network.", flush=True)
+        print(f"Open {scheme}://{shown}:{port}/ on the tablets of this network.", flush=True)
     print("Press Ctrl+C to stop.", flush=True)
     try:
         server.run()
@@ -113,6 +119,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         pass
     finally:
         server.close()
+        if front:
+            front.stop()
     return 0
 
 

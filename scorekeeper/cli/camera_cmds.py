@@ -1,0 +1,143 @@
+"""``scorekeeper camera-stats`` and the camera options of ``scorekeeper serve``.
+
+``camera-stats`` reads the camera log beside the game database and prints how often the
+camera's proposals were recorded as they were, dice by dice and throw by throw.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+from scorekeeper.cli.common import print_json
+from scorekeeper.errors import CameraError
+
+SOURCES_HELP = "auto, none, demo, tablet, a webcam index (0, 1, ...), a stream URL or a video file"
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``camera-stats`` subcommand."""
+    p = sub.add_parser(
+        "camera-stats", help="how often the camera's proposals were recorded unchanged"
+    )
+    p.add_argument(
+        "--db",
+        metavar="PATH",
+        help="the game database (default: games.sqlite3 in the user's data directory);"
+        " the camera log is <db>-camera.sqlite3 beside it",
+    )
+    p.add_argument("--log", metavar="PATH", help="read this camera log file instead")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_camera_stats)
+
+
+def _log_path(args: argparse.Namespace) -> Path:
+    from scorekeeper.camera.log import log_path_for
+
+    if args.log:
+        return Path(args.log).expanduser()
+    if args.db:
+        return log_path_for(Path(args.db).expanduser())
+    from scorekeeper.store import default_db_path
+
+    return log_path_for(default_db_path())
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:.1f}%"
+
+
+def format_stats(stats: dict[str, Any]) -> str:
+    """The statistics as a few lines of text."""
+    lines = [f"camera log: {stats['log']}"]
+    rows = [("all", stats), *stats["sources"].items()]
+    lines.append(
+        f"{'source':<8} {'shown':>6} {'recorded':>8} {'exact':>7} {'dice ok':>8}"
+        f" {'count off':>9} {'dismissed':>9} {'pending':>7} {'demo truth':>10}"
+    )
+    for name, s in rows:
+        lines.append(
+            f"{name:<8} {s['proposals']:>6} {s['recorded']:>8} {_pct(s['exact_share']):>7}"
+            f" {_pct(s['dice_accuracy']):>8} {s['count_wrong']:>9} {s['dismissed']:>9}"
+            f" {s['pending']:>7} {_pct(s['truth_exact_share']):>10}"
+        )
+    lines.append(
+        "exact: recorded throws equal to the proposal; dice ok: dice the proposal had right;"
+        " demo truth: proposals equal to the demo scene's true dice"
+    )
+    return "\n".join(lines)
+
+
+def cmd_camera_stats(args: argparse.Namespace) -> int:
+    """Print the accuracy of the camera's proposals against what was recorded.
+
+    :raises CameraError: the log file does not exist.
+    """
+    from scorekeeper.camera.log import CameraLog
+
+    path = _log_path(args)
+    if not path.is_file():
+        raise CameraError(
+            f"no camera log at {path}: it is made when the camera proposes a throw"
+            " (give --db of the server's database or --log FILE)"
+        )
+    log = CameraLog(path)
+    try:
+        stats = log.stats()
+    finally:
+        log.close()
+    if args.json:
+        print_json(stats)
+    else:
+        print(format_stats(stats))
+    return 0
+
+
+def add_serve_options(p: argparse.ArgumentParser) -> None:
+    """Add ``--camera SRC`` and ``--https`` to ``scorekeeper serve``."""
+    p.add_argument(
+        "--camera",
+        metavar="SRC",
+        default=None,
+        help=f"camera source: {SOURCES_HELP} (default auto: a webcam if one opens, else the demo)",
+    )
+    p.add_argument(
+        "--https",
+        action="store_true",
+        help="serve https with a self-signed certificate kept in the data directory"
+        " (tablets need https to use their own camera)",
+    )
+
+
+def serve_config(args: argparse.Namespace) -> dict[str, Any]:
+    """The app config keys of the camera options (checks ``--camera``).
+
+    :raises CameraError: an unknown camera source.
+    """
+    if getattr(args, "camera", None) is None:
+        return {}
+    from scorekeeper.camera.sources import parse_source
+
+    parse_source(args.camera)
+    return {"CAMERA": args.camera}
+
+
+def https_front(args: argparse.Namespace, db: Path, backend_port: int) -> Any:
+    """With ``--https``: a started TLS front on ``--host:--port`` for waitress's port; else None.
+
+    :raises CameraError: no way to make the certificate.
+    """
+    if not getattr(args, "https", False):
+        return None
+    from scorekeeper.camera.tls import TLSFront, ensure_certificate
+    from scorekeeper.cli.serve_cmds import lan_address
+
+    hosts = [args.host, lan_address()]
+    cert, key = ensure_certificate(db.parent / "tls", hosts)
+    try:
+        front = TLSFront(args.host, args.port, cert, key, backend_port)
+    except OSError as exc:
+        raise CameraError(f"cannot listen on {args.host}:{args.port}: {exc}") from exc
+    print(f"https certificate: {cert} (self-signed; accept it once in the browser)", flush=True)
+    return front.start()
