@@ -16,6 +16,7 @@ COMMANDS = (
     "scorekeeper.cli.rules_cmds",
     "scorekeeper.cli.serve_cmds",
     "scorekeeper.cli.strategy_cmds",
+    "scorekeeper.cli.strategy_cmds",
     "scorekeeper.cli.camera_cmds",
 )
 

@@ -1,0 +1,68 @@
+"""``scorekeeper solve`` and ``scorekeeper suggest``: the strategy advisor from the command line."""
+
+from __future__ import annotations
+
+import argparse
+from typing import Any
+
+from scorekeeper.cli.common import add_rules_options, print_json, rules_from_args
+from scorekeeper.rules import find_rules
+from scorekeeper.scoring import Dice, parse_faces
+from scorekeeper.strategy import advise, solve_rules
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``solve`` and ``suggest`` subcommands."""
+    p = sub.add_parser("solve", help="solve the optimal turn for a rule set afresh; print JSON")
+    add_rules_options(p)
+    p.set_defaults(func=cmd_solve)
+
+    p = sub.add_parser("suggest", help="rank every option after a throw, best first, as JSON")
+    add_rules_options(p)
+    p.add_argument("--turn-total", type=int, default=0, metavar="T",
+                   help="the turn total before this throw (a multiple of 50)")
+    p.add_argument("--banked", type=int, default=0, metavar="B", help="the player's banked score")
+    p.add_argument("--not-on-board", action="store_true",
+                   help="the player has not banked yet (the opening minimum applies)")
+    p.add_argument("--streak", type=int, default=0, metavar="K",
+                   help="farkles in a row so far: 0, 1 or 2")
+    p.add_argument("--beat", type=int, default=None, metavar="S",
+                   help="final round: the leader's score to beat (maximise the win chance)")
+    p.add_argument("--cache-dir", default=None, metavar="DIR",
+                   help="the solved-policy cache folder (default: the user cache folder)")
+    p.add_argument("dice", nargs="+", metavar="DIE", help="the thrown dice, e.g. 1 5 5 2 3 4")
+    p.set_defaults(func=cmd_suggest)
+
+
+def _rules_json(args: argparse.Namespace) -> dict[str, Any]:
+    name, rules = rules_from_args(args)
+    out: dict[str, Any] = {"rules": name}
+    if args.overrides:
+        out["overrides"] = rules.differences(find_rules(name))
+    return out
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    """Solve afresh (bypassing the cache) and print the summary as one JSON object."""
+    _, rules = rules_from_args(args)
+    summary = solve_rules(rules)
+    print_json({**_rules_json(args), **summary.to_dict()})
+    return 0
+
+
+def cmd_suggest(args: argparse.Namespace) -> int:
+    """Print the advice for a throw: outcome, best option and every option, ranked."""
+    _, rules = rules_from_args(args)
+    throw = Dice(parse_faces(" ".join(args.dice)))
+    advice = advise(
+        rules,
+        throw,
+        turn_total=args.turn_total,
+        banked=args.banked,
+        on_board=not args.not_on_board,
+        streak=args.streak,
+        beat=args.beat,
+        cache_dir=args.cache_dir,
+    )
+    print_json({**_rules_json(args), **advice.to_dict()})
+    return 0
