@@ -16,7 +16,6 @@ COMMANDS = (
     "scorekeeper.cli.rules_cmds",
     "scorekeeper.cli.serve_cmds",
     "scorekeeper.cli.strategy_cmds",
-    "scorekeeper.cli.strategy_cmds",
     "scorekeeper.cli.camera_cmds",
 )
 
