@@ -24,6 +24,7 @@ from scorekeeper.errors import (
 BLUEPRINTS = (
     "scorekeeper.web.api",
     "scorekeeper.web.api_stream",
+    "scorekeeper.web.pages",
     "scorekeeper.web.camera_api",
 )
 
@@ -52,7 +53,11 @@ def _register_error_handlers(app: Flask) -> None:
         if not _wants_json():
             return exc
         code = (exc.name or "error").lower().replace(" ", "_")
-        return jsonify(error=code, message=exc.description), exc.code or 500
+        resp = jsonify(error=code, message=exc.description)
+        for key, value in exc.get_headers():
+            if key.lower() != "content-type":
+                resp.headers[key] = value  # e.g. Retry-After, Allow
+        return resp, exc.code or 500
 
     @app.errorhandler(ScorekeeperError)
     def domain_error(exc: ScorekeeperError) -> Any:
