@@ -1,0 +1,372 @@
+// The play page's camera panel: the live picture with the dice the camera reads, a throwing
+// area dragged on the picture, the camera's proposed throw to correct by tapping and to record
+// with "Use this throw", and the tablet's own camera (getUserMedia, frames posted to the server).
+// Manual entry on the dice pad stays available whatever the camera does.
+import { $, h, fill, announce, pageData } from "./js/dom.js";
+import { call } from "./js/api.js";
+import { die } from "./js/dice.js";
+
+const panel = document.getElementById("camera-panel");
+const gameId = pageData().game_id;
+const POLL_MS = 300;
+const STATUS_MS = 3000;
+const cam = {
+  status: null, // GET /api/camera
+  proposal: null, // the proposal shown
+  dice: [], // the dice shown, as the player corrected them
+  done: new Set(), // proposals used or dismissed
+  area: null,
+  drag: null,
+  tablet: null, // { stream, video, canvas, busy, timer }
+  latest: null,
+};
+window.scorekeeperCamera = cam;
+
+document.head.append(h("link", { rel: "stylesheet", href: new URL("./camera.css", import.meta.url).href }));
+
+const els = {};
+
+function build() {
+  els.status = h("span", { class: "cam-status", role: "status" }, "…");
+  els.banner = h("p", { class: "cam-banner", role: "alert", hidden: true });
+  els.img = h("img", { class: "cam-img", alt: "Live camera picture with the dice the camera reads" });
+  els.video = h("video", { class: "cam-video", playsinline: true, muted: true, hidden: true });
+  els.boxes = h("canvas", { class: "cam-boxes", hidden: true, "aria-hidden": "true" });
+  els.area = h("div", { class: "cam-area", hidden: true, "aria-hidden": "true" });
+  els.drag = h("div", { class: "cam-drag", hidden: true, "aria-hidden": "true" });
+  els.view = h("div", { class: "cam-view", id: "cam-view" }, els.img, els.video, els.boxes, els.area, els.drag);
+  els.areaBtn = h("button", { type: "button", id: "cam-area-btn", onclick: startArea }, "Mark throwing area");
+  els.wholeBtn = h("button", { type: "button", id: "cam-area-clear", onclick: () => sendArea(null) }, "Whole picture");
+  els.tabletBtn = h("button", { type: "button", id: "cam-tablet", hidden: true, onclick: startTablet }, "Start this tablet's camera");
+  els.msg = h("span", { id: "cam-msg" });
+  els.dice = h("div", { id: "cam-dice", class: "cam-dice", role: "group", "aria-label": "The camera's dice: tap one to change it" });
+  els.use = h("button", { type: "button", id: "cam-use", class: "primary", onclick: useThrow }, "Use this throw");
+  els.add = h("button", { type: "button", id: "cam-add", onclick: () => { cam.dice.push(1); renderProposal(); } }, "+ die");
+  els.dismiss = h("button", { type: "button", id: "cam-dismiss", onclick: dismiss }, "Dismiss");
+  els.why = h("p", { class: "why", id: "cam-why" });
+  els.proposal = h("div", { class: "cam-proposal", id: "cam-proposal", hidden: true },
+    h("p", {}, h("strong", {}, "The camera reads: "), els.msg),
+    els.dice,
+    h("p", { class: "muted cam-hint" }, "Tap a die to change its value, hold (or right-click) to remove it."),
+    h("div", { class: "row" }, els.use, els.add, els.dismiss),
+    els.why);
+  fill(panel,
+    h("div", { class: "cam-head" }, h("h2", {}, "Camera"), els.status,
+      h("span", { class: "cam-tools" }, els.tabletBtn, els.areaBtn, els.wholeBtn)),
+    els.banner, els.view, els.proposal);
+  panel.hidden = false;
+  els.img.addEventListener("error", () => setTimeout(startStream, 2000));
+}
+
+// ---------- status and live view ----------
+function game() { return window.scorekeeperClient && window.scorekeeperClient.game; }
+
+function diceLeft() {
+  const g = game();
+  return g && g.state && g.state.turn ? g.state.turn.dice_left : null;
+}
+
+function startStream() {
+  if (!cam.status || cam.status.kind === "tablet") return;
+  els.img.src = `/api/camera/stream?t=${Date.now()}`;
+}
+
+function showStatus(st) {
+  const first = cam.status === null;
+  cam.status = st;
+  const ok = st.status === "ok";
+  els.status.textContent = `${ok ? "●" : "○"} ${st.source}${ok && st.fps ? ` · ${st.fps} fps` : ""}`;
+  els.status.className = `cam-status ${ok ? "ok" : "down"}`;
+  if (ok) {
+    els.banner.hidden = true;
+  } else {
+    els.banner.hidden = false;
+    els.banner.textContent = st.status === "no_camera" && st.kind === "none"
+      ? "No camera: enter the dice by tapping the pad."
+      : `Camera: ${st.message}. Enter the dice by tapping the pad meanwhile.`;
+  }
+  const noCam = st.kind === "none";
+  els.view.hidden = noCam;
+  if (!cam.tablet) els.img.hidden = st.kind === "tablet";
+  els.areaBtn.hidden = noCam;
+  els.wholeBtn.hidden = noCam || !st.area || isWhole(st.area);
+  els.tabletBtn.hidden = st.kind !== "tablet" || Boolean(cam.tablet);
+  cam.area = st.area;
+  drawArea();
+  if (first && !noCam) startStream();
+}
+
+async function refreshStatus() {
+  try {
+    showStatus(await call("GET", "/api/camera"));
+  } catch (err) {
+    els.banner.hidden = false;
+    els.banner.textContent = `Camera: ${err.message}`;
+  }
+}
+
+async function poll() {
+  if (!cam.status || cam.status.kind === "none" || cam.status.kind === "tablet") return;
+  const left = diceLeft();
+  try {
+    const latest = await call("GET", `/api/camera/latest${left !== null ? `?dice_left=${left}` : ""}`);
+    onReading(latest);
+  } catch { /* the status poll shows the banner */ }
+}
+
+function onReading(r) {
+  cam.latest = r;
+  if (cam.status && r.status !== cam.status.status) refreshStatus();
+  const p = r.proposal;
+  if (p && !cam.done.has(p.id) && (!cam.proposal || cam.proposal.id !== p.id)) {
+    cam.proposal = p;
+    cam.dice = [...p.dice];
+    announce(`The camera reads ${p.dice.join(", ")}. ${p.message}.`);
+    renderProposal();
+  } else if (cam.proposal && cam.proposal.id === (p && p.id)) {
+    cam.proposal = { ...cam.proposal, message: p.message, dice_left: p.dice_left };
+    renderProposal();
+  }
+}
+
+// ---------- the proposal: correct and confirm ----------
+function renderProposal() {
+  const p = cam.proposal;
+  els.proposal.hidden = !p;
+  if (!p) return;
+  const left = diceLeft();
+  const n = cam.dice.length;
+  const changed = n !== p.dice.length || cam.dice.some((v, i) => v !== p.dice[i]);
+  const noun = n === 1 ? "die" : "dice";
+  els.msg.textContent = changed
+    ? `corrected to ${n} ${noun}${left !== null && left !== n ? `, ${left} ${left === 1 ? "is" : "are"} left to throw` : ""}.`
+    : `${p.message}.`;
+  fill(els.dice, cam.dice.map((v, i) => {
+    const b = h("button", { type: "button", class: "cam-die", "aria-label": `die ${i + 1}: ${v}, tap to change` }, die(v, 44));
+    b.addEventListener("click", () => { cam.dice[i] = (cam.dice[i] % 6) + 1; renderProposal(); });
+    b.addEventListener("contextmenu", (e) => { e.preventDefault(); removeDie(i); });
+    let hold = null;
+    b.addEventListener("pointerdown", () => { hold = setTimeout(() => { hold = "done"; removeDie(i); }, 650); });
+    b.addEventListener("pointerup", (e) => { if (hold === "done") e.preventDefault(); clearTimeout(hold); });
+    return b;
+  }));
+  const why = refusal(left, n);
+  els.use.disabled = Boolean(why);
+  els.why.textContent = why || "";
+  els.add.disabled = n >= 6;
+}
+
+function removeDie(i) {
+  cam.dice.splice(i, 1);
+  renderProposal();
+}
+
+function refusal(left, n) {
+  const g = game();
+  const client = window.scorekeeperClient;
+  if (!g || !g.state) return "The game is still loading.";
+  if (!client || !client.canControl) return "This device only watches this game.";
+  if (g.state.phase === "over") return "The game is over.";
+  if (g.state.phase !== "throw") return "Choose the dice to keep from the current throw first.";
+  if (n === 0) return "Add the dice that were thrown.";
+  if (left !== null && n !== left) return `The throw needs exactly ${left} ${left === 1 ? "die" : "dice"}: tap + die or hold one to remove it.`;
+  return null;
+}
+
+async function useThrow() {
+  const p = cam.proposal;
+  if (!p) return;
+  const dice = [...cam.dice];
+  els.use.disabled = true;
+  try {
+    await window.scorekeeperClient.act({ type: "throw", dice, source: "camera" });
+  } catch (err) {
+    els.why.textContent = err.message;
+    els.use.disabled = false;
+    return;
+  }
+  finish(p, dice);
+}
+
+function dismiss() {
+  if (cam.proposal) finish(cam.proposal, null);
+}
+
+function finish(p, recorded) {
+  cam.done.add(p.id);
+  cam.proposal = null;
+  renderProposal();
+  call("POST", `/api/camera/proposals/${encodeURIComponent(p.id)}`, { recorded, game: gameId }).catch(() => {});
+}
+
+// ---------- the throwing area ----------
+function isWhole(a) { return a.x0 === 0 && a.y0 === 0 && a.x1 === 1 && a.y1 === 1; }
+
+function drawArea() {
+  const a = cam.area;
+  els.area.hidden = !a || isWhole(a);
+  if (els.area.hidden) return;
+  Object.assign(els.area.style, {
+    left: `${a.x0 * 100}%`, top: `${a.y0 * 100}%`,
+    width: `${(a.x1 - a.x0) * 100}%`, height: `${(a.y1 - a.y0) * 100}%`,
+  });
+}
+
+function startArea() {
+  els.view.classList.add("marking");
+  els.areaBtn.textContent = "Drag over the throwing area…";
+  els.areaBtn.disabled = true;
+}
+
+function frac(e) {
+  const r = els.view.getBoundingClientRect();
+  return [Math.min(1, Math.max(0, (e.clientX - r.left) / r.width)), Math.min(1, Math.max(0, (e.clientY - r.top) / r.height))];
+}
+
+els.onDown = (e) => {
+  if (!els.view.classList.contains("marking")) return;
+  e.preventDefault();
+  els.view.setPointerCapture(e.pointerId);
+  cam.drag = { start: frac(e), end: frac(e) };
+  els.drag.hidden = false;
+  moveDrag();
+};
+els.onMove = (e) => {
+  if (!cam.drag) return;
+  cam.drag.end = frac(e);
+  moveDrag();
+};
+els.onUp = () => {
+  if (!cam.drag) return;
+  const [[ax, ay], [bx, by]] = [cam.drag.start, cam.drag.end];
+  cam.drag = null;
+  els.drag.hidden = true;
+  els.view.classList.remove("marking");
+  els.areaBtn.textContent = "Mark throwing area";
+  els.areaBtn.disabled = false;
+  if (Math.abs(bx - ax) < 0.05 || Math.abs(by - ay) < 0.05) return;
+  sendArea({ x0: Math.min(ax, bx), y0: Math.min(ay, by), x1: Math.max(ax, bx), y1: Math.max(ay, by) });
+};
+
+function moveDrag() {
+  const [[ax, ay], [bx, by]] = [cam.drag.start, cam.drag.end];
+  Object.assign(els.drag.style, {
+    left: `${Math.min(ax, bx) * 100}%`, top: `${Math.min(ay, by) * 100}%`,
+    width: `${Math.abs(bx - ax) * 100}%`, height: `${Math.abs(by - ay) * 100}%`,
+  });
+}
+
+async function sendArea(area) {
+  try {
+    const out = await call("POST", "/api/camera/area", area ? area : { area: null });
+    cam.area = out.area;
+    els.wholeBtn.hidden = out.whole;
+    drawArea();
+  } catch (err) {
+    els.banner.hidden = false;
+    els.banner.textContent = `Throwing area: ${err.message}`;
+  }
+}
+
+// ---------- the tablet's own camera ----------
+async function startTablet() {
+  if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
+    els.banner.hidden = false;
+    els.banner.textContent = "This browser allows the camera only on https: start the server with --https (or open it on localhost). Enter the dice by tapping meanwhile.";
+    return;
+  }
+  let stream;
+  try {
+    stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment", width: { ideal: 640 }, height: { ideal: 480 } }, audio: false });
+  } catch (err) {
+    els.banner.hidden = false;
+    els.banner.textContent = err && err.name === "NotAllowedError"
+      ? "Camera permission was refused: allow it in the browser's site settings, or enter the dice by tapping."
+      : `The tablet's camera cannot start (${err && err.name ? err.name : err}). Enter the dice by tapping.`;
+    return;
+  }
+  els.img.hidden = true;
+  els.video.hidden = false;
+  els.boxes.hidden = false;
+  els.video.srcObject = stream;
+  await els.video.play().catch(() => {});
+  cam.tablet = { stream, busy: false, grab: document.createElement("canvas"), wait: 150 };
+  els.tabletBtn.hidden = true;
+  stream.getVideoTracks().forEach((t) => t.addEventListener("ended", () => {
+    cam.tablet = null;
+    els.tabletBtn.hidden = false;
+    els.banner.hidden = false;
+    els.banner.textContent = "The tablet's camera stopped. Tap \"Start this tablet's camera\" again, or enter the dice by tapping.";
+  }));
+  sendFrame();
+}
+
+async function sendFrame() {
+  const t = cam.tablet;
+  if (!t) return;
+  const v = els.video;
+  if (v.videoWidth) {
+    const scale = Math.min(1, 640 / v.videoWidth);
+    t.grab.width = Math.round(v.videoWidth * scale);
+    t.grab.height = Math.round(v.videoHeight * scale);
+    t.grab.getContext("2d").drawImage(v, 0, 0, t.grab.width, t.grab.height);
+    const blob = await new Promise((res) => t.grab.toBlob(res, "image/jpeg", 0.75));
+    const left = diceLeft();
+    try {
+      const resp = await fetch(`/api/camera/frame${left !== null ? `?dice_left=${left}` : ""}`, {
+        method: "POST", headers: { "Content-Type": "image/jpeg" }, body: blob, cache: "no-store",
+      });
+      const data = await resp.json().catch(() => null);
+      if (resp.ok && data) {
+        t.wait = 150;
+        drawBoxes(data);
+        onReading(data);
+        if (cam.status && cam.status.status !== "ok") refreshStatus();
+      } else if (resp.status === 429) {
+        t.wait = Math.min(2000, t.wait * 2);
+      } else if (data && data.message) {
+        els.banner.hidden = false;
+        els.banner.textContent = `Camera: ${data.message}`;
+        t.wait = 1000;
+      }
+    } catch {
+      t.wait = 2000;
+    }
+  }
+  setTimeout(sendFrame, t.wait);
+}
+
+function drawBoxes(r) {
+  const c = els.boxes;
+  c.width = r.width || 640;
+  c.height = r.height || 480;
+  const ctx = c.getContext("2d");
+  ctx.clearRect(0, 0, c.width, c.height);
+  ctx.lineWidth = 3;
+  ctx.font = "bold 22px sans-serif";
+  for (const [list, colour] of [[r.ignored || [], "#999"], [r.dice || [], r.proposal ? "#3c3" : "#fff"]]) {
+    for (const d of list) {
+      const [x0, y0, x1, y1] = d.box;
+      ctx.strokeStyle = colour;
+      ctx.strokeRect(x0, y0, x1 - x0, y1 - y0);
+      ctx.fillStyle = colour;
+      ctx.fillRect(x0, Math.max(0, y0 - 24), 22, 24);
+      ctx.fillStyle = "#000";
+      ctx.fillText(String(d.value), x0 + 5, Math.max(20, y0 - 4));
+    }
+  }
+}
+
+// ---------- start ----------
+if (panel) {
+  build();
+  els.view.addEventListener("pointerdown", els.onDown);
+  els.view.addEventListener("pointermove", els.onMove);
+  els.view.addEventListener("pointerup", els.onUp);
+  els.view.addEventListener("pointercancel", els.onUp);
+  refreshStatus();
+  setInterval(refreshStatus, STATUS_MS);
+  setInterval(poll, POLL_MS);
+  // Re-check the "Use this throw" button whenever the game changes.
+  setInterval(() => { if (cam.proposal) renderProposal(); }, 1000);
+}

@@ -1,0 +1,112 @@
+"""The play page with a demo camera in headless Chromium: overlay, proposal, correct, confirm."""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.request
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import cv2
+import pytest
+from test_camera_fakes import PipReader, scene
+
+from tests.browser.conftest import Server, Tab, record_figure
+
+pytestmark = pytest.mark.browser
+
+SIX = [(1, 60, 60), (2, 200, 80), (3, 360, 60), (4, 80, 300), (5, 260, 320), (6, 430, 300)]
+
+
+@pytest.fixture
+def camera_server(tmp_path: Path) -> Iterator[tuple[Server, Any]]:
+    """The app on waitress with a demo camera playing one six-dice scene, read by PipReader."""
+    from waitress import create_server  # type: ignore[import-untyped,unused-ignore]
+
+    from scorekeeper.web import create_app
+
+    demo = tmp_path / "demo"
+    demo.mkdir()
+    cv2.imwrite(str(demo / "six.png"), scene(SIX))
+    (demo / "truth.json").write_text(json.dumps({"six.png": [1, 2, 3, 4, 5, 6]}))
+    app = create_app(
+        {
+            "DATABASE": str(tmp_path / "games.sqlite3"),
+            "CACHE_DIR": str(tmp_path / "cache"),
+            "PUBLIC_URL": None,
+            "CAMERA": f"demo:{demo}",
+            "CAMERA_READER_FACTORY": PipReader,
+            "CAMERA_DEMO_OPTIONS": {"fps": 15, "tumble_frames": 6, "still_frames": 40},
+        }
+    )
+    server = create_server(app, host="127.0.0.1", port=0, threads=8)
+    port = server.socket.getsockname()[1]  # type: ignore[union-attr]
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield Server(f"http://127.0.0.1:{port}", tmp_path / "games.sqlite3"), app
+    finally:
+        if "camera" in app.extensions:
+            app.extensions["camera"].stop()
+        server.close()
+        thread.join(timeout=5)
+
+
+def post(url: str, body: Any, token: str | None = None) -> Any:
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    req = urllib.request.Request(url, json.dumps(body).encode(), headers, method="POST")
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        return json.loads(resp.read())
+
+
+def get(url: str) -> Any:
+    with urllib.request.urlopen(url, timeout=10) as resp:
+        return json.loads(resp.read())
+
+
+def test_play_page_camera_proposal_corrected_and_recorded(
+    camera_server: tuple[Server, Any], open_tab: Callable[..., Tab]
+) -> None:
+    server, _ = camera_server
+    game = post(f"{server.url}/api/games", {"players": ["Ann", "Bob"]})
+    tab = open_tab(768, 1024)
+    page = tab.page
+    page.goto(f"{server.url}/play/{game['id']}#t={game['control_token']}")
+
+    panel = page.locator("#camera-panel")
+    panel.wait_for(state="visible")
+    page.wait_for_function(
+        "() => { const i = document.querySelector('#camera-panel .cam-img');"
+        " return i && i.naturalWidth > 0; }",
+        timeout=10_000,
+    )  # the MJPEG live view with the overlay is showing
+    page.locator("#cam-proposal").wait_for(state="visible", timeout=15_000)
+    assert "I see 6 dice" in page.locator("#cam-msg").inner_text()
+    labels = page.locator("#cam-dice .cam-die").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    values = [label.split(": ")[1].split(",")[0] for label in labels]
+    assert values == ["1", "2", "3", "4", "5", "6"]
+    tab.shot("camera-proposal")
+
+    # correct the last die (6 -> 1) with one tap, then "Use this throw"
+    page.locator("#cam-dice .cam-die").nth(5).click()
+    assert "corrected" in page.locator("#cam-msg").inner_text()
+    page.locator("#cam-use").click()
+    page.locator("#cam-proposal").wait_for(state="hidden", timeout=10_000)
+
+    state = get(f"{server.url}/api/games/{game['id']}")["state"]
+    assert sorted(state["turn"]["throw"]) == [1, 1, 2, 3, 4, 5]
+    assert state["turn"]["source"] == "camera"
+    page.wait_for_function(
+        "() => document.querySelector('#turn-sub').textContent.includes('camera')"
+    )
+    stats = page.evaluate("() => fetch('/api/camera').then(r => r.json())")
+    assert stats["status"] == "ok"
+    record_figure("camera_live_view_fps_browser", stats["fps"])
+    tab.shot("camera-recorded")
+    assert tab.errors == []
