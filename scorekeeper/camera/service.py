@@ -111,6 +111,10 @@ class Reading:
     ignored: tuple[Die, ...]
     proposal: Proposal | None
     process_ms: float = 0.0
+    captured: float = 0.0
+    """When the frame was captured (``time.time()``)."""
+    info: Mapping[str, Any] = field(default_factory=dict, repr=False)
+    """What the source said about the frame (the demo's scene and phase)."""
 
     def to_dict(self, dice_left: int | None = None) -> dict[str, Any]:
         """``{"frame_id", "stable", "dice", "count", "ignored", "proposal", ...}``."""
@@ -268,15 +272,20 @@ class CameraService:
                 continue
             last = cap.frame_id
             try:
-                self.process(cap.image, cap.frame_id, cap.info)
+                self.process(cap.image, cap.frame_id, cap.info, cap.time)
             except Exception as exc:  # a reader failure must not kill the thread
                 self._reader_error = f"reading the frame failed: {exc}"
 
     def process(
-        self, image: Image, frame_id: int, info: Mapping[str, Any] | None = None
+        self,
+        image: Image,
+        frame_id: int,
+        info: Mapping[str, Any] | None = None,
+        captured: float | None = None,
     ) -> Reading:
         """Settle and read one frame; publishes and returns the :class:`Reading`."""
         t0 = time.perf_counter()
+        captured = time.time() if captured is None else captured
         with self._proc_lock:
             img = to_bgr(image)
             h, w = img.shape[:2]
@@ -318,6 +327,8 @@ class CameraService:
                 ignored=tuple(outside),
                 proposal=self._proposal,
                 process_ms=(time.perf_counter() - t0) * 1000,
+                captured=captured,
+                info=dict(info or {}),
             )
         with self._cond:
             self._reading = reading

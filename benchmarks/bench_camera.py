@@ -1,0 +1,144 @@
+"""Camera benchmark: frames per second from the demo source with the overlay, on 1 and 2 threads,
+and the time from a still scene to a proposal.
+
+    python benchmarks/bench_camera.py [--images sample_images] [--frames 300] [--scenes 6]
+
+Prints one JSON line per measurement. ``fps_all`` is the demo's loop (tumbling frames are not
+read, still frames are); ``fps_still`` reads every frame (the worst case); both include the
+overlay drawn and JPEG-encoded as the live view does. ``proposal_s`` is measured on the
+threaded service with the demo paced at 15 frames per second: from the capture of the first
+still frame of a scene to the proposal. Without the ONNX model (``models/dice.onnx``), the
+synthetic pip-counting reader of the tests stands in, and ``reader`` says so.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import cv2
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests"))
+
+from scorekeeper.camera.service import CameraService, default_reader_factory  # noqa: E402
+from scorekeeper.camera.sources import DemoSource  # noqa: E402
+
+
+def pick_reader(images: Path, threads: int) -> tuple[str, Callable[[], Any], Path]:
+    """The real reader on ``images`` when the model exists, else the fake on synthetic scenes."""
+    from scorekeeper.vision import default_model_path
+
+    has_images = images.is_dir() and any(
+        p.suffix.lower() in (".png", ".jpg", ".jpeg") for p in images.iterdir()
+    )
+    if default_model_path().is_file() and has_images:
+        return "onnx", default_reader_factory(threads=threads), images
+    from test_camera_fakes import PipReader, scene
+
+    folder = Path(tempfile.mkdtemp(prefix="bench-camera-"))
+    layouts = [
+        [(1, 60, 60), (2, 200, 80), (3, 360, 60), (4, 80, 300), (5, 260, 320), (6, 430, 300)],
+        [(5, 100, 100), (5, 300, 200), (1, 500, 350)],
+        [(2, 150, 250), (6, 420, 120)],
+    ]
+    truth = {}
+    for i, dice in enumerate(layouts):
+        cv2.imwrite(str(folder / f"scene{i}.png"), scene(dice))
+        truth[f"scene{i}.png"] = sorted(v for v, _, _ in dice)
+    (folder / "truth.json").write_text(json.dumps(truth))
+    return "synthetic pip counter (no models/dice.onnx)", PipReader, folder
+
+
+def bench_fps(folder: Path, factory: Callable[[], Any], frames: int, still_only: bool) -> float:
+    """Frames processed per second, overlay JPEG included."""
+    tumble = 0 if still_only else 8
+    src = DemoSource(folder, fps=0, tumble_frames=tumble, still_frames=30)
+    src.open()
+    svc = CameraService("none", reader_factory=factory)
+    for i in range(10):  # warm-up
+        svc.jpeg(svc.process(src.read(), i + 1, src.info))  # type: ignore[arg-type]
+    t0 = time.perf_counter()
+    for i in range(frames):
+        img = src.read()
+        assert img is not None
+        svc.jpeg(svc.process(img, i + 100, src.info))
+    return frames / (time.perf_counter() - t0)
+
+
+def bench_proposal(folder: Path, factory: Callable[[], Any], scenes: int) -> dict[str, Any]:
+    """Seconds from the first still frame of a scene to its proposal, and how many were right."""
+    tumble = 8
+    svc = CameraService(
+        f"demo:{folder}",
+        reader_factory=factory,
+        demo_options={"fps": 15, "tumble_frames": tumble, "still_frames": 30},
+    )
+    svc.start()
+    delays: list[float] = []
+    right = 0
+    still_at: float | None = None
+    done: set[str] = set()
+    last = 0
+    fps = 15.0
+    deadline = time.monotonic() + 10 + scenes * 3.5
+    try:
+        while len(delays) < scenes and time.monotonic() < deadline:
+            r = svc.wait_reading(last, 1.0)
+            if r is None:
+                continue
+            last = r.frame_id
+            if r.info.get("phase") != "still":
+                still_at = None
+            elif still_at is None:  # the first still frame seen (frames may be skipped)
+                still_at = r.captured - (int(r.info.get("step", tumble)) - tumble) / fps
+            p = r.proposal
+            if p is not None and p.id not in done and still_at is not None:
+                done.add(p.id)
+                delays.append(r.time - still_at)
+                truth = r.info.get("truth")
+                right += truth is not None and sorted(truth) == list(p.dice)
+    finally:
+        svc.stop()
+    return {
+        "proposals": len(delays),
+        "right": right,
+        "proposal_s_median": round(statistics.median(delays), 3) if delays else None,
+        "proposal_s_max": round(max(delays), 3) if delays else None,
+    }
+
+
+def main() -> int:
+    """Run the measurements and print JSON lines."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--images", type=Path, default=ROOT / "sample_images")
+    ap.add_argument("--frames", type=int, default=300)
+    ap.add_argument("--scenes", type=int, default=6)
+    args = ap.parse_args()
+    for threads in (1, 2):
+        cv2.setNumThreads(threads)
+        name, factory, folder = pick_reader(args.images, threads)
+        out = {
+            "bench": "camera_fps",
+            "threads": threads,
+            "reader": name,
+            "fps_all": round(bench_fps(folder, factory, args.frames, still_only=False), 1),
+            "fps_still": round(bench_fps(folder, factory, args.frames, still_only=True), 1),
+        }
+        print(json.dumps(out), flush=True)
+    cv2.setNumThreads(1)
+    name, factory, folder = pick_reader(args.images, 1)
+    latency = bench_proposal(folder, factory, args.scenes)
+    print(json.dumps({"bench": "camera_proposal", "reader": name, **latency}), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
