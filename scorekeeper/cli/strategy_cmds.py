@@ -19,17 +19,35 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     p = sub.add_parser("suggest", help="rank every option after a throw, best first, as JSON")
     add_rules_options(p)
-    p.add_argument("--turn-total", type=int, default=0, metavar="T",
-                   help="the turn total before this throw (a multiple of 50)")
+    p.add_argument(
+        "--turn-total",
+        type=int,
+        default=0,
+        metavar="T",
+        help="the turn total before this throw (a multiple of 50)",
+    )
     p.add_argument("--banked", type=int, default=0, metavar="B", help="the player's banked score")
-    p.add_argument("--not-on-board", action="store_true",
-                   help="the player has not banked yet (the opening minimum applies)")
-    p.add_argument("--streak", type=int, default=0, metavar="K",
-                   help="farkles in a row so far: 0, 1 or 2")
-    p.add_argument("--beat", type=int, default=None, metavar="S",
-                   help="final round: the leader's score to beat (maximise the win chance)")
-    p.add_argument("--cache-dir", default=None, metavar="DIR",
-                   help="the solved-policy cache folder (default: the user cache folder)")
+    p.add_argument(
+        "--not-on-board",
+        action="store_true",
+        help="the player has not banked yet (the opening minimum applies)",
+    )
+    p.add_argument(
+        "--streak", type=int, default=0, metavar="K", help="farkles in a row so far: 0, 1 or 2"
+    )
+    p.add_argument(
+        "--beat",
+        type=int,
+        default=None,
+        metavar="S",
+        help="final round: the leader's score to beat (maximise the win chance)",
+    )
+    p.add_argument(
+        "--cache-dir",
+        default=None,
+        metavar="DIR",
+        help="the solved-policy cache folder (default: the user cache folder)",
+    )
     p.add_argument("dice", nargs="+", metavar="DIE", help="the thrown dice, e.g. 1 5 5 2 3 4")
     p.set_defaults(func=cmd_suggest)
 

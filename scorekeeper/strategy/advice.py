@@ -212,8 +212,10 @@ def advise(
     :raises StrategyError: on an impossible state (see the message).
     :raises DiceError: when ``throw`` is not 1 to 6 dice.
     """
-    dice = throw if isinstance(throw, Dice) else (
-        Dice.parse(throw) if isinstance(throw, str) else Dice(throw)
+    dice = (
+        throw
+        if isinstance(throw, Dice)
+        else (Dice.parse(throw) if isinstance(throw, str) else Dice(throw))
     )
     left = _check_state(rules, dice, turn_total, dice_left, banked, on_board, streak, beat)
     pol = policy if policy is not None else policy_for(rules, cache_dir)
@@ -309,8 +311,10 @@ def _options(
     why = _bank_why_not(rules, ctx, i, hot, banked, beat)
     bank_value = ctx.bank_value(i)
     desc = _describe(keep.dice)
-    throw_words = "throw all 6 dice again (hot dice)" if hot else (
-        f"throw {throw_n} {'die' if throw_n == 1 else 'dice'}"
+    throw_words = (
+        "throw all 6 dice again (hot dice)"
+        if hot
+        else (f"throw {throw_n} {'die' if throw_n == 1 else 'dice'}")
     )
     if kind == "win_probability":
         assert beat is not None
@@ -321,12 +325,14 @@ def _options(
             bank_text = f"banking now wins with {banked + total}"
         else:
             bank_text = f"banking now ties {beat}"
-        bank_reason = (
-            f"Keep {desc} and bank {total}: "
-            + (f"not allowed, {why}" if why else (
-                f"{banked + total} beats {beat}, a sure win" if bank_value >= 1.0
+        bank_reason = f"Keep {desc} and bank {total}: " + (
+            f"not allowed, {why}"
+            if why
+            else (
+                f"{banked + total} beats {beat}, a sure win"
+                if bank_value >= 1.0
                 else f"{banked + total} ties {beat}, worth half a win"
-            ))
+            )
         )
     else:
         roll_text = f"{roll_value:.0f} expected"

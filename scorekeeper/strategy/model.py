@@ -19,12 +19,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import product
 
 import numpy as np
 import numpy.typing as npt
 
 from scorekeeper.rules import Rules
-from scorekeeper.scoring import Counts, table_for, throw_outcomes
+from scorekeeper.scoring import Counts, ScoreTable, table_for, throw_outcomes
 
 UNIT = 50
 HOT = 0  # the state column for "all six dice set aside: six fresh dice in hand"
@@ -77,6 +78,21 @@ class ChanceModel:
         return self.farkle[n] + self.toxic[n]
 
 
+def _useful_keeps(table: ScoreTable, counts: Counts) -> dict[int, int]:
+    """For each number of dice a keep can leave (0 = hot dice), its most points in units."""
+    n = sum(counts)
+    out: dict[int, int] = {}
+    for sub in product(*(range(c + 1) for c in counts)):
+        size = sum(sub)
+        if size == 0:
+            continue
+        points = table.points((sub[0], sub[1], sub[2], sub[3], sub[4], sub[5]))
+        if points is not None:
+            col = n - size
+            out[col] = max(out.get(col, 0), points // UNIT)
+    return out
+
+
 @lru_cache(maxsize=64)
 def chance_model(rules: Rules) -> ChanceModel:
     """The (cached) chance model of a rules value."""
@@ -104,17 +120,13 @@ def chance_model(rules: Rules) -> ChanceModel:
             if is_six_ones(counts, rules):
                 six[n] += p
                 continue
-            keeps = table.keeps(counts)
-            if not keeps:
+            by_col = _useful_keeps(table, counts)
+            if not by_col:
                 if n == 6 and rules.six_dice_farkle_bonus > 0:
                     bonus_farkle += p
                 else:
                     farkle[n] += p
                 continue
-            by_col: dict[int, int] = {}
-            for k in keeps:
-                col = n - len(k.dice)
-                by_col[col] = max(by_col.get(col, 0), k.points // UNIT)
             weights.append(p)
             o_starts.append(len(e_units))
             outcome_n.append(n)

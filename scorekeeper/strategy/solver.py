@@ -201,8 +201,9 @@ def _six_entries(m: ChanceModel) -> list[tuple[float, list[tuple[int, int]]]]:
     ends = [*m.o_starts.tolist()[first + 1 :], len(m.entry_units)]
     for o, end in zip(range(first, len(m.weights)), ends, strict=True):
         start = int(m.o_starts[o])
-        ents = list(zip(m.entry_units[start:end].tolist(), m.entry_col[start:end].tolist(),
-                        strict=True))
+        ents = list(
+            zip(m.entry_units[start:end].tolist(), m.entry_col[start:end].tolist(), strict=True)
+        )
         out.append((float(m.weights[o]), ents))
     return out
 
@@ -251,8 +252,10 @@ def _asymptote(
                 s_hot += w * max(u for u, c in ents if c == HOT) * UNIT
             else:
                 n_plain += w
-                s_plain += w * max(u for u, _c in ents) * UNIT if not hot_forced else (
-                    w * max(u for u, c in ents if c != HOT) * UNIT
+                s_plain += (
+                    w * max(u for u, _c in ents) * UNIT
+                    if not hot_forced
+                    else (w * max(u for u, c in ents if c != HOT) * UNIT)
                 )
         denom = 1.0 - loop - m.bonus_farkle
         a = (n_plain + six) / denom
