@@ -62,13 +62,15 @@ def demo_app(tmp_path: Path, demo_dir: Path) -> Iterator[Flask]:
         app.extensions["camera"].stop()
 
 
-def wait_proposal(client: FlaskClient, count: int, dice_left: int, timeout: float = 10) -> Any:
-    """Poll ``latest`` until a proposal of ``count`` dice shows up."""
+def wait_proposal(
+    client: FlaskClient, count: int, dice_left: int, timeout: float = 10, dice: Any = None
+) -> Any:
+    """Poll ``latest`` until a proposal of ``count`` dice (or exactly ``dice``) shows up."""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         body = client.get(f"/api/camera/latest?dice_left={dice_left}").get_json()
         p = body["proposal"]
-        if p is not None and p["count"] == count:
+        if p is not None and p["count"] == count and dice in (None, p["dice"]):
             return body
         time.sleep(0.02)
     raise AssertionError(f"no proposal of {count} dice within {timeout} s")
@@ -154,7 +156,7 @@ def test_status_stream_snapshot_and_area(demo_app: Flask) -> None:
     bad = client.post("/api/camera/area", json={"x0": 0, "y0": 0, "x1": 5, "y1": 1})
     assert bad.status_code == 400 and "x1" in bad.get_json()["message"]
     # only the left half is read now: scene c's 6 (x=420) is set aside
-    body = wait_proposal(client, 1, 6)
+    body = wait_proposal(client, 1, 6, dice=[2])
     assert body["proposal"]["dice"] == [2]
     assert [d["value"] for d in body["ignored"]] == [6]
     cleared = client.post("/api/camera/area", json={"area": None}).get_json()
