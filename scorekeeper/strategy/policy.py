@@ -46,10 +46,22 @@ CACHE_ENV = "SCOREKEEPER_CACHE_DIR"
 
 
 def default_cache_dir() -> Path:
-    """The on-disk policy cache: ``$SCOREKEEPER_CACHE_DIR`` or the user cache dir."""
+    """The on-disk policy cache folder.
+
+    ``$SCOREKEEPER_CACHE_DIR`` when set; else, inside a Flask app context, the app's
+    ``CACHE_DIR`` config key (``/policies`` under it); else the user cache folder.
+    """
     env = os.environ.get(CACHE_ENV)
     if env:
         return Path(env)
+    try:
+        import flask
+    except ImportError:  # pragma: no cover - flask is a runtime dependency
+        flask = None  # type: ignore[assignment]
+    if flask is not None and flask.has_app_context():
+        configured = flask.current_app.config.get("CACHE_DIR")
+        if configured:
+            return Path(configured) / "policies"
     import platformdirs
 
     return Path(platformdirs.user_cache_dir("scorekeeper")) / "policies"

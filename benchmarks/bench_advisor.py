@@ -1,0 +1,74 @@
+"""Strategy advisor speed: cold solve per preset (with and without a streak penalty), warm advice.
+
+Run: ``.venv/bin/python benchmarks/bench_advisor.py``. Prints one line per rule set:
+* ``cold`` — a solve from nothing: the score table, the chance model, the streak values and
+  both base tables (on and off the board); ``solve`` — the same with the score table warm
+  (what ``scorekeeper solve`` pays after the first use of a rule set in a process);
+* ``advice`` — the median of one ``advise`` call with a warm cache (memory), and
+  ``disk`` — one call in a "new process" (memory cleared, the policy read from disk).
+"""
+
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+
+from scorekeeper.rules import PRESETS, Rules, find_rules
+from scorekeeper.scoring import table_for
+from scorekeeper.strategy import advise, clear_memory, policy_for
+from scorekeeper.strategy.model import chance_model
+from scorekeeper.strategy.policy import solve_policy
+
+THROWS = ("1 5 5 2 3 4", "1 1 5 2 6", "2 2 3 4 6 5", "5 3 4", "1 1 1 2 2 3")
+
+
+def _cold(rules: Rules) -> tuple[float, float, float]:
+    table_for.cache_clear()
+    chance_model.cache_clear()
+    start = time.perf_counter()
+    policy = solve_policy(rules)
+    cold = time.perf_counter() - start
+    chance_model.cache_clear()
+    start = time.perf_counter()
+    solve_policy(rules)
+    warm_table = time.perf_counter() - start
+    return cold, warm_table, policy.points_per_turn
+
+
+def _advice(rules: Rules, folder: str) -> tuple[float, float]:
+    policy_for(rules, folder)
+    times = []
+    for j in range(300):
+        throw = THROWS[j % len(THROWS)]
+        start = time.perf_counter()
+        advise(rules, throw, turn_total=300, banked=2000, cache_dir=folder)
+        times.append(time.perf_counter() - start)
+    clear_memory()
+    start = time.perf_counter()
+    advise(rules, THROWS[0], turn_total=300, cache_dir=folder)
+    disk = time.perf_counter() - start
+    return statistics.median(times[5:]), disk
+
+
+def main() -> None:
+    """Print the figures for every preset, and each with a 1000-point streak penalty."""
+    print(f"{'rule set':<26}{'cold s':>8}{'solve s':>9}{'advice ms':>11}{'disk ms':>9}  ppt")
+    with tempfile.TemporaryDirectory() as folder:
+        for name in PRESETS:
+            variants = [(name, find_rules(name))]
+            if not find_rules(name).farkle_streak_penalty:
+                variants.append(
+                    (f"{name}+penalty", find_rules(name, {"farkle_streak_penalty": 1000}))
+                )
+            for label, rules in variants:
+                cold, solve, ppt = _cold(rules)
+                advice, disk = _advice(rules, folder)
+                print(
+                    f"{label:<26}{cold:>8.3f}{solve:>9.3f}{advice * 1e3:>11.3f}"
+                    f"{disk * 1e3:>9.2f}  {ppt:.2f}"
+                )
+
+
+if __name__ == "__main__":
+    main()
