@@ -51,7 +51,7 @@ def draw_overlay(
             cv2.rectangle(img, (x0, y0), (x1, y1), col, 2)
             _label(img, str(d.value), x0, y0 - 2, col, scale)
     if banner:
-        state = banner
+        state = banner if len(banner) <= 60 else banner[:57] + "..."
     elif proposal:
         state = "settled: " + " ".join(str(v) for v in proposal)
     else:

@@ -433,6 +433,12 @@ class CameraService:
             "accepts_uploads": kind == "tablet",
         }
 
+    def picture_ok(self) -> bool:
+        """Whether the latest picture is live (the reader may still be failing)."""
+        if self.kind == "tablet":
+            return self.latest() is not None
+        return self._capture is not None and self._capture.status()[0] == OK
+
     def jpeg(self, reading: Reading | None) -> bytes:
         """The overlay picture of ``reading`` as JPEG (cached per frame), or a placeholder."""
         if reading is None:
@@ -448,6 +454,7 @@ class CameraService:
             area=self._area,
             stable=reading.stable,
             proposal=reading.proposal.dice if reading.proposal else None,
+            banner=self._reader_error,
         )
         data = encode_jpeg(img, 75)
         with self._jpeg_lock:

@@ -7,6 +7,7 @@ A source is opened, read frame by frame and closed by the capture thread
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from dataclasses import dataclass
@@ -110,6 +111,8 @@ class OpenCVSource:
         """
         if self._cap is not None:
             return
+        with contextlib.suppress(AttributeError):  # quiet OpenCV's probing warnings
+            cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
         webcam = self.spec.kind == "webcam"
         target: int | str = int(self.spec.target) if webcam else self.spec.target
         cap = cv2.VideoCapture(target)

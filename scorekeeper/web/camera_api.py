@@ -155,7 +155,7 @@ def frame() -> Any:
 def snapshot() -> Any:
     """``GET /api/camera/snapshot.jpg``: the newest picture with the overlay."""
     svc = camera_service()
-    data = svc.jpeg(svc.latest() if svc.status()["status"] == "ok" else None)
+    data = svc.jpeg(svc.latest() if svc.picture_ok() else None)
     return Response(data, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
 
 
@@ -190,8 +190,7 @@ def _mjpeg(svc: CameraService, max_fps: float) -> Iterator[bytes]:
         reading = svc.wait_reading(last, 1.0)
         if reading is not None:
             last = reading.frame_id
-        ok = svc.status()["status"] == "ok" or svc.kind == "tablet"
-        data = svc.jpeg(svc.latest() if ok else None)
+        data = svc.jpeg(svc.latest() if svc.picture_ok() else None)
         yield (
             f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(data)}\r\n\r\n"
         ).encode() + data + b"\r\n"
