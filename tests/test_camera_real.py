@@ -1,0 +1,98 @@
+"""The demo camera with the real ONNX reader on ``sample_images/``: every scene settles into a
+proposal of its true values, and one is recorded in a game through the API."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from scorekeeper.camera.service import CameraService, default_reader_factory
+from scorekeeper.camera.sources import DEFAULT_DEMO_DIR, DemoSource, load_truth
+from scorekeeper.vision import default_model_path
+from scorekeeper.web import create_app
+
+TRUTH = load_truth(DEFAULT_DEMO_DIR) if DEFAULT_DEMO_DIR.is_dir() else {}
+pytestmark = pytest.mark.skipif(
+    not default_model_path().is_file() or not TRUTH,
+    reason="needs models/dice.onnx and sample_images/truth.json",
+)
+TUMBLE, STILL = 6, 12
+
+
+def test_every_demo_scene_settles_into_its_true_values() -> None:
+    src = DemoSource(DEFAULT_DEMO_DIR, fps=0, tumble_frames=TUMBLE, still_frames=STILL)
+    src.open()
+    svc = CameraService("none", reader_factory=default_reader_factory(threads=1))
+    proposals: dict[str, list[list[int]]] = {}
+    seen: set[str] = set()
+    for i in range(len(src.scenes) * (TUMBLE + STILL)):
+        img = src.read()
+        assert img is not None
+        r = svc.process(img, i + 1, src.info)
+        if r.proposal is not None and r.proposal.id not in seen:
+            seen.add(r.proposal.id)
+            assert src.info["phase"] == "still"  # never while tumbling
+            proposals.setdefault(src.info["scene"], []).append(list(r.proposal.dice))
+    expected = {name: [values] for name, values in TRUTH.items() if values}
+    assert proposals == expected
+
+
+@pytest.fixture
+def demo_app(tmp_path: Path) -> Iterator[Flask]:
+    app = create_app(
+        {
+            "TESTING": True,
+            "DATABASE": str(tmp_path / "games.sqlite3"),
+            "CACHE_DIR": str(tmp_path / "cache"),
+            "CAMERA": "demo",
+            "CAMERA_DEMO_OPTIONS": {"fps": 15, "tumble_frames": TUMBLE, "still_frames": STILL},
+        }
+    )
+    yield app
+    if "camera" in app.extensions:
+        app.extensions["camera"].stop()
+
+
+def test_demo_camera_throw_recorded_through_the_api(demo_app: Flask) -> None:
+    client = demo_app.test_client()
+    n = max(len(v) for v in TRUTH.values())
+    game = client.post("/api/games", json={"players": ["Ann", "Bob"]}).get_json()
+    gid, auth = game["id"], {"Authorization": f"Bearer {game['control_token']}"}
+    version = game["version"]
+
+    def act(body: dict[str, Any]) -> Any:
+        nonlocal version
+        url = f"/api/games/{gid}/actions"
+        resp = client.post(url, json={"version": version, **body}, headers=auth)
+        assert resp.status_code == 200, resp.get_json()
+        version = resp.get_json()["version"]
+        return resp.get_json()["state"]
+
+    if n < 6:  # bring the dice left down to n: a manual throw, keep its 1s
+        fillers = [2, 3, 4, 6, 6, 3][:n]
+        act({"type": "throw", "dice": [1] * (6 - n) + fillers, "source": "manual"})
+        act({"type": "keep", "dice": [1] * (6 - n)})
+    deadline = time.monotonic() + 60
+    proposal = None
+    while time.monotonic() < deadline:
+        body = client.get(f"/api/camera/latest?dice_left={n}").get_json()
+        p = body["proposal"]
+        if p is not None and p["count"] == n:
+            proposal = p
+            break
+        time.sleep(0.05)
+    assert proposal is not None, client.get("/api/camera").get_json()
+    assert proposal["message"] == f"I see {n} {'die' if n == 1 else 'dice'}"
+    assert proposal["dice"] in [v for v in TRUTH.values() if len(v) == n]
+
+    state = act({"type": "throw", "dice": proposal["dice"], "source": "camera"})
+    assert state["turn"]["source"] == "camera"
+    out = client.post(
+        f"/api/camera/proposals/{proposal['id']}", json={"recorded": proposal["dice"], "game": gid}
+    ).get_json()
+    assert out["exact"] is True
