@@ -7,6 +7,7 @@ import { eventFlash, finalRoundText, teamsText, turnLine } from "./game-view.js"
 
 const { game_id: gameId, base_url: baseUrl } = pageData();
 const metrics = (window.scorekeeperMetrics = { updates: [] });
+let shown = Infinity; // the version whose event was last flashed
 const client = new GameClient(gameId, { onState: render, onConnection: connection });
 
 // Line colours plus a dash pattern and marker each, so no line is told apart by colour alone.
@@ -30,7 +31,8 @@ function render(game, why) {
   renderScores(st);
   renderChart(st);
   renderRecent(st);
-  if (why === "stream" || why === "action") {
+  if ((why === "stream" || why === "action") && game.version > shown) {
+    shown = game.version;
     const ev = st.last_event || {};
     const f = eventFlash(st);
     if (f) {
@@ -44,7 +46,7 @@ function render(game, why) {
     }
     if (ev.message) announce(ev.message, Boolean(f));
   }
-  metrics.updates.push({ version: game.version, at: performance.now() });
+  metrics.updates.push({ version: game.version, wall: Date.now() });
 }
 
 function renderWinner(st) {
@@ -68,7 +70,7 @@ function renderTurn(st) {
   const sub = [`turn total · ${t.dice_left} ${t.dice_left === 1 ? "die" : "dice"} to throw`];
   if (t.opening_needed) sub.push(`${fmt(t.opening_needed)} more to get on the board`);
   if (t.must_roll) sub.push("hot dice: must throw all six");
-  fill($("#bt-sub"), sub.join(" · "), t.throw ? h("div", {}, "threw ", diceRow(t.throw, 56)) : null);
+  fill($("#bt-sub"), h("div", {}, sub.join(" · ")), t.throw ? h("div", {}, diceRow(t.throw, 56)) : null);
 }
 
 function renderScores(st) {
@@ -91,6 +93,11 @@ function renderScores(st) {
   $("#board-teams").textContent = tt || "";
 }
 
+function niceStep(raw) {
+  for (const m of [50, 100, 250, 500, 1000, 2500, 5000, 10000, 25000, 50000, 100000, 250000]) if (m >= raw) return m;
+  return 500000;
+}
+
 function marker(shape, x, y, color) {
   const r = 7;
   if (shape === "square") return s("rect", { x: x - r, y: y - r, width: 2 * r, height: 2 * r, fill: color });
@@ -100,7 +107,7 @@ function marker(shape, x, y, color) {
 }
 
 function renderChart(st) {
-  const W = 640, H = 380, L = 80, R = 20, T = 20, B = 40;
+  const W = 520, H = 250, L = 74, R = 16, T = 16, B = 34;
   const series = st.players.map(() => [0]);
   for (const turn of st.history || []) {
     if (!Array.isArray(turn.scores)) continue;
@@ -108,20 +115,20 @@ function renderChart(st) {
   }
   const n = Math.max(1, series[0].length - 1);
   const all = series.flat();
-  const top = Math.max(st.target || 0, ...all, 50);
-  const bottom = Math.min(0, ...all);
+  const step = niceStep((Math.max(st.target || 0, ...all, 50) - Math.min(0, ...all)) / 4);
+  const top = Math.ceil(Math.max(st.target || 0, ...all, 50) / step) * step;
+  const bottom = Math.floor(Math.min(0, ...all) / step) * step;
   const x = (k) => L + ((W - L - R) * k) / n;
   const y = (v) => T + ((H - T - B) * (top - v)) / (top - bottom || 1);
   const svg = s("svg", { class: "chart", viewBox: `0 0 ${W} ${H}`, role: "img",
     "aria-label": `Scores after each turn: ${st.players.map((p) => `${p.name} ${fmt(p.score)}`).join(", ")}` });
-  for (const frac of [0, 0.25, 0.5, 0.75, 1]) {
-    const v = Math.round((bottom + (top - bottom) * frac) / 50) * 50;
+  for (let v = bottom; v <= top; v += step) {
     svg.append(s("line", { class: "grid", x1: L, x2: W - R, y1: y(v), y2: y(v) }),
       s("text", { x: L - 8, y: y(v) + 7, "text-anchor": "end" }, fmt(v)));
   }
   if (st.target) {
     svg.append(s("line", { x1: L, x2: W - R, y1: y(st.target), y2: y(st.target), stroke: "#ffd24a", "stroke-dasharray": "4 4", "stroke-width": 2 }),
-      s("text", { x: W - R, y: y(st.target) - 6, "text-anchor": "end" }, "target"));
+      s("text", { x: L + 8, y: y(st.target) + 22 }, `target ${fmt(st.target)}`));
   }
   svg.append(s("text", { x: (L + W - R) / 2, y: H - 8, "text-anchor": "middle" }, "turns"));
   const legend = [];
@@ -140,7 +147,7 @@ function renderChart(st) {
 }
 
 function renderRecent(st) {
-  const turns = (st.history || []).slice(-6).reverse();
+  const turns = (st.history || []).slice(-3).reverse();
   fill($("#recent"), turns.length ? turns.map((t) => h("li", {}, turnLine(t))) : h("li", { class: "muted" }, "No turns yet."));
 }
 
@@ -152,7 +159,7 @@ function renderQr() {
 }
 
 renderQr();
-client.load().then(() => client.stream()).catch((err) => {
+client.load().then((g) => { shown = g.version; client.stream(); }).catch((err) => {
   $("#bt-who").textContent = err.status === 404 ? `There is no game ${gameId} on this server.` : err.message;
   if (err.status === 0) setTimeout(() => location.reload(), 3000);
 });

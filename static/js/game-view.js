@@ -12,14 +12,24 @@ export function rulesOf(game) {
 
 /** The advisor's pick for the current throw as {keep, reason, action}, or null. */
 export function adviceOf(turn) {
-  let a = turn && turn.advice;
+  const a = turn && turn.advice;
   if (!a || typeof a !== "object") return null;
-  const reason = a.reason || a.why || a.explanation || a.summary || a.text || "";
-  const action = a.action || a.then || null;
-  for (const key of ["best", "choice", "move"]) if (a[key] && typeof a[key] === "object" && !Array.isArray(a[key])) a = { ...a[key], ...a };
-  const keep = Array.isArray(a.keep) ? a.keep : (Array.isArray(a.dice) ? a.dice : null);
+  const best = a.best && typeof a.best === "object" ? a.best : a;
+  const keep = Array.isArray(best.keep) ? best.keep : null;
   if (!keep) return null;
-  return { keep, reason: typeof reason === "string" ? reason : "", action: typeof action === "string" ? action : null };
+  const reason = best.reason || a.message || a.reason || "";
+  return { keep, reason: String(reason), action: typeof best.action === "string" ? best.action : null };
+}
+
+const sameDice = (x, y) => [...x].sort().join(",") === [...y].sort().join(",");
+
+/** The advisor's best line for one keep (its best action), or null. */
+export function adviceFor(turn, keep) {
+  const opts = turn && turn.advice && Array.isArray(turn.advice.options) ? turn.advice.options : [];
+  const mine = opts.filter((o) => Array.isArray(o.keep) && sameDice(o.keep, keep) && o.allowed !== false);
+  if (!mine.length) return null;
+  mine.sort((x, y) => (y.value ?? 0) - (x.value ?? 0));
+  return mine[0].reason || null;
 }
 
 /** A sentence: capital first letter, full stop at the end. */
@@ -71,14 +81,12 @@ export function describeKeep(keep) {
 /** The banner text for a final round or tie-break, or null. */
 export function finalRoundText(st) {
   const left = st.final_turns_left || [];
-  const names = left.length ? left.join(", ") : "";
+  const still = left.length ? ` Still to play: ${left.join(", ")}.` : "";
   if (st.final_round) {
-    const who = st.leader ? `${st.leader} leads with ${fmt(st.to_beat)}` : `The score to beat is ${fmt(st.to_beat)}`;
-    return `Final round! ${who}.${names ? ` Still to play: ${names} — score to beat ${fmt(st.to_beat)}.` : ""}`;
+    const lead = st.leader ? `${st.leader}'s ${fmt(st.to_beat)}` : fmt(st.to_beat);
+    return `Final round! Beat ${lead}.${still}`;
   }
-  if (st.tie_break) {
-    return `Tie-break: ${names || "the tied leaders"} play one more turn each; the score to beat is ${fmt(st.to_beat)}.`;
-  }
+  if (st.tie_break) return `Tie-break! Score to beat: ${fmt(st.to_beat)}.${still}`;
   return null;
 }
 

@@ -3,7 +3,7 @@
 import { $, h, fill, fmt, announce, banner, pageData } from "./dom.js";
 import { GameClient } from "./api.js";
 import { die, diceRow } from "./dice.js";
-import { adviceOf, rulesOf, bankRefusal, describeKeep, eventFlash, finalRoundText, teamsText, sentence } from "./game-view.js";
+import { adviceFor, adviceOf, rulesOf, bankRefusal, describeKeep, eventFlash, finalRoundText, teamsText, sentence } from "./game-view.js";
 
 const { game_id: gameId } = pageData();
 const QUICK_KEY = `scorekeeper.quick.${gameId}`;
@@ -15,6 +15,7 @@ const ui = {
   busy: false,
   pendingStart: null,
   lastThrowKey: "",
+  shownVersion: Infinity, // events up to this version have been flashed and announced
 };
 // Action-to-screen times in ms (read by the browser tests; reported in the README).
 const metrics = (window.scorekeeperMetrics = { actions: [] });
@@ -69,16 +70,19 @@ function render(game, why) {
   if (!st.over) renderTurn(st, rules);
   $("#undo").disabled = !client.canControl || game.version < 1;
 
-  if (why === "action" || why === "stream" || why === "stale") {
+  if ((why === "action" || why === "stream" || why === "stale") && game.version > ui.shownVersion) {
+    ui.shownVersion = game.version;
     const ev = st.last_event || {};
     const f = eventFlash(st);
     if (f) flash(f.kind, f.big, f.text, f.ms);
     if (ev.message) announce(ev.message, Boolean(f) || ev.type === "final_round" || ev.type === "win");
   }
-  if (ui.pendingStart !== null) {
+  if (ui.pendingStart !== null && why === "action") {
     const start = ui.pendingStart;
     ui.pendingStart = null;
-    requestAnimationFrame(() => metrics.actions.push(Math.round((performance.now() - start) * 10) / 10));
+    requestAnimationFrame(() => metrics.actions.push({
+      ms: Math.round((performance.now() - start.t) * 10) / 10, version: game.version, wall: start.wall,
+    }));
   }
 }
 
@@ -213,7 +217,9 @@ function keepButton(t, k, i, best, adviceI) {
     h("span", { class: "kdesc" },
       h("span", {}, label, diceRow(k.keep, 36)),
       h("span", { class: "kcombos" }, describeKeep(k)),
-      i === adviceI && adviceOf(t).reason ? h("span", { class: "advice" }, `Why: ${adviceOf(t).reason}`) : null),
+      i === adviceI && adviceOf(t).reason
+        ? h("span", { class: "advice" }, `Advice: ${adviceOf(t).reason}`)
+        : (!best && adviceFor(t, k.keep) ? h("span", { class: "kcombos" }, adviceFor(t, k.keep)) : null)),
     h("span", { class: "kpts" }, fmt(k.points))));
 }
 
@@ -258,13 +264,18 @@ function renderKeeps(st, rules) {
   thr.disabled = !controls || ui.busy;
   $("#why-throw").textContent = controls ? "" : "This device is only watching.";
   bank.textContent = `Keep and bank ${fmt(total)}`;
+  const advice = adviceOf(t);
+  const advised = advice && ui.selected === adviceIndex(t) ? advice.action : null;
+  if (advised === "bank") bank.textContent += " (advised)";
+  if (advised === "roll" || advised === "throw") thr.textContent += " (advised)";
   const refusal = bankRefusal(st, rules, total, rest === 0);
   bank.disabled = !controls || Boolean(refusal) || ui.busy;
   $("#why-bank").textContent = !controls ? "This device is only watching." : (refusal ? sentence(refusal) : "");
 }
 
 // ---------- actions ----------
-async function act(actions, start = performance.now()) {
+async function act(actions) {
+  const start = { t: performance.now(), wall: Date.now() };
   if (ui.busy || !client.canControl) return false;
   ui.busy = true;
   say("");
@@ -384,7 +395,7 @@ document.addEventListener("keydown", (e) => {
 });
 
 // ---------- start ----------
-client.load().then(() => client.stream()).catch((err) => {
+client.load().then((g) => { ui.shownVersion = g.version; client.stream(); }).catch((err) => {
   $("#loading").textContent = err.status === 404
     ? `There is no game ${gameId} on this server. Start one from the home page.`
     : sentence(err.message);

@@ -1,0 +1,141 @@
+"""Browser-test fixtures: the real app on waitress in a thread, and headless Debian Chromium.
+
+Without ``/usr/bin/chromium`` the browser tests skip with the reason, unless
+``SCOREKEEPER_REQUIRE_BROWSER=1`` (CI), where they fail instead.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+CHROMIUM = Path(os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium"))
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
+
+
+def _missing_browser(reason: str) -> None:
+    if os.environ.get("SCOREKEEPER_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"SCOREKEEPER_REQUIRE_BROWSER=1 but {reason}")
+    pytest.skip(reason)
+
+
+@dataclass
+class Server:
+    """A running app: its base URL and database path."""
+
+    url: str
+    db: Path
+
+
+@pytest.fixture(scope="session")
+def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+    """The real app (every blueprint) served by waitress on a free loopback port."""
+    from waitress import create_server  # type: ignore[import-untyped,unused-ignore]
+
+    from scorekeeper.web import create_app
+
+    tmp = tmp_path_factory.mktemp("browser")
+    db = tmp / "games.sqlite3"
+    app = create_app(
+        {
+            "DATABASE": str(db),
+            "CACHE_DIR": str(tmp / "cache"),
+            "PUBLIC_URL": None,
+            "CAMERA": "none",
+        }
+    )
+    server = create_server(app, host="127.0.0.1", port=0, threads=24)
+    port = server.socket.getsockname()[1]  # type: ignore[union-attr]
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        yield Server(f"http://127.0.0.1:{port}", db)
+    finally:
+        server.close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Any]:
+    """Headless Debian Chromium through Playwright (never a downloaded browser)."""
+    if not CHROMIUM.exists():
+        _missing_browser(f"{CHROMIUM} is missing (apt-get install chromium chromium-driver)")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        _missing_browser("Playwright for Python is not installed (pip install playwright)")
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@dataclass
+class Tab:
+    """A page plus the console errors and page errors it has shown."""
+
+    page: Any
+    errors: list[str] = field(default_factory=list)
+    transferred: dict[str, int] = field(default_factory=dict)
+
+    def shot(self, name: str) -> Path:
+        """Save a full-page screenshot under test-artifacts/ and return its path."""
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+
+@pytest.fixture
+def open_tab(chromium: Any) -> Iterator[Callable[..., Tab]]:
+    """Open pages in fresh browser contexts; every console error is collected."""
+    contexts: list[Any] = []
+
+    def opener(width: int = 768, height: int = 1024, *, context: Any = None) -> Tab:
+        if context is None:
+            context = chromium.new_context(
+                viewport={"width": width, "height": height}, device_scale_factor=1
+            )
+            contexts.append(context)
+        page = context.new_page()
+        tab = Tab(page)
+        page.on(
+            "console",
+            lambda msg: (
+                tab.errors.append(f"console {msg.type}: {msg.text}")
+                if msg.type == "error"
+                else None
+            ),
+        )
+        page.on("pageerror", lambda exc: tab.errors.append(f"page error: {exc}"))
+        return tab
+
+    yield opener
+    for ctx in contexts:
+        ctx.close()
+
+
+def record_figure(name: str, value: Any) -> None:
+    """Append a measured figure to test-artifacts/figures.json (reported in the README)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / "figures.json"
+    data = json.loads(path.read_text()) if path.exists() else {}
+    data[name] = value
+    path.write_text(json.dumps(data, indent=2, sort_keys=True))

@@ -1,0 +1,408 @@
+"""The pages in headless Chromium against the real server: whole games by taps (tablet and
+phone), the live board, setup with a roll-off, stale versions, a lost connection, read-only.
+
+Screenshots go to test-artifacts/; measured figures to test-artifacts/figures.json.
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+import time
+import urllib.request
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from tests.browser.conftest import Server, Tab, record_figure
+
+pytestmark = pytest.mark.browser
+
+TABLET = (768, 1024)
+PHONE = (390, 844)
+PROJECTOR = (1280, 720)
+
+TRANSFERRED_JS = """() => {
+  const nav = performance.getEntriesByType("navigation")[0];
+  let total = nav.transferSize || nav.encodedBodySize;
+  for (const r of performance.getEntriesByType("resource")) {
+    if (r.name.includes("/stream")) continue;
+    total += r.transferSize || r.encodedBodySize;
+  }
+  return total;
+}"""
+
+
+def api(server: Server, path: str, body: Any = None, token: str | None = None) -> Any:
+    """One JSON request to the server (GET without a body, POST with one)."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(server.url + path, data=data, headers=headers)
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        return json.load(resp)
+
+
+def new_game(server: Server, players: list[str], preset: str, **overrides: Any) -> tuple[str, str]:
+    """Create a game through the API; returns its id and control token."""
+    game = api(
+        server,
+        "/api/games",
+        {"players": players, "teams": None, "rules": {"preset": preset, "overrides": overrides}},
+    )
+    return game["id"], game["control_token"]
+
+
+def kb(tab: Tab) -> float:
+    """Kilobytes the page's first load transferred (document and every asset)."""
+    return round(tab.page.evaluate(TRANSFERRED_JS) / 1024, 1)
+
+
+def wait_js(tab: Tab, expression: str, timeout: float = 5.0) -> None:
+    """Poll a JavaScript expression until it is true (the pages' CSP forbids Playwright's
+    string predicates, which need eval; ``evaluate`` goes through the debugger instead).
+    """
+    deadline = time.monotonic() + timeout
+    while not tab.page.evaluate(f"() => Boolean({expression})"):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {timeout} s: {expression}")
+        time.sleep(0.02)
+
+
+def wait_version(tab: Tab, version: int) -> None:
+    """Wait until the page's game client has reached ``version``."""
+    wait_js(tab, f"window.scorekeeperClient && window.scorekeeperClient.version >= {version}")
+
+
+def tap_throw(tab: Tab, dice: list[int]) -> None:
+    """Enter a throw on the dice pad by tapping faces, then submit it."""
+    page = tab.page
+    for v in dice:
+        page.click(f"#pad button[data-face='{v}']")
+    page.click("#pad-submit")
+
+
+def choose_keep(tab: Tab, dice: list[int]) -> None:
+    """Select the keep option with exactly these dice (opening the other options if needed)."""
+    page = tab.page
+    page.wait_for_selector("#keeps-section:not([hidden])")
+    sel = f".keep[data-keep='{','.join(map(str, sorted(dice)))}']"
+    if not page.is_visible(sel):
+        page.click("#keeps-more")
+    page.click(sel)
+    assert page.get_attribute(sel, "aria-pressed") == "true"
+
+
+def dismiss_flash(tab: Tab, big: str) -> None:
+    """The full-screen flash shows ``big``; tap OK."""
+    page = tab.page
+    page.wait_for_selector("#flash:not([hidden])", timeout=5000)
+    assert big in page.inner_text("#flash-big")
+    page.click("#flash-close")
+    page.wait_for_selector("#flash", state="hidden")
+
+
+def text(tab: Tab, selector: str) -> str:
+    """The visible text of an element."""
+    return str(tab.page.inner_text(selector))
+
+
+SMALL_TARGETS_JS = """() => [...document.querySelectorAll('button, .btn, input, select, summary')]
+  .filter((el) => el.offsetParent !== null)
+  .map((el) => [el, (['checkbox', 'radio'].includes(el.type) ? el.labels[0] : el).getBoundingClientRect()])
+  .filter(([el, r]) => r.height < 44 || r.width < 44)
+  .map(([el, r]) => `${el.id || el.textContent.trim().slice(0, 20)} ${r.width}x${r.height}`)"""
+
+
+def touch_targets_too_small(tab: Tab) -> list[str]:
+    """Visible controls (a checkbox with its label) smaller than 44 x 44 px."""
+    return list(tab.page.evaluate(SMALL_TARGETS_JS))
+
+
+def test_setup_with_a_preset_overrides_teams_and_a_roll_off(
+    live_server: Server, open_tab: Callable[..., Tab]
+) -> None:
+    tab = open_tab(*TABLET)
+    page = tab.page
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("#presets input[value='zilch']")
+    page.fill("#players li:nth-child(1) input.name", "Ann")
+    page.fill("#players li:nth-child(2) input.name", "Bob")
+    page.click("#add-player")
+    page.fill("#players li:nth-child(3) input.name", "<img src=x onerror=alert(1)>")
+    page.check("#teams-toggle")
+    page.fill("#players li:nth-child(1) input.team", "Red")
+    page.fill("#players li:nth-child(2) input.team", "Blue")
+    page.fill("#players li:nth-child(3) input.team", "Red")
+    page.check("#presets input[value='zilch']")
+    page.fill("#opt-target", "5000")
+    page.dispatch_event("#opt-target", "change")
+    page.click("#options-box summary")
+    assert page.input_value("#opt-bank_minimum") == "300"  # the zilch preset's value
+    page.fill("#opt-opening_minimum", "350")
+    page.dispatch_event("#opt-opening_minimum", "change")
+    page.check("#opt-toxic_twos")
+    page.select_option("#opt-hot_dice", "must_roll")
+    assert "4 changed from zilch" in text(tab, "#changed-count")  # with the target
+    assert page.locator(".option.changed").count() == 3
+    # A bad value is refused in words and not used.
+    page.fill("#opt-bank_minimum", "333")
+    page.dispatch_event("#opt-bank_minimum", "change")
+    assert "multiple of 50" in text(tab, "#setup-message")
+    page.fill("#opt-bank_minimum", "300")
+    page.dispatch_event("#opt-bank_minimum", "change")
+
+    # Roll-off: Ann and Bob tie on 5 and throw again; Bob's 6 beats Ann's 3.
+    page.click("#rolloff-open")
+    page.click("[aria-label='Ann threw 5']")
+    page.click("[aria-label='Bob threw 5']")
+    page.click("[aria-label='<img src=x onerror=alert(1)> threw 2']")
+    assert "Tie" in text(tab, "#rolloff-status")
+    assert page.locator(".rolloff-row").count() == 2
+    page.click("[aria-label='Ann threw 3']")
+    page.click("[aria-label='Bob threw 6']")
+    assert "Bob threw 6 and goes first" in text(tab, "#rolloff-status")
+    names = page.eval_on_selector_all("#players input.name", "els => els.map(e => e.value)")
+    assert names == ["Bob", "<img src=x onerror=alert(1)>", "Ann"]
+    assert touch_targets_too_small(tab) == []
+    tab.shot("setup-tablet")
+    record_figure("first_load_kb_home", kb(tab))
+
+    page.click("#start")
+    page.wait_for_url("**/play/**")
+    game_id = page.url.rsplit("/", 1)[1]
+    game = api(live_server, f"/api/games/{game_id}")
+    assert game["preset"] == "zilch"
+    rules = game["rules"]
+    assert (rules["target"], rules["opening_minimum"], rules["toxic_twos"]) == (5000, 350, True)
+    assert (rules["hot_dice"], rules["bank_minimum"], rules["multiples"]) == (
+        "must_roll",
+        300,
+        "doubling",
+    )
+    st = game["state"]
+    assert [p["name"] for p in st["players"]] == ["Bob", "<img src=x onerror=alert(1)>", "Ann"]
+    assert [p["team"] for p in st["players"]] == ["Blue", "Red", "Red"]
+    page.wait_for_selector("#turn:not([hidden])")
+    assert text(tab, "#turn-title") == "Bob's turn"
+    # The markup-looking name is shown as text, never made into an element.
+    assert page.locator("#scores img").count() == 0
+    assert "<img src=x onerror=alert(1)>" in text(tab, "#scores")
+    assert "Teams: Blue" in text(tab, "#teams-line")
+    assert tab.errors == []
+
+
+def test_whole_game_by_taps_on_a_tablet_with_the_board_live(
+    live_server: Server, open_tab: Callable[..., Tab]
+) -> None:
+    game_id, token = new_game(live_server, ["Ann", "Bob"], "standard", target=1000)
+    board = open_tab(*PROJECTOR)
+    board.page.goto(f"{live_server.url}/board/{game_id}")
+    wait_js(board, "document.querySelector('#bt-who').textContent.includes('Ann')")
+    record_figure("first_load_kb_board", kb(board))
+
+    tab = open_tab(*TABLET)
+    page = tab.page
+    page.goto(f"{live_server.url}/play/{game_id}#t={token}")  # the board's QR link form
+    page.wait_for_selector("#pad button[data-face='1']:not([disabled])")
+    assert "#t=" not in page.url  # the token is kept, then taken out of the address bar
+    record_figure("first_load_kb_play", kb(tab))
+    assert touch_targets_too_small(tab) == []
+
+    # Ann: a mistake on the pad is fixed, the opening minimum refuses a bank, then a farkle.
+    for v in (1, 2, 3, 4, 6, 5):
+        page.click(f"#pad button[data-face='{v}']")
+    page.click("[aria-label='Remove the 5 (die 6)']")
+    assert page.is_disabled("#pad-submit")
+    page.click("#pad button[data-face='6']")
+    assert page.is_disabled("#pad button[data-face='1']")  # six dice entered: the pad is full
+    tab.shot("play-tablet-pad")
+    page.click("#pad-submit")
+    choose_keep(tab, [1])
+    assert page.is_disabled("#act-bank")
+    assert "needs 500 in one turn to get on the board" in text(tab, "#why-bank")
+    tab.shot("play-tablet-keeps")
+    page.click("#act-throw")
+    wait_version(tab, 2)
+    assert text(tab, "#dice-left") == "5" and text(tab, "#need") == "400"
+    tap_throw(tab, [5, 2, 3, 4, 6])
+    choose_keep(tab, [5])
+    page.click("#act-throw")
+    wait_version(tab, 4)
+    tap_throw(tab, [2, 3, 4, 6])
+    page.wait_for_selector("#flash:not([hidden])")
+    tab.shot("play-tablet-farkle")
+    dismiss_flash(tab, "FARKLE!")
+    wait_js(tab, "document.querySelector('#live-urgent').textContent.includes('Farkle!')")
+    assert text(tab, "#turn-title") == "Bob's turn"
+    wait_js(board, "document.querySelector('#bt-who').textContent.includes('Bob')", 1.0)
+
+    # Bob: hot dice, an undo, then a bank that starts the final round.
+    tap_throw(tab, [1, 1, 1, 5, 5, 2])
+    choose_keep(tab, [1, 1, 1, 5, 5])
+    page.click("#act-throw")
+    wait_version(tab, 7)
+    tap_throw(tab, [5])
+    choose_keep(tab, [5])
+    assert "Hot dice" in text(tab, "#act-throw")
+    page.click("#act-throw")
+    dismiss_flash(tab, "HOT DICE!")
+    assert text(tab, "#turn-total") == "1,150" and text(tab, "#dice-left") == "6"
+    page.click("#undo")
+    wait_version(tab, 10)
+    page.wait_for_selector("#keeps-section:not([hidden])")
+    assert text(tab, "#turn-total") == "1,100"
+    wait_js(tab, "document.querySelector('#live').textContent.startsWith('Undid')")
+    choose_keep(tab, [5])
+    page.click("#act-bank")
+    dismiss_flash(tab, "FINAL ROUND!")
+    assert "Final round! Beat Bob's 1,150" in text(tab, "#final-banner")
+    board.page.wait_for_selector("#final-banner:not([hidden])", timeout=1000)
+    board.shot("board-final-round")
+
+    # Ann's last turn: must beat 1,150, so 1,000 cannot be banked; then 1,500 wins.
+    tap_throw(tab, [1, 1, 1, 2, 3, 4])
+    choose_keep(tab, [1, 1, 1])
+    assert page.is_disabled("#act-bank")
+    assert "must beat 1,150" in text(tab, "#why-bank")
+    tab.shot("play-tablet-final-round")
+    page.click("#act-throw")
+    tap_throw(tab, [5, 5, 5])
+    choose_keep(tab, [5, 5, 5])
+    page.click("#act-bank")
+    dismiss_flash(tab, "WINNER")
+    page.wait_for_selector("#winner:not([hidden])")
+    assert "Ann wins!" in text(tab, "#winner")
+    assert page.is_hidden("#turn")
+    tab.shot("play-tablet-winner")
+    board.page.wait_for_selector("#board-winner:not([hidden])", timeout=1000)
+    assert "Ann wins!" in text(board, "#board-winner")
+    wait_js(board, "document.querySelector('#flash').hidden", 4.0)
+    board.shot("board-winner")
+    assert board.page.locator("#chart svg path").count() >= 2
+
+    # Figures: action-to-screen on the tablet, action-to-board on the projector.
+    actions = page.evaluate("window.scorekeeperMetrics.actions")
+    updates = {
+        u["version"]: u["wall"] for u in board.page.evaluate("window.scorekeeperMetrics.updates")
+    }
+    ms = [a["ms"] for a in actions]
+    delays = [updates[a["version"]] - a["wall"] for a in actions if a["version"] in updates]
+    record_figure(
+        "tablet_action_to_screen_ms",
+        {"n": len(ms), "p50": statistics.median(ms), "max": max(ms)},
+    )
+    record_figure(
+        "board_action_to_screen_ms",
+        {"n": len(delays), "p50": statistics.median(delays), "max": max(delays)},
+    )
+    assert len(delays) >= len(actions) - 2  # the board saw (nearly) every version live
+
+    history = open_tab(*TABLET)
+    history.page.goto(f"{live_server.url}/history/{game_id}")
+    history.page.wait_for_selector("table.log")
+    assert history.page.locator("#log tbody tr").count() == 3
+    assert "Ann" in text(history, "#sheet") and "F" in text(history, "#sheet")
+    csv = history.page.get_attribute("#csv", "href")
+    assert csv == f"/api/games/{game_id}/export.csv"
+    record_figure("first_load_kb_history", kb(history))
+    history.shot("history-tablet")
+    assert tab.errors == [] and board.errors == [] and history.errors == []
+
+
+def test_whole_game_on_a_phone_with_keyboard_and_quick_score(
+    live_server: Server, open_tab: Callable[..., Tab]
+) -> None:
+    game_id, token = new_game(live_server, ["Cy", "Dee"], "no-combos", target=500)
+    tab = open_tab(*PHONE)
+    page = tab.page
+    page.goto(f"{live_server.url}/play/{game_id}#t={token}")
+    page.wait_for_selector("#pad button[data-face='1']:not([disabled])")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+    assert touch_targets_too_small(tab) == []
+    tab.shot("play-phone-pad")
+
+    # Cy by keyboard: digits and Enter throw, space keeps and throws, u undoes, b banks.
+    page.keyboard.type("152346")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#keeps-section:not([hidden])")
+    tab.shot("play-phone-keeps")
+    page.keyboard.press("Space")
+    wait_version(tab, 2)
+    page.keyboard.press("u")
+    wait_version(tab, 3)
+    page.wait_for_selector("#keeps-section:not([hidden])")
+    order = page.eval_on_selector_all(
+        "#keeps-best .keep, #keeps-other .keep", "els => els.map(e => e.dataset.keep)"
+    )
+    page.keyboard.press(str(order.index("1,5") + 1))  # option N by its digit: keep 1 and 5
+    assert "150" in text(tab, "#act-bank")
+    page.keyboard.press("b")
+    wait_version(tab, 5)
+    assert text(tab, "#turn-title") == "Dee's turn"
+    assert "150" in text(tab, "#scores li:first-child")
+
+    # Dee types a turn's points; Cy's quick farkle ends the final round.
+    page.check("#quick-toggle")
+    page.fill("#quick-points", "275")
+    page.click("#quick-submit")
+    assert "multiple of 50" in text(tab, "#message")
+    page.fill("#quick-points", "600")
+    page.click("#quick-submit")
+    dismiss_flash(tab, "FINAL ROUND!")
+    assert "Beat Dee's 600" in text(tab, "#final-banner")
+    page.click("#quick-farkle")
+    dismiss_flash(tab, "FARKLE!")
+    page.wait_for_selector("#winner:not([hidden])")
+    assert "Dee wins!" in text(tab, "#winner")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+    tab.shot("play-phone-winner")
+    assert tab.errors == []
+
+
+def test_stale_version_lost_connection_and_read_only(
+    live_server: Server, open_tab: Callable[..., Tab]
+) -> None:
+    game_id, token = new_game(live_server, ["Eve", "Fay"], "standard")
+    first = open_tab(*TABLET)
+    second = open_tab(*TABLET)
+    for tab in (first, second):
+        tab.page.goto(f"{live_server.url}/play/{game_id}#t={token}")
+        tab.page.wait_for_selector("#pad button[data-face='1']:not([disabled])")
+    tap_throw(first, [1, 1, 1, 5, 2, 3])
+    wait_version(second, 1)  # the second tablet follows live
+    second.page.wait_for_selector("#keeps-section:not([hidden])")
+    # The second tablet acts on a version it saw before the first one acted.
+    second.page.evaluate("window.scorekeeperClient.version = 0")
+    second.page.click("#act-throw")
+    wait_js(second, "document.querySelector('#message').textContent.includes('acted first')")
+    assert second.page.evaluate("window.scorekeeperClient.version") == 1
+    assert api(live_server, f"/api/games/{game_id}")["version"] == 1  # nothing doubled
+
+    # A lost connection: the banner says so, and the action works once it is back.
+    second.page.context.set_offline(True)
+    second.page.click("#act-throw")
+    second.page.wait_for_selector("#banner:not([hidden])")
+    assert "cannot be reached" in text(second, "#banner")
+    second.shot("play-tablet-offline")
+    second.page.context.set_offline(False)
+    second.page.click("#act-throw")
+    wait_version(second, 2)
+    second.page.wait_for_selector("#banner", state="hidden")
+
+    # A device without the control token only watches.
+    watcher = open_tab(*TABLET)
+    watcher.page.goto(f"{live_server.url}/play/{game_id}")
+    watcher.page.wait_for_selector("#readonly-note:not([hidden])")
+    assert watcher.page.is_disabled("#pad button[data-face='1']")
+    assert watcher.page.is_disabled("#undo")
+    sheet = open_tab(*TABLET)
+    sheet.page.goto(f"{live_server.url}/sheet?players=Eve,Fay")
+    sheet.shot("sheet-blank")
+    record_figure("first_load_kb_sheet", kb(sheet))
+
+    expected = ("409", "ERR_INTERNET_DISCONNECTED", "Failed to fetch")
+    unexpected = [e for e in second.errors if not any(x in e for x in expected)]
+    assert unexpected == [] and first.errors == [] and watcher.errors == [] and sheet.errors == []
