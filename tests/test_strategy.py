@@ -149,3 +149,39 @@ def test_toxic_twos_with_a_banked_score_plays_safer() -> None:
     assert rich.R[0, 6, 0] < free.R[0, 6, 0]
     assert bank_thresholds(rich)[4] is not None
     assert bank_thresholds(rich)[4] <= bank_thresholds(free)[4]  # type: ignore[operator]
+
+
+_CAP_CONTEXTS = [
+    (Context(), (0.0,)),
+    (
+        Context(min_units=10, toxic_value=-3000.0, six_ones_floor=9000.0, target_units=160),
+        (-50.0,),
+    ),
+    (Context(min_units=6), (-50.0, 20.0)),
+    (Context(kind="win", win_units=40, min_units=10), (0.0,)),
+]
+
+
+@pytest.mark.parametrize(
+    "overrides",
+    [
+        {},
+        {"hot_dice": "must_roll"},
+        {"six_dice_farkle_bonus": 500},
+        {"six_dice_farkle_bonus": 500, "toxic_twos": True, "six_ones_win": True},
+        {"six_dice_farkle_bonus": 1000, "hot_dice": "must_roll", "toxic_twos": True},
+    ],
+)
+def test_the_turn_total_cap_loses_nothing(overrides: dict[str, object]) -> None:
+    """Solving on a grid twice as tall gives the same values: the cap is exact."""
+    m = chance_model(find_rules("standard", overrides))
+    for ctx, farkle_values in _CAP_CONTEXTS:
+        low = solve_turn(m, ctx, farkle_values)
+        high = solve_turn(m, ctx, farkle_values, min_top=2 * low.top + 40)
+        top = low.top
+        assert np.abs(low.R[:top] - high.R[:top]).max() < 1e-6
+        assert np.abs(low.D[:top] - high.D[:top]).max() < 1e-6
+        # and beyond the cap the closed form agrees with the taller solve
+        for i in (top, top + 7, top + 30):
+            for n in range(1, 7):
+                assert low.roll(i, n, 0) == pytest.approx(float(high.R[i, n, 0]), abs=1e-6)

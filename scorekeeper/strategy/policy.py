@@ -39,7 +39,7 @@ from scorekeeper.strategy.solver import Context, TurnTable, solve_turn
 K = TypeVar("K")
 V = TypeVar("V")
 
-SOLVER_VERSION = 1
+SOLVER_VERSION = 2
 MEMORY_POLICIES = 32
 MEMORY_TABLES = 128
 CACHE_ENV = "SCOREKEEPER_CACHE_DIR"

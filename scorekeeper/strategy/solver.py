@@ -279,7 +279,8 @@ def _asymptote(
 
 def _cap(m: ChanceModel, ctx: Context, fv: FloatArray, hot_forced: bool, b: FloatArray) -> float:
     """A turn total (points) from which banking beats throwing in every plain state."""
-    gain = max(0.0, float(b.max())) if hot_forced else 0.0
+    chain = max(0.0, float(b.max()))  # F(t) - t <= b: the gain of a forced six-dice chain
+    gain = chain if hot_forced else 0.0
     six_pts = float(m.six_ones_units * UNIT)
     if ctx.six_ones_floor is not None:
         six_pts = max(six_pts, ctx.six_ones_floor)
@@ -293,7 +294,7 @@ def _cap(m: ChanceModel, ctx: Context, fv: FloatArray, hot_forced: bool, b: Floa
         c = float((w * (m.best_units[lo:hi] * UNIT + gain * m.has_hot[lo:hi])).sum())
         c += m.six_ones[n] * six_pts
         if n == 6:
-            c += m.bonus_farkle * (m.bonus_units * UNIT + gain)
+            c += m.bonus_farkle * (m.bonus_units * UNIT + chain)
         c += m.farkle[n] * max(0.0, float(fv.max())) + m.toxic[n] * max(0.0, ctx.toxic_value)
         cap = max(cap, c / q)
     return cap
@@ -307,7 +308,8 @@ def solve_turn(
     must_roll = m.rules.hot_dice == "must_roll"
     # a six-dice hand is a forced throw above the cap under must_roll, or when it can't lose
     never_lose = (m.farkle[6] + m.toxic[6]) == 0.0
-    hot_forced = must_roll or (ctx.kind == "points" and never_lose)
+    # (unless a target makes every bankable total above the cap bank at once)
+    hot_forced = must_roll or (ctx.kind == "points" and never_lose and ctx.target_units is None)
     a, b, s1 = _asymptote(m, ctx, fv, hot_forced)
     if ctx.kind == "win":
         top = max(ctx.win_units, ctx.min_units, 1)
