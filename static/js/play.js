@@ -110,10 +110,10 @@ function renderWinner(st) {
   box.hidden = !st.over;
   if (!st.over) return;
   const top = Math.max(...st.players.map((p) => p.score));
+  const said = (st.last_event && st.last_event.type === "win" && st.last_event.message) || `With ${fmt(top)} points.`;
   fill(box,
     h("h1", {}, `★ ${st.winner || "Nobody"} ${st.winners && st.winners.length > 1 ? "share the win" : "wins"}!`),
-    h("p", {}, `With ${fmt(top)} points.`),
-    h("p", { class: "muted" }, (st.last_event && st.last_event.message) || ""),
+    h("p", {}, said),
     h("div", { class: "row" },
       h("a", { class: "btn", href: `/history/${encodeURIComponent(gameId)}` }, "History and score sheet"),
       h("a", { class: "btn primary", href: "/" }, "New game")),
