@@ -1,0 +1,359 @@
+"""Win-probability advice for two players: play each throw to win the game, not for points.
+
+``solve_winprob(rules)`` solves the whole two-player game exactly (see ``winprob_solver``) and
+caches the table on disk keyed by ``rules.content_key()``; the ``WinTable`` then answers any
+position in a few milliseconds: the chance to win at the start of a turn or inside one, and the
+value of every option of a throw (each legal keep followed by banking or throwing on).
+
+>>> from scorekeeper.rules import find_rules
+>>> rules = find_rules("minimal", {"target": 500, "final_round": False})
+>>> table = solve_winprob(rules, cache_dir=False)
+>>> 0.5 < table.p_win(0, 0) < 0.8, table.p_win(450, 0, turn_total=50, dice_left=3)
+(True, 1.0)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from scorekeeper.errors import PositionError
+from scorekeeper.rules import Rules
+from scorekeeper.scoring import Dice, table_for
+from scorekeeper.winprob_model import MUST_ROLL, UNIT, FloatArray
+from scorekeeper.winprob_solver import DEFAULT_MARGIN, Geometry, solve_table, turn_single
+
+SOLVER_VERSION = 1
+CACHE_ENV = "SCOREKEEPER_CACHE_DIR"
+MEMORY_TABLES = 8
+MEMORY_TURNS = 64
+
+_MEMORY: OrderedDict[tuple[str, int], WinTable] = OrderedDict()
+
+
+def default_cache_dir() -> Path:
+    """The on-disk cache: ``$SCOREKEEPER_CACHE_DIR`` or the user cache dir, ``/winprob``."""
+    env = os.environ.get(CACHE_ENV)
+    if env:
+        return Path(env) / "winprob"
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("scorekeeper")) / "winprob"
+
+
+@dataclass(frozen=True)
+class Option:
+    """One option of a throw: a keep, then bank (None when not allowed) or throw on."""
+
+    keep: Dice
+    points: int
+    turn_total: int
+    dice_left: int
+    bank: float | None
+    roll: float
+
+    @property
+    def best(self) -> str:
+        """``"bank"`` or ``"roll"``: the better way to go on after this keep."""
+        return "bank" if self.bank is not None and self.bank >= self.roll else "roll"
+
+    @property
+    def value(self) -> float:
+        """The chance to win after this keep, played on as well as possible."""
+        return max(self.roll, self.bank if self.bank is not None else 0.0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form, chances as floats."""
+        return {
+            "keep": self.keep.to_list(),
+            "points": self.points,
+            "turn_total": self.turn_total,
+            "dice_left": self.dice_left,
+            "bank": self.bank,
+            "roll": self.roll,
+            "best": self.best,
+            "value": self.value,
+        }
+
+
+@dataclass
+class WinTable:
+    """The solved two-player game of one rules value (build it with ``solve_winprob``)."""
+
+    rules: Rules
+    table: FloatArray  # P[i, j] in units: the player to throw on i beats the one on j
+    margin: int  # points past the target from which a final-round leader banks
+    seconds: float  # how long the solve took
+    passes: int  # turn passes the solver used
+    _geo: Geometry | None = field(default=None, repr=False)
+    _turns: OrderedDict[tuple[int, int], FloatArray] = field(
+        default_factory=OrderedDict, repr=False
+    )
+    _banks: dict[tuple[int, int], FloatArray] = field(default_factory=dict, repr=False)
+
+    @property
+    def geo(self) -> Geometry:
+        """The solver's geometry (built on first use)."""
+        if self._geo is None:
+            self._geo = Geometry.build(self.rules, self.margin)
+        return self._geo
+
+    def p_first(self, my_score: int = 0, opp_score: int = 0) -> float:
+        """The chance that the player about to start a turn on ``my_score`` wins."""
+        return self.p_win(my_score, opp_score)
+
+    def p_win(
+        self,
+        my_score: int,
+        opp_score: int,
+        turn_total: int = 0,
+        dice_left: int = 6,
+        *,
+        final_round: bool = False,
+    ) -> float:
+        """The chance to win from a position inside a turn, both players playing to win.
+
+        ``final_round=True``: the opponent has banked ``opp_score`` at or above the target and
+        this is my last turn (I must finish above it). A turn total of 0 is the turn's start
+        (six dice). A score of 0 means not yet on the board when there is an opening minimum.
+
+        :raises PositionError: on scores, turn total or dice impossible under the rules.
+        """
+        i, j, t = self._check(my_score, opp_score, turn_total, dice_left, final_round)
+        state = self._state(t, dice_left)
+        if final_round:
+            return float(self._chase(i, j, np.array([t]), np.array([state]))[0])
+        u = i + t
+        if t and u >= self.geo.cap:
+            return float(self._bank(i, j, u) or 0.0)
+        return float(self._turn(i, j)[u, state])
+
+    def option_values(
+        self,
+        my_score: int,
+        opp_score: int,
+        turn_total: int,
+        throw: Dice | list[int] | str,
+        *,
+        final_round: bool = False,
+    ) -> list[Option]:
+        """Every legal keep of ``throw`` with the chance to win after banking or throwing on.
+
+        The list is best first; it is empty when the throw farkles.
+
+        :raises PositionError: on an impossible position (see ``p_win``).
+        :raises DiceError: on a bad throw.
+        """
+        if isinstance(throw, Dice):
+            dice = throw
+        else:
+            dice = Dice.parse(throw) if isinstance(throw, str) else Dice(throw)
+        i, j, t = self._check(my_score, opp_score, turn_total, len(dice), final_round)
+        hot = MUST_ROLL if self.rules.hot_dice == "must_roll" else 6
+        least = int(self.geo.thresholds(np.array([i]))[0])
+        out = []
+        for keep in table_for(self.rules).keeps(dice.counts):
+            after = t + keep.points // UNIT
+            left = len(dice) - len(keep.dice)
+            state = hot if left == 0 else left
+            roll = self._roll(i, j, after, state, final_round)
+            bank: float | None = None
+            if after >= least and state != MUST_ROLL:
+                bank = self._bank_final(i, j, after) if final_round else self._bank(i, j, i + after)
+            out.append(Option(keep.dice, keep.points, after * UNIT, left or 6, bank, roll))
+        out.sort(key=lambda o: (-o.value, -o.points))
+        return out
+
+    def fair_compensation(self) -> int:
+        """The starting points for the second player that bring the first one nearest 50%."""
+        row = np.abs(self.table[0] - 0.5)
+        return int(np.argmin(row)) * UNIT
+
+    # -- internals -------------------------------------------------------------------------
+
+    def _check(
+        self, my: int, opp: int, turn: int, dice: int, final_round: bool
+    ) -> tuple[int, int, int]:
+        target = self.rules.target
+        for name, value in (("my_score", my), ("opp_score", opp), ("turn_total", turn)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value % UNIT:
+                raise PositionError(f"bad {name} {value!r}: it must be a multiple of 50, 0 or more")
+        if isinstance(dice, bool) or not isinstance(dice, int) or not 1 <= dice <= 6:
+            raise PositionError(f"bad dice_left {dice!r}: it must be 1 to 6")
+        if turn == 0 and dice != 6:
+            raise PositionError("a turn starts with six dice: dice_left must be 6 at turn total 0")
+        if my >= target:
+            raise PositionError(f"my_score {my} has reached the target {target}: the game is over")
+        if final_round:
+            if opp < target:
+                raise PositionError(
+                    f"in the final round opp_score is the leader's, at least the target {target}"
+                )
+            if opp >= target + self.margin:
+                raise PositionError(
+                    f"opp_score {opp} is beyond what the table covers (target + {self.margin})"
+                )
+        elif opp >= target:
+            raise PositionError(
+                f"opp_score {opp} has reached the target {target}: pass final_round=True "
+                "for the last turn of a final round"
+            )
+        return my // UNIT, opp // UNIT, turn // UNIT
+
+    def _state(self, t: int, dice: int) -> int:
+        if t == 0 or (dice == 6 and self.rules.hot_dice == "must_roll"):
+            return MUST_ROLL
+        return dice
+
+    def _turn(self, i: int, j: int) -> FloatArray:
+        """Every state's value of the turn of the player on ``i`` against ``j`` (cached)."""
+        key = (i, j)
+        found = self._turns.get(key)
+        if found is not None:
+            self._turns.move_to_end(key)
+            return found
+        geo = self.geo
+        me = np.array([i])
+        bank = geo.bank_values(self.table, me, np.array([j]))[:, 0]
+        farkle = 1.0 - float(self.table[j, i])
+        out = turn_single(geo, i, bank, geo.allowed(me)[:, 0], farkle)
+        self._turns[key] = out
+        self._banks[key] = bank
+        if len(self._turns) > MEMORY_TURNS:
+            old, _ = self._turns.popitem(last=False)
+            self._banks.pop(old, None)
+        return out
+
+    def _bank(self, i: int, j: int, u: int) -> float:
+        geo = self.geo
+        if u >= geo.target:
+            self._turn(i, j)
+            return float(self._banks[(i, j)][min(u, geo.rows - 1)])
+        return float(1.0 - self.table[j, u])
+
+    def _bank_final(self, i: int, leader: int, t: int) -> float | None:
+        if i + t > leader:
+            return 1.0
+        if i + t == leader and self.rules.final_round and not self.rules.final_round_must_beat:
+            return 0.5
+        return None
+
+    def _chase(self, i: int, leader: int, turn: Any, state: Any) -> FloatArray:
+        n = len(turn)
+        return self.geo.chase(np.full(n, i), np.full(n, leader), turn, state)
+
+    def _roll(self, i: int, j: int, t: int, state: int, final_round: bool) -> float:
+        """The chance to win by throwing ``state``'s dice at turn total ``t`` (units)."""
+        geo = self.geo
+        model = geo.model
+        span = model.max_points + 1
+        if final_round:
+            turns = np.repeat(t + np.arange(span), 7)
+            states = np.tile(np.arange(7), span)
+            rows = self._chase(i, j, turns, states).reshape(span * 7, 1)
+            farkle = 0.0
+        else:
+            base = min(i + t, geo.cap)
+            rows = np.ascontiguousarray(self._turn(i, j)[base : base + span]).reshape(span * 7, 1)
+            farkle = 1.0 - float(self.table[j, i])
+        n = 6 if state == MUST_ROLL else state
+        roll = model.roll_values(rows, 0)[n - 1, 0]
+        return float(roll + model.farkle[n] * farkle + model.win[n])
+
+
+def solve_winprob(
+    rules: Rules,
+    cache_dir: str | os.PathLike[str] | bool | None = None,
+    *,
+    margin: int = DEFAULT_MARGIN,
+) -> WinTable:
+    """The solved two-player game of ``rules``, from memory, the disk cache, or a fresh solve.
+
+    ``cache_dir``: a folder (``None``: ``default_cache_dir()``; ``False``: no disk cache).
+    ``margin``: points past the target from which a final-round leader is taken to bank.
+
+    :raises UnsupportedRulesError: for rules the solver cannot play (see ``check_supported``).
+    """
+    key = (rules.content_key(), margin)
+    found = _MEMORY.get(key)
+    if found is not None and found.rules == rules:
+        _MEMORY.move_to_end(key)
+        return found
+    path = None
+    if cache_dir is not False:
+        folder = default_cache_dir() if cache_dir is None or cache_dir is True else Path(cache_dir)
+        path = folder / f"{rules.content_key()}-m{margin}-v{SOLVER_VERSION}.npz"
+        table = _load(path, rules, margin)
+        if table is not None:
+            _remember(key, table)
+            return table
+    table = solve_fresh(rules, margin=margin)
+    if path is not None:
+        _save(path, table)
+    _remember(key, table)
+    return table
+
+
+def solve_fresh(rules: Rules, *, margin: int = DEFAULT_MARGIN) -> WinTable:
+    """Solve the game of ``rules`` afresh, bypassing every cache.
+
+    :raises UnsupportedRulesError: for rules the solver cannot play (see ``check_supported``).
+    """
+    began = time.perf_counter()
+    geo = Geometry.build(rules, margin)
+    values, passes = solve_table(geo)
+    seconds = time.perf_counter() - began
+    return WinTable(rules, values, margin, seconds, passes, geo)
+
+
+def fair_compensation(rules: Rules, cache_dir: str | os.PathLike[str] | bool | None = None) -> int:
+    """The second player's starting points (a multiple of 50) that make the game fairest.
+
+    :raises UnsupportedRulesError: for rules the solver cannot play.
+    """
+    return solve_winprob(rules, cache_dir).fair_compensation()
+
+
+def _remember(key: tuple[str, int], table: WinTable) -> None:
+    _MEMORY[key] = table
+    while len(_MEMORY) > MEMORY_TABLES:
+        _MEMORY.popitem(last=False)
+
+
+def _load(path: Path, rules: Rules, margin: int) -> WinTable | None:
+    try:
+        with np.load(path) as data:
+            meta = json.loads(str(data["meta"]))
+            if meta.get("rules") != rules.to_dict() or meta.get("version") != SOLVER_VERSION:
+                return None
+            return WinTable(
+                rules, np.array(data["table"]), margin, float(meta["seconds"]), int(meta["passes"])
+            )
+    except (OSError, KeyError, ValueError):
+        return None
+
+
+def _save(path: Path, table: WinTable) -> None:
+    meta = {
+        "rules": table.rules.to_dict(),
+        "version": SOLVER_VERSION,
+        "margin": table.margin,
+        "seconds": table.seconds,
+        "passes": table.passes,
+    }
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp.npz")
+        with os.fdopen(fd, "wb") as handle:
+            np.savez_compressed(handle, table=table.table, meta=np.array(json.dumps(meta)))
+        os.replace(tmp, path)
+    except OSError:
+        return
