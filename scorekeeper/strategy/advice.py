@@ -13,7 +13,8 @@ final round (``beat=S``), the exact chance of ending the turn above ``S``
 (``win_probability``). Decisions the advisor makes for game context, documented:
 
 * A bankable total that brings the banked score to the target banks ("a turn that reaches the
-  target banks"); such a bank is ranked first.
+  target banks"); such a bank is ranked first. Under ``exact_target`` (not modelled) the
+  advice ignores the target.
 * Toxic twos wipe the banked score: in the points objective a wipe is worth minus the banked
   score (and loses the turn); in the final round it loses. It also counts as a farkle for the
   streak (it ends the turn with nothing).
@@ -186,7 +187,7 @@ def game_context(
         min_units=least // UNIT,
         toxic_value=-float(banked) if rules.toxic_twos else 0.0,
         six_ones_floor=float(rules.target - banked) if rules.six_ones_win else None,
-        target_units=max(0, -(-(rules.target - banked) // UNIT)),
+        target_units=None if rules.exact_target else max(0, -(-(rules.target - banked) // UNIT)),
     )
     return base_context(rules, on_board) if ctx == base_context(rules, on_board) else ctx
 

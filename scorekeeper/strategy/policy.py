@@ -74,7 +74,7 @@ def base_context(rules: Rules, on_board: bool) -> Context:
         kind="points",
         min_units=least // UNIT,
         six_ones_floor=float(rules.target) if rules.six_ones_win else None,
-        target_units=-(-rules.target // UNIT),
+        target_units=None if rules.exact_target else -(-rules.target // UNIT),
     )
 
 
