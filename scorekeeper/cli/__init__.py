@@ -17,6 +17,7 @@ COMMANDS = (
     "scorekeeper.cli.serve_cmds",
     "scorekeeper.cli.strategy_cmds",
     "scorekeeper.cli.camera_cmds",
+    "scorekeeper.cli.winprob_cmds",
 )
 
 
