@@ -163,3 +163,14 @@ def test_policies_are_cached_on_disk_and_reloaded(cache: str) -> None:
     path.write_bytes(b"not a numpy file")
     clear_memory()
     assert policy_for(rules, cache).points_per_turn == pytest.approx(policy.points_per_turn)
+
+
+def test_an_exact_target_banks_on_the_target_and_never_overshoots(cache: str) -> None:
+    rules = find_rules("standard", {"exact_target": True})
+    advice = advise(rules, "1 1 1 5 2 3", banked=9000, cache_dir=cache)
+    best = advice.best
+    assert best is not None and best.action == "bank" and best.turn_total == 1000
+    over = next(o for o in advice.options if o.action == "bank" and o.turn_total == 1050)
+    assert over.value == 0.0 and "overshoots" in over.reason
+    assert advice.options.index(over) > advice.options.index(best)
+    assert any(o.value > 0 for o in advice.options[1 : advice.options.index(over)])

@@ -56,3 +56,9 @@ def test_the_streak_average_matches_a_long_seeded_run() -> None:
     )
     run = simulate_streaks(table, rules.farkle_streak_penalty, 3 * TURNS, seed=5)
     _within_three_se(run, g)
+
+
+def test_an_exact_target_turn_matches_simulation() -> None:
+    rules = find_rules("standard", {"exact_target": True})
+    table = solve_turn(chance_model(rules), Context(exact_units=20), (0.0,))
+    _within_three_se(simulate(table, TURNS, seed=13), float(table.R[0, 6, 0]))

@@ -13,8 +13,8 @@ final round (``beat=S``), the exact chance of ending the turn above ``S``
 (``win_probability``). Decisions the advisor makes for game context, documented:
 
 * A bankable total that brings the banked score to the target banks ("a turn that reaches the
-  target banks"); such a bank is ranked first. Under ``exact_target`` (not modelled) the
-  advice ignores the target.
+  target banks"); such a bank is ranked first. Under ``exact_target`` a bank landing exactly
+  on the target wins (worth its points) and a larger total is worth nothing to the player.
 * Toxic twos wipe the banked score: in the points objective a wipe is worth minus the banked
   score (and loses the turn); in the final round it loses. It also counts as a farkle for the
   streak (it ends the turn with nothing).
@@ -188,6 +188,7 @@ def game_context(
         toxic_value=-float(banked) if rules.toxic_twos else 0.0,
         six_ones_floor=float(rules.target - banked) if rules.six_ones_win else None,
         target_units=None if rules.exact_target else max(0, -(-(rules.target - banked) // UNIT)),
+        exact_units=max(0, (rules.target - banked) // UNIT) if rules.exact_target else None,
     )
     return base_context(rules, on_board) if ctx == base_context(rules, on_board) else ctx
 
@@ -264,7 +265,8 @@ def advise(
 
 
 def _rank(o: Option, ctx: Context, j: int) -> tuple[bool, bool, float, bool, int]:
-    target_bank = o.action == "bank" and o.allowed and ctx.bank_forced(o.turn_total // UNIT)
+    i = o.turn_total // UNIT
+    target_bank = o.action == "bank" and o.allowed and ctx.bank_forced(i) and not ctx.overshoots(i)
     return (not o.allowed, not target_bank, -round(o.value, 9), o.action != "bank", j)
 
 
@@ -340,6 +342,11 @@ def _options(
         bank_text = f"banking is not allowed ({why})" if why else f"banking now gives {total}"
         if why:
             bank_reason = f"Keep {desc} and bank {total}: not allowed, {why}"
+        elif ctx.overshoots(i):
+            bank_reason = (
+                f"Keep {desc} and bank {total}: {banked + total} overshoots the target of "
+                f"{rules.target}, so the points go to the lowest score"
+            )
         elif ctx.bank_forced(i):
             bank_reason = (
                 f"Keep {desc} and bank {total}: {banked + total} reaches the target of "

@@ -39,7 +39,7 @@ from scorekeeper.strategy.solver import Context, TurnTable, solve_turn
 K = TypeVar("K")
 V = TypeVar("V")
 
-SOLVER_VERSION = 2
+SOLVER_VERSION = 3
 MEMORY_POLICIES = 32
 MEMORY_TABLES = 128
 CACHE_ENV = "SCOREKEEPER_CACHE_DIR"
@@ -75,6 +75,7 @@ def base_context(rules: Rules, on_board: bool) -> Context:
         min_units=least // UNIT,
         six_ones_floor=float(rules.target) if rules.six_ones_win else None,
         target_units=None if rules.exact_target else -(-rules.target // UNIT),
+        exact_units=rules.target // UNIT if rules.exact_target else None,
     )
 
 

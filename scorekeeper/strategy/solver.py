@@ -54,7 +54,9 @@ class Context:
 
     ``kind="points"``: a bank is worth the turn total; ``toxic_value`` is what a toxic-twos
     wipe is worth (minus the banked score); six 1s end the turn worth ``max(t + points,
-    six_ones_floor)``; with ``target_units`` a bankable total at or above it banks at once.
+    six_ones_floor)``; with ``target_units`` a bankable total at or above it banks at once;
+    with ``exact_units`` (``exact_target``) a bank exactly there wins and banks at once, and
+    any larger total overshoots and is worth nothing to the player.
     ``kind="win"``: a bank at or above ``win_units`` is a win (1), at ``tie_units`` a tie
     (``tie_value``), else it is not allowed; farkles and wipes are worth 0, six 1s 1.
     """
@@ -64,6 +66,7 @@ class Context:
     toxic_value: float = 0.0
     six_ones_floor: float | None = None
     target_units: int | None = None
+    exact_units: int | None = None
     win_units: int = 0
     tie_units: int | None = None
     tie_value: float = 0.5
@@ -80,12 +83,20 @@ class Context:
         """What banking ``i`` units is worth (when allowed)."""
         if self.kind == "win":
             return 1.0 if i >= self.win_units else (self.tie_value if i == self.tie_units else 0.0)
+        if self.overshoots(i):
+            return 0.0
         return float(i * UNIT)
+
+    def overshoots(self, i: int) -> bool:
+        """Whether ``i`` units overshoot an exact target (the turn is then worth nothing)."""
+        return self.kind == "points" and self.exact_units is not None and i > self.exact_units
 
     def bank_forced(self, i: int) -> bool:
         """Whether a bankable total of ``i`` units banks at once (target reached, or a win)."""
         if self.kind == "win":
             return i >= self.win_units
+        if self.exact_units is not None and i >= self.exact_units:
+            return True
         return self.target_units is not None and i >= self.target_units
 
     def six_ones_value(self, i: int, six_units: int) -> float:
@@ -130,6 +141,8 @@ class TurnTable:
 
     def _far_one(self, i: int, col: int) -> FloatArray:
         k = len(self.farkle_values)
+        if self.ctx.overshoots(i):
+            return np.zeros(k)
         if self.ctx.kind == "win":
             if col == HOT and self.must_roll:
                 return np.full(k, self.a)
@@ -145,6 +158,8 @@ class TurnTable:
             return row
         if self.ctx.kind == "win":
             return np.full(len(self.farkle_values), self.a)
+        if self.ctx.overshoots(i):
+            return np.zeros(len(self.farkle_values))
         return self.a * i * UNIT + self.b
 
     def state(self, i: int, col: int, k: int = 0) -> float:
@@ -157,6 +172,8 @@ class TurnTable:
         """The value of throwing ``n`` dice at a turn total of ``i`` units, then playing best."""
         if i < self.top:
             return float(self.R[i, n, k])
+        if self.ctx.overshoots(i):
+            return 0.0
         return float(self._row(i)[n - 1, k])
 
     def _row(self, i: int) -> FloatArray:
@@ -313,6 +330,8 @@ def solve_turn(
     a, b, s1 = _asymptote(m, ctx, fv, hot_forced)
     if ctx.kind == "win":
         top = max(ctx.win_units, ctx.min_units, 1)
+    elif ctx.exact_units is not None:
+        top = ctx.exact_units + 1  # every larger total overshoots: worth 0 whatever follows
     else:
         bound = max(_cap(m, ctx, fv, hot_forced, b), s1, ctx.six_ones_floor or 0.0)
         top = max(math.ceil(bound / UNIT), ctx.min_units, ctx.target_units or 0) + 1
