@@ -92,6 +92,7 @@ _TOGGLES: list[dict[str, object]] = [
     {"farkle_streak_penalty": 0},
     {"bank_minimum": 350},
     {"opening_minimum": 1000},
+    {"exact_target": True},
 ]
 
 
