@@ -87,31 +87,52 @@ def turn_value(rules: Rules, farkle_value: float, *, least: int | None = None) -
 
 
 def streak_values(rules: Rules) -> tuple[float, tuple[float, float, float]]:
-    """The long-run average ``g`` and the farkle values ``f_k`` of streak states 0, 1, 2."""
+    """The long-run average ``g`` and the farkle values ``f_k`` of streak states 0, 1, 2.
+
+    ``psi(g) = V(V(V(-penalty) - g) - g) - g`` is continuous, piecewise linear and strictly
+    decreasing (slope <= -1), with ``psi(V(-penalty)) >= 0 >= psi(V(0))``: regula falsi
+    (Illinois) on that bracket finds its root, exactly once the bracket lies on one piece.
+    """
     penalty = float(rules.farkle_streak_penalty)
     if penalty == 0:
         return turn_value(rules, 0.0), (0.0, 0.0, 0.0)
     c = turn_value(rules, -penalty)
 
-    def psi(g: float) -> tuple[float, float, float]:
-        h2 = c - g
-        h1 = turn_value(rules, h2) - g
-        return turn_value(rules, h1) - g, h1, h2
+    seen: dict[float, tuple[float, float, float]] = {}
 
-    g0 = turn_value(rules, 0.0)
-    g1 = g0 - penalty / 10
-    r0, r1 = psi(g0)[0], psi(g1)[0]
-    for _ in range(60):
-        if r1 == r0:
+    def psi(g: float) -> tuple[float, float, float]:
+        if g not in seen:
+            h2 = c - g
+            h1 = turn_value(rules, h2) - g
+            seen[g] = (turn_value(rules, h1) - g, h1, h2)
+        return seen[g]
+
+    lo, hi = c, turn_value(rules, 0.0)
+    r_lo, r_hi = psi(lo)[0], psi(hi)[0]
+    g, side = hi, 0
+    for _ in range(100):
+        if r_lo == 0.0:
+            g = lo
             break
-        g2 = g1 - r1 * (g1 - g0) / (r1 - r0)
-        g0, r0 = g1, r1
-        g1 = g2
-        r1 = psi(g1)[0]
-        if abs(r1) < 1e-9:
+        if r_hi == 0.0 or hi - lo < 1e-12:
+            g = hi
             break
-    _, h1, h2 = psi(g1)
-    return g1, (h1, h2, -penalty)
+        g = hi - r_hi * (hi - lo) / (r_hi - r_lo)
+        r = psi(g)[0]
+        if abs(r) < 1e-10:
+            break
+        if r > 0:
+            lo, r_lo = g, r
+            if side == -1:
+                r_hi /= 2
+            side = -1
+        else:
+            hi, r_hi = g, r
+            if side == 1:
+                r_lo /= 2
+            side = 1
+    _, h1, h2 = psi(g)
+    return g, (h1, h2, -penalty)
 
 
 @dataclass
