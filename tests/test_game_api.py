@@ -8,7 +8,14 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from flask import Flask
 from flask.testing import FlaskClient
+
+
+@pytest.fixture(autouse=True)
+def _no_advice(app: Flask) -> None:
+    """These tests are about the game; advice has its own tests (test_api_advice.py)."""
+    app.config["ADVICE"] = False
 
 
 class Table:
@@ -339,8 +346,14 @@ def test_quick_score(client: FlaskClient) -> None:
     assert t.act("quick_score", 400, points=75)["error"] == "bad_request"
 
 
-def _without_event(state: dict[str, Any]) -> dict[str, Any]:
-    return {k: v for k, v in state.items() if k != "last_event"}
+def core(state: dict[str, Any]) -> dict[str, Any]:
+    """The state less what is not game state: the last event and the advisor's advice."""
+    out = {k: v for k, v in state.items() if k != "last_event"}
+    out["turn"] = {k: v for k, v in state["turn"].items() if not k.startswith("advice")}
+    return out
+
+
+_without_event = core
 
 
 @pytest.mark.parametrize(

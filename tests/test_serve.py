@@ -37,6 +37,8 @@ class Server:
                 str(db),
                 "--threads",
                 "8",
+                "--cache-dir",
+                str(db.parent / "cache"),
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

@@ -30,6 +30,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default=DEFAULT_THREADS,
         help=f"worker threads (default {DEFAULT_THREADS}); live streams use at most half",
     )
+    p.add_argument(
+        "--cache-dir",
+        metavar="PATH",
+        help="the advisor's cache of solved policies (default: the user's cache directory)",
+    )
+    p.add_argument(
+        "--no-advice",
+        action="store_true",
+        help="do not attach the strategy advisor's advice to throws",
+    )
     add_serve_options(p)  # --camera SRC, --https (scorekeeper.cli.camera_cmds)
     p.set_defaults(func=cmd_serve)
 
@@ -86,9 +96,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.threads < 4:
         raise ServeError(f"bad --threads {args.threads}: at least 4 are needed")
     db = _db_path(args)
-    app = create_app(
-        {"DATABASE": str(db), "MAX_STREAMS": args.threads // 2, **serve_config(args)}
-    )
+    config: dict[str, object] = {
+        "DATABASE": str(db),
+        "MAX_STREAMS": args.threads // 2,
+        "ADVICE": not args.no_advice,
+        **serve_config(args),
+    }
+    if args.cache_dir:
+        config["CACHE_DIR"] = str(Path(args.cache_dir).expanduser())
+    app = create_app(config)
     server = create_server(
         app,
         host="127.0.0.1" if args.https else args.host,

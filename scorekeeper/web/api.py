@@ -23,18 +23,19 @@ from scorekeeper.store import (
     Snapshot,
     append,
     check_token,
-    connect,
     create_game,
     default_db_path,
     list_games,
     snapshot,
+    thread_connection,
 )
-from scorekeeper.web.api_advice import suggest, with_advice
+from scorekeeper.web.api_advice import AdviceSettings, suggest, with_advice
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 COOKIE_PREFIX = "sk_token_"
 COOKIE_MAX_AGE = 30 * 24 * 3600
+DEFAULT_ADVICE_WAIT_S = 0.02
 
 
 def db_path() -> str:
@@ -47,18 +48,11 @@ def db_path() -> str:
 
 
 def get_db() -> sqlite3.Connection:
-    """This request's database connection (opened on first use, closed at teardown)."""
+    """This request's database connection: the serving thread's own, kept between requests."""
     conn: sqlite3.Connection | None = g.get("sk_db")
     if conn is None:
-        conn = g.sk_db = connect(db_path())
+        conn = g.sk_db = thread_connection(db_path())
     return conn
-
-
-@bp.teardown_app_request
-def _close_db(exc: BaseException | None) -> None:
-    conn = g.pop("sk_db", None)
-    if conn is not None:
-        conn.close()
 
 
 def request_token(game_id: str) -> str | None:
@@ -98,9 +92,21 @@ def json_body() -> Any:
     return data
 
 
-def game_json(snap: Snapshot) -> dict[str, Any]:
+def advice_settings() -> AdviceSettings:
+    """The app's advice settings: ``ADVICE`` (on/off), ``ADVICE_WAIT_S`` and ``CACHE_DIR``."""
+    cfg = current_app.config
+    cache = cfg.get("CACHE_DIR")
+    return AdviceSettings(
+        enabled=bool(cfg.get("ADVICE", True)),
+        wait=float(cfg.get("ADVICE_WAIT_S", DEFAULT_ADVICE_WAIT_S)),
+        cache_dir=str(cache) if cache else None,
+    )
+
+
+def game_json(snap: Snapshot, settings: AdviceSettings | None = None) -> dict[str, Any]:
     """The response body for one game: id, version and state (with advice when available)."""
-    return {"id": snap.id, "version": snap.version, "state": with_advice(snap)}
+    state = with_advice(snap, settings if settings is not None else advice_settings())
+    return {"id": snap.id, "version": snap.version, "state": state}
 
 
 @bp.get("/score")
@@ -122,7 +128,7 @@ def score() -> Any:
 @bp.get("/suggest")
 def suggest_view() -> Any:
     """``GET /api/suggest?dice=..&rules=..&set=..&turn_total=..&banked=..``: the advisor."""
-    return jsonify(suggest(request.args))
+    return jsonify(suggest(request.args, advice_settings().cache_dir))
 
 
 @bp.post("/games")
@@ -193,11 +199,11 @@ def act(game_id: str) -> Any:
         )
     event = parse_action(body)
     try:
-        append(conn, game_id, version, event)
+        done = append(conn, game_id, version, event)
     except StaleVersionError as exc:
         out = {"error": "stale_version", "message": str(exc), **game_json(snapshot(conn, game_id))}
         return jsonify(out), 409
-    return jsonify(game_json(snapshot(conn, game_id)))
+    return jsonify(game_json(done))
 
 
 def sse_response(body: Any) -> Response:

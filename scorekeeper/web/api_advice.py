@@ -10,7 +10,9 @@ arguments are matched by name from what the game knows (``rules``, ``throw``/``d
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
+import functools
 import importlib
 import inspect
 import json
@@ -18,6 +20,8 @@ import logging
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from typing import Any
 
 from werkzeug.exceptions import ServiceUnavailable
@@ -25,17 +29,21 @@ from werkzeug.exceptions import ServiceUnavailable
 from scorekeeper.errors import ActionError
 from scorekeeper.rules import Rules, canonical_preset, find_rules, parse_assignments
 from scorekeeper.scoring import Dice
-from scorekeeper.store import Snapshot
+from scorekeeper.store import CHANGES, Snapshot
 
 log = logging.getLogger(__name__)
 
 _lock = threading.Lock()
 _cache: OrderedDict[tuple[str, int], Any] = OrderedDict()
-_CACHE_SIZE = 256
+_CACHE_SIZE = 512
+_pending: dict[tuple[str, int], Future[None]] = {}
+_latest: dict[str, int] = {}
+_executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sk-advice")
 
 
+@functools.cache
 def advisor() -> Callable[..., Any] | None:
-    """``scorekeeper.strategy.advise`` when it can be imported, else None."""
+    """``scorekeeper.strategy.advise`` when it can be imported, else None (looked up once)."""
     try:
         module = importlib.import_module("scorekeeper.strategy")
     except Exception:  # the advisor is optional; any import failure means "no advice"
@@ -104,44 +112,85 @@ def _context(
     }
 
 
-def with_advice(snap: Snapshot) -> dict[str, Any]:
-    """The snapshot's state with ``turn.advice`` filled in when there is a throw to advise on.
+def _compute(key: tuple[str, int], context: dict[str, Any]) -> None:
+    """Worker: the advice for one game version, unless the game has moved on meanwhile."""
+    try:
+        with _lock:
+            stale = _latest.get(key[0], -1) > key[1]
+        advice = None
+        if not stale:
+            try:
+                advice = call_advisor(context)
+            except Exception:  # advice must never break a game
+                log.exception("the advisor failed on game %s version %s", *key)
+        with _lock:
+            if not stale:
+                _cache[key] = advice
+                while len(_cache) > _CACHE_SIZE:
+                    _cache.popitem(last=False)
+    finally:
+        with _lock:
+            _pending.pop(key, None)
+    if not stale:
+        CHANGES.bump()  # wakes the event streams, which resend the state with its advice
 
-    Never raises because of the advisor: a failure leaves ``advice`` null (and is logged).
+
+def advice_known(game_id: str, version: int) -> bool:
+    """Whether the advice for this game version has been worked out (it may be null)."""
+    with _lock:
+        return (game_id, version) in _cache
+
+
+@dataclasses.dataclass(frozen=True)
+class AdviceSettings:
+    """Whether to attach advice, how long a request waits for it, the advisor's cache folder."""
+
+    enabled: bool = True
+    wait: float = 0.0
+    cache_dir: str | None = None
+
+
+def with_advice(snap: Snapshot, settings: AdviceSettings) -> dict[str, Any]:
+    """The snapshot's state with ``turn.advice`` for its throw, and ``turn.advice_pending``.
+
+    Advice is worked out by one background thread (an advisor may take seconds to solve a
+    new situation); this waits at most ``settings.wait`` seconds for it. When it is not ready the
+    state says ``advice_pending: true``, and the event stream sends the state again once it
+    is. Never raises because of the advisor: a failure leaves ``advice`` null (and is logged).
     """
     state = snap.state
     turn = state["turn"]
-    if turn["throw"] is None or state["over"]:
-        return state
+    wait, cache_dir = settings.wait, settings.cache_dir
+    if not settings.enabled or turn["throw"] is None or state["over"] or advisor() is None:
+        return {**state, "turn": {**turn, "advice": None, "advice_pending": False}}
     key = (snap.id, snap.version)
+    future: Future[None] | None = None
     with _lock:
         found = key in _cache
-        advice = _cache.get(key)
-    if not found:
-        player = state["players"][state["current"]]
-        beat = state["to_beat"] if state["final_round"] else None
-        try:
-            advice = call_advisor(
-                _context(
+        if not found:
+            _latest[snap.id] = max(_latest.get(snap.id, -1), snap.version)
+            future = _pending.get(key)
+            if future is None:
+                player = state["players"][state["current"]]
+                context = _context(
                     snap.rules,
                     Dice(turn["throw"]),
                     turn["total"],
                     player["score"],
                     player["on_board"],
                     player["farkle_streak"],
-                    beat,
+                    state["to_beat"] if state["final_round"] else None,
                 )
-            )
-        except Exception:  # advice must never break a game
-            log.exception("the advisor failed on game %s version %s", *key)
-            advice = None
-        with _lock:
-            _cache[key] = advice
-            while len(_cache) > _CACHE_SIZE:
-                _cache.popitem(last=False)
-    if advice is None:
-        return state
-    return {**state, "turn": {**turn, "advice": advice}}
+                if cache_dir:
+                    context["cache_dir"] = cache_dir
+                future = _pending[key] = _executor.submit(_compute, key, context)
+    if future is not None and wait > 0:
+        with contextlib.suppress(FutureTimeout):
+            future.result(timeout=wait)
+    with _lock:
+        found = key in _cache
+        advice = _cache.get(key)
+    return {**state, "turn": {**turn, "advice": advice, "advice_pending": not found}}
 
 
 def _int_arg(args: Mapping[str, str], name: str, default: int) -> int:
@@ -154,7 +203,7 @@ def _int_arg(args: Mapping[str, str], name: str, default: int) -> int:
         raise ActionError(f"bad {name} {raw!r}: a whole number") from None
 
 
-def suggest(args: Mapping[str, Any]) -> dict[str, Any]:
+def suggest(args: Mapping[str, Any], cache_dir: str | None = None) -> dict[str, Any]:
     """The advisor's ranked options for ``?dice=..&rules=..&set=..&turn_total=..&banked=..
     &on_board=..&streak=..&beat=..``.
 
@@ -178,4 +227,6 @@ def suggest(args: Mapping[str, Any]) -> dict[str, Any]:
     )
     if advisor() is None:
         raise ServiceUnavailable("the strategy advisor is not installed in this build")
+    if cache_dir:
+        context["cache_dir"] = cache_dir
     return {"dice": throw.to_list(), "rules": name, "advice": call_advisor(context)}

@@ -2,7 +2,8 @@
 ``GET /api/games/<id>/events``, ``GET /api/games/<id>/export.csv`` and ``export.json``.
 
 A stream sends ``event: state`` with ``{"id", "version", "state"}`` (the same body as
-``GET /api/games/<id>``) at once and then after each new version, a ``: keepalive`` comment
+``GET /api/games/<id>``) at once and then after each new version (and once more, same
+version, when advice that was pending is ready), a ``: keepalive`` comment
 every ``STREAM_KEEPALIVE_S`` seconds, and closes after ``STREAM_SECONDS`` so the browser's
 ``EventSource`` reconnects (``retry: 1000``). Each stream holds a server thread, so at most
 ``MAX_STREAMS`` run at once (503 with ``Retry-After`` beyond); ``scorekeeper serve`` runs
@@ -12,6 +13,7 @@ process and also poll the database each ``STREAM_POLL_S`` (other processes' comm
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import threading
 import time
@@ -24,7 +26,8 @@ from werkzeug.exceptions import ServiceUnavailable
 from scorekeeper.game import replay
 from scorekeeper.game_export import game_csv, game_export
 from scorekeeper.store import CHANGES, connect, read_log, snapshot, version_of
-from scorekeeper.web.api import db_path, game_json, get_db, sse_response
+from scorekeeper.web.api import advice_settings, db_path, game_json, get_db, sse_response
+from scorekeeper.web.api_advice import advice_known
 
 bp = Blueprint("api_stream", __name__, url_prefix="/api")
 
@@ -74,12 +77,14 @@ def stream(game_id: str) -> Response:
     path = db_path()
     last_id = request.headers.get("Last-Event-ID", "")
     first_body = game_json(first)
+    settings = dataclasses.replace(advice_settings(), wait=0.0)  # it resends when ready
 
     def events() -> Iterator[str]:
         conn = connect(path)
         try:
             yield "retry: 1000\n\n"
             sent = first.version if last_id == str(first.version) else -1
+            pending = first_body["state"]["turn"]["advice_pending"]
             if sent < 0:
                 yield _sse(first_body)
                 sent = first.version
@@ -88,10 +93,11 @@ def stream(game_id: str) -> Response:
             while True:
                 version = version_of(conn, game_id)
                 now = time.monotonic()
-                if version != sent:
-                    body = game_json(snapshot(conn, game_id))
+                if version != sent or (pending and advice_known(game_id, version)):
+                    body = game_json(snapshot(conn, game_id), settings)
                     yield _sse(body)
                     sent, last = body["version"], now
+                    pending = body["state"]["turn"]["advice_pending"]
                 elif now - last >= keepalive:
                     yield ": keepalive\n\n"
                     last = now
