@@ -1,7 +1,8 @@
 """The chance model of one turn for the win-probability solver, in 50-point units.
 
-Every throw of ``n`` dice is grouped into classes of outcomes that offer the same choices: for
-each number of dice left to throw, the most points a legal keep leaving that many dice scores.
+Every throw of ``n`` dice is grouped into classes of outcomes that offer the same choices: the
+distinct (dice left to throw, points) pairs of its legal keeps. Fewer points for the same dice
+are kept as a choice too: near the solver's cap on turn totals more points need not be better.
 Dice states are indexed 0 to 6: 1 to 6 are "``n`` dice left, may bank", and 0 is "six dice
 that must be thrown" (the start of a turn, hot dice under ``hot_dice=must_roll``, or the
 throw again after a six-dice farkle bonus).
@@ -83,18 +84,17 @@ class TurnModel:
                 if n == 6 and rules.six_ones_win and counts[0] == 6:
                     win[n] += ways / total
                     continue
-                best: dict[int, int] = {}
+                choices: set[tuple[int, int]] = set()
                 for keep in table.keeps(counts):
                     left = n - len(keep.dice)
-                    state = hot if left == 0 else left
-                    best[state] = max(best.get(state, 0), keep.points // UNIT)
-                if not best:
+                    choices.add((hot if left == 0 else left, keep.points // UNIT))
+                if not choices:
                     if n == 6 and bonus:
-                        best[MUST_ROLL] = bonus
+                        choices.add((MUST_ROLL, bonus))
                     else:
                         farkle[n] += ways / total
                         continue
-                key = tuple(sorted(best.items()))
+                key = tuple(sorted(choices))
                 groups[key] = groups.get(key, 0) + ways
             for key, ways in sorted(groups.items()):
                 classes.append((key, n, ways / total))
