@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -13,6 +14,7 @@ import cv2
 import pytest
 from test_camera_fakes import PipReader, scene
 
+from scorekeeper.camera.log import CameraLog, log_path_for
 from tests.browser.conftest import Server, Tab, record_figure
 
 pytestmark = pytest.mark.browser
@@ -20,9 +22,10 @@ pytestmark = pytest.mark.browser
 SIX = [(1, 60, 60), (2, 200, 80), (3, 360, 60), (4, 80, 300), (5, 260, 320), (6, 430, 300)]
 
 
-@pytest.fixture
-def camera_server(tmp_path: Path) -> Iterator[tuple[Server, Any]]:
-    """The app on waitress with a demo camera playing one six-dice scene, read by PipReader."""
+@pytest.fixture(params=["demo"])
+def camera_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[Server, Any]]:
+    """The app on waitress with a demo camera playing one six-dice scene, read by PipReader
+    (or, with the ``tablet`` parameter, taking frames from the browser)."""
     from waitress import create_server  # type: ignore[import-untyped,unused-ignore]
 
     from scorekeeper.web import create_app
@@ -36,7 +39,7 @@ def camera_server(tmp_path: Path) -> Iterator[tuple[Server, Any]]:
             "DATABASE": str(tmp_path / "games.sqlite3"),
             "CACHE_DIR": str(tmp_path / "cache"),
             "PUBLIC_URL": None,
-            "CAMERA": f"demo:{demo}",
+            "CAMERA": f"demo:{demo}" if request.param == "demo" else request.param,
             "CAMERA_READER_FACTORY": PipReader,
             "CAMERA_DEMO_OPTIONS": {"fps": 15, "tumble_frames": 6, "still_frames": 40},
         }
@@ -51,7 +54,7 @@ def camera_server(tmp_path: Path) -> Iterator[tuple[Server, Any]]:
         if "camera" in app.extensions:
             app.extensions["camera"].stop()
         server.close()
-        thread.join(timeout=5)
+        thread.join(timeout=1)  # waitress keeps its trigger in the map; the thread is a daemon
 
 
 def post(url: str, body: Any, token: str | None = None) -> Any:
@@ -105,8 +108,51 @@ def test_play_page_camera_proposal_corrected_and_recorded(
     page.wait_for_function(
         "() => document.querySelector('#turn-sub').textContent.includes('camera')"
     )
-    stats = page.evaluate("() => fetch('/api/camera').then(r => r.json())")
-    assert stats["status"] == "ok"
-    record_figure("camera_live_view_fps_browser", stats["fps"])
+    status = page.evaluate("() => fetch('/api/camera').then(r => r.json())")
+    assert status["status"] == "ok"
+    record_figure("camera_live_view_fps_browser", status["fps"])
+    log = CameraLog(log_path_for(server.db))
+    deadline = time.monotonic() + 5
+    while log.stats()["recorded"] < 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    stats = log.stats()  # the proposal and the corrected throw are logged
+    assert stats["recorded"] == 1 and stats["exact"] == 0 and stats["count_wrong"] == 0
+    log.close()
     tab.shot("camera-recorded")
     assert tab.errors == []
+
+
+@pytest.mark.parametrize("camera_server", ["tablet"], indirect=True)
+def test_tablet_camera_posts_frames_from_the_browser(
+    camera_server: tuple[Server, Any], chromium: Any
+) -> None:
+    """Chromium's fake camera stands in for the tablet's: frames go up, boxes come back."""
+    from tests.browser.conftest import CHROMIUM, LAUNCH_ARGS
+
+    server, _ = camera_server
+    game = post(f"{server.url}/api/games", {"players": ["Ann", "Bob"]})
+    fake_camera = ["--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"]
+    browser = chromium.browser_type.launch(
+        executable_path=str(CHROMIUM), args=LAUNCH_ARGS + fake_camera
+    )
+    try:
+        page = browser.new_page(viewport={"width": 768, "height": 1024})
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.goto(f"{server.url}/play/{game['id']}#t={game['control_token']}")
+        page.locator("#cam-tablet").wait_for(state="visible", timeout=10_000)
+        assert "waiting for the tablet" in page.locator(".cam-banner").inner_text()
+        page.locator("#cam-tablet").click()
+        status: dict[str, Any] = {}
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline:
+            status = page.evaluate("() => fetch('/api/camera').then(r => r.json())")
+            if status["status"] == "ok" and status["frame_id"] >= 3:
+                break
+            time.sleep(0.2)
+        assert status["status"] == "ok" and status["frame_id"] >= 3, status
+        assert page.locator(".cam-video").is_visible()
+        assert page.locator(".cam-boxes").is_visible()
+        assert errors == []
+    finally:
+        browser.close()
