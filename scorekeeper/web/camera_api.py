@@ -2,13 +2,14 @@
 
 The app's camera is chosen by the config key ``CAMERA``: ``auto`` (a webcam if one opens,
 else the demo), ``none``, ``demo``, ``tablet``, a webcam index or a stream URL. Under
-``TESTING`` it defaults to ``none`` so tests start no threads unless they ask for a camera.
+``TESTING`` or pytest it defaults to ``none`` so tests start no threads unless they ask.
 The service starts on the first camera request and never blocks a request on the device.
 """
 
 from __future__ import annotations
 
 import atexit
+import os
 import threading
 import time
 from collections.abc import Iterator
@@ -58,7 +59,8 @@ def camera_service(app: Flask | None = None) -> CameraService:
 
 def _build_service(app: Flask) -> CameraService:
     cfg = app.config
-    source = cfg.get("CAMERA") or ("none" if app.testing else "auto")
+    under_test = app.testing or "PYTEST_CURRENT_TEST" in os.environ
+    source = cfg.get("CAMERA") or ("none" if under_test else "auto")
     reader_factory = cfg.get("CAMERA_READER_FACTORY") or default_reader_factory(
         threads=int(cfg.get("CAMERA_THREADS", 1)),
         score_threshold=float(cfg.get("CAMERA_SCORE_THRESHOLD", 0.5)),
