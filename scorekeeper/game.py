@@ -20,6 +20,7 @@ leaving the game unchanged.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -88,6 +89,12 @@ class Turn:
     def fresh(self) -> bool:
         """Whether nothing has been entered in this turn yet."""
         return not self.log and self.total == 0
+
+
+@functools.lru_cache(maxsize=256)
+def _farkle_chance(dice: int, rules: Rules) -> float:
+    """The chance that throwing ``dice`` dice farkles (cached per rules value)."""
+    return float(farkle_probability(dice, rules))
 
 
 def _n(points: int) -> str:
@@ -605,7 +612,7 @@ class Game:
                 "opening_needed": (
                     max(0, opening - t.total) if opening and not p.on_board else None
                 ),
-                "farkle_chance": float(farkle_probability(t.dice_left, self.rules)),
+                "farkle_chance": _farkle_chance(t.dice_left, self.rules),
                 "advice": None,
             },
             "target": self.rules.target,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import sqlite3
 import threading
 from typing import Any
 
@@ -224,3 +225,15 @@ def test_racing_clients_exactly_one_wins_each_version(app: Flask) -> None:
     assert core(replay(events).to_json()) == core(live["state"])
     fresh = app.test_client().get(f"/api/games/{t.id}").json  # replayed from the database
     assert core(fresh["state"]) == core(live["state"])
+
+
+def test_a_locked_database_is_503(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    t = Table(client, ["Ann"])
+
+    def locked(*args: Any) -> Any:
+        raise sqlite3.OperationalError("database is locked")
+
+    monkeypatch.setattr("scorekeeper.web.api.snapshot", locked)
+    r = client.get(f"/api/games/{t.id}")
+    assert r.status_code == 503 and r.json["error"] == "database_busy"
+    assert r.headers["Retry-After"] == "1"

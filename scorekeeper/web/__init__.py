@@ -7,6 +7,7 @@ register a new one. Errors under ``/api/`` are answered as ``{"error": code, "me
 from __future__ import annotations
 
 import importlib
+import sqlite3
 from collections.abc import Mapping
 from typing import Any
 
@@ -58,6 +59,15 @@ def _register_error_handlers(app: Flask) -> None:
             if key.lower() != "content-type":
                 resp.headers[key] = value  # e.g. Retry-After, Allow
         return resp, exc.code or 500
+
+    @app.errorhandler(sqlite3.OperationalError)
+    def database_busy(exc: sqlite3.OperationalError) -> Any:
+        app.logger.warning("database error: %s", exc)
+        resp = jsonify(
+            error="database_busy", message=f"the game database could not be used ({exc}); retry"
+        )
+        resp.headers["Retry-After"] = "1"
+        return resp, 503
 
     @app.errorhandler(ScorekeeperError)
     def domain_error(exc: ScorekeeperError) -> Any:
