@@ -47,7 +47,7 @@ function build() {
   els.proposal = h("div", { class: "cam-proposal", id: "cam-proposal", hidden: true },
     h("p", {}, h("strong", {}, "The camera reads: "), els.msg),
     els.dice,
-    h("p", { class: "muted cam-hint" }, "Tap a die to change its value, hold (or right-click) to remove it."),
+    h("p", { class: "muted cam-hint" }, "Tap a die to change its value; hold it (or right-click, or Delete) to remove it."),
     h("div", { class: "row" }, els.use, els.add, els.dismiss),
     els.why);
   fill(panel,
@@ -145,6 +145,9 @@ function renderProposal() {
     const b = h("button", { type: "button", class: "cam-die", "aria-label": `die ${i + 1}: ${v}, tap to change` }, die(v, 44));
     b.addEventListener("click", () => { cam.dice[i] = (cam.dice[i] % 6) + 1; renderProposal(); });
     b.addEventListener("contextmenu", (e) => { e.preventDefault(); removeDie(i); });
+    b.addEventListener("keydown", (e) => {
+      if (e.key === "Delete" || e.key === "Backspace") { e.preventDefault(); e.stopPropagation(); removeDie(i); }
+    });
     let hold = null;
     b.addEventListener("pointerdown", () => { hold = setTimeout(() => { hold = "done"; removeDie(i); }, 650); });
     b.addEventListener("pointerup", (e) => { if (hold === "done") e.preventDefault(); clearTimeout(hold); });
@@ -290,7 +293,7 @@ async function startTablet() {
   els.boxes.hidden = false;
   els.video.srcObject = stream;
   await els.video.play().catch(() => {});
-  cam.tablet = { stream, busy: false, grab: document.createElement("canvas"), wait: 150 };
+  cam.tablet = { stream, busy: false, grab: document.createElement("canvas"), wait: 80 };
   els.tabletBtn.hidden = true;
   stream.getVideoTracks().forEach((t) => t.addEventListener("ended", () => {
     cam.tablet = null;
@@ -318,7 +321,7 @@ async function sendFrame() {
       });
       const data = await resp.json().catch(() => null);
       if (resp.ok && data) {
-        t.wait = 150;
+        t.wait = 80;
         drawBoxes(data);
         onReading(data);
         if (cam.status && cam.status.status !== "ok") refreshStatus();
