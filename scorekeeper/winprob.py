@@ -132,7 +132,9 @@ class WinTable:
         if final_round:
             return float(self._chase(i, j, np.array([t]), np.array([state]))[0])
         u = i + t
-        if t and u >= self.geo.cap:
+        if t == 0:
+            return float(self.table[i, j])
+        if u >= self.geo.cap:
             return float(self._bank(i, j, u) or 0.0)
         return float(self._turn(i, j)[u, state])
 
