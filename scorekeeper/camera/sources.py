@@ -167,8 +167,56 @@ def load_truth(folder: Path) -> dict[str, list[int]]:
     return truth
 
 
+def load_boxes(folder: Path) -> dict[str, list[tuple[float, float, float, float]]]:
+    """Die boxes per scene from ``labels.json`` (``{"file": [{"value", "box"}, ...]}``), if any."""
+    path = folder / "labels.json"
+    if not path.is_file():
+        return {}
+    try:
+        raw = json.loads(path.read_text(encoding="utf-8"))
+        out: dict[str, list[tuple[float, float, float, float]]] = {}
+        for name, dice in raw.items():
+            boxes = [d["box"] for d in dice if isinstance(d, dict) and "box" in d]
+            out[Path(name).name] = [
+                (float(a), float(b), float(c), float(d)) for a, b, c, d in boxes
+            ]
+        return out
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return {}
+
+
+class _Props:
+    """A scene taken apart for tumbling: the empty table and each die's patch and place."""
+
+    def __init__(self, img: Image, boxes: list[tuple[float, float, float, float]]) -> None:
+        h, w = img.shape[:2]
+        mask = np.zeros((h, w), np.uint8)
+        self.pieces: list[tuple[Image, Image, int, int]] = []
+        for x0, y0, x1, y1 in boxes:
+            pad = 0.15 * max(x1 - x0, y1 - y0)
+            a, b = max(0, int(x0 - pad)), max(0, int(y0 - pad))
+            c, d = min(w, int(x1 + pad) + 1), min(h, int(y1 + pad) + 1)
+            if c - a < 4 or d - b < 4:
+                continue
+            mask[b:d, a:c] = 255
+            patch = img[b:d, a:c].copy()
+            shape = np.zeros(patch.shape[:2], np.uint8)
+            ellipse = (((c - a) / 2, (d - b) / 2), ((c - a) * 1.12, (d - b) * 1.12), 0.0)
+            cv2.ellipse(shape, ellipse, 255, -1)
+            self.pieces.append((patch, shape, a, b))
+        small = cv2.resize(img, (w // 4, h // 4), interpolation=cv2.INTER_AREA)
+        small_mask = cv2.resize(mask, (w // 4, h // 4), interpolation=cv2.INTER_NEAREST)
+        filled = cv2.inpaint(small, small_mask, 3, cv2.INPAINT_TELEA)
+        table = cv2.resize(filled, (w, h), interpolation=cv2.INTER_LINEAR)
+        self.table: Image = np.where(mask[:, :, None] > 0, table, img).astype(np.uint8)
+
+
 class DemoSource:
-    """Plays the scenes of a folder as a camera: each scene tumbles for a few frames, then rests."""
+    """Plays the scenes of a folder as a camera: each scene tumbles for a few frames, then rests.
+
+    With ``labels.json`` (die boxes) beside the images, only the dice move while tumbling (each
+    rolls and slides over the table, blurred); without it the whole picture shakes.
+    """
 
     def __init__(
         self,
@@ -190,6 +238,8 @@ class DemoSource:
         self.seed = seed
         self.info: dict[str, Any] = {}
         self.scenes: list[tuple[str, Image, list[int] | None]] = []
+        self._boxes: dict[str, list[tuple[float, float, float, float]]] = {}
+        self._props: dict[str, _Props] = {}
         self._noise: list[np.ndarray[Any, np.dtype[np.int16]]] = []
         self._n = 0
         self._rng = np.random.default_rng(seed)
@@ -212,6 +262,8 @@ class DemoSource:
         if not scenes:
             raise OSError(f"the demo folder {self.folder} holds no images")
         self.scenes = scenes
+        self._boxes = load_boxes(self.folder)
+        self._props = {}
         self._rng = np.random.default_rng(self.seed)
         self._n = 0
         self._noise = []
@@ -231,7 +283,12 @@ class DemoSource:
         phase = "tumble" if step < self.tumble_frames else "still"
         self.info = {"scene": name, "truth": truth, "phase": phase, "step": step}
         if phase == "tumble":
-            return self._tumble(img, 1.0 - step / max(1, self.tumble_frames))
+            strength = 1.0 - step / max(1, self.tumble_frames)
+            if self._boxes.get(name):
+                if name not in self._props:
+                    self._props[name] = _Props(img, self._boxes[name])
+                return self._roll(self._props[name], strength)
+            return self._tumble(img, strength)
         return self._with_noise(img, n)
 
     def _tumble(self, img: Image, strength: float) -> Image:
@@ -246,6 +303,26 @@ class DemoSource:
         if k > 1:
             out = cv2.blur(out, (k, 1) if rng.random() < 0.5 else (1, k))
         return np.asarray(out, np.uint8)
+
+    def _roll(self, props: _Props, strength: float) -> Image:
+        """The table with each die turned and slid away from where it will come to rest."""
+        out = props.table.copy()
+        h, w = out.shape[:2]
+        rng = self._rng
+        for patch, shape, x, y in props.pieces:
+            ph, pw = patch.shape[:2]
+            m = cv2.getRotationMatrix2D((pw / 2, ph / 2), float(rng.uniform(-90, 90)) * strength, 1)
+            turned = cv2.warpAffine(patch, m, (pw, ph), borderMode=cv2.BORDER_REPLICATE)
+            alpha = cv2.warpAffine(shape, m, (pw, ph))
+            k = max(1, int(11 * strength)) | 1
+            if k > 1:
+                turned = cv2.blur(turned, (k, k // 2 | 1))
+            dx, dy = (rng.uniform(-1, 1, 2) * 80 * strength).astype(int).tolist()
+            x0, y0 = min(max(0, x + dx), w - pw), min(max(0, y + dy), h - ph)
+            region = out[y0 : y0 + ph, x0 : x0 + pw]
+            a = (alpha[:, :, None].astype(np.float32)) / 255.0
+            region[:] = (turned * a + region * (1 - a)).astype(np.uint8)
+        return out
 
     def _with_noise(self, img: Image, n: int) -> Image:
         if self.noise <= 0:
