@@ -5,7 +5,7 @@ kept-alive HTTP connection; one live stream watches client 0's game. Then 20 cli
 ONE game (each acts at the version it last saw; a 409 reloads). Prints one JSON line per
 measurement: actions per second, p50/p99 latency of an action, and the delay from sending an
 action to its event arriving on the stream. Run: ``.venv/bin/python benchmarks/bench_api.py``
-(``--seconds S``, ``--clients N``).
+(``--seconds S``, ``--clients N``, ``--no-advice``).
 """
 
 from __future__ import annotations
@@ -59,10 +59,11 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, round(q / 100 * (len(ordered) - 1)))]
 
 
-def start_server(db: Path) -> tuple[subprocess.Popen[str], int]:
+def start_server(db: Path, advice: bool) -> tuple[subprocess.Popen[str], int]:
     """Start ``scorekeeper serve --port 0``; the process and its port."""
+    extra = [] if advice else ["--no-advice"]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "scorekeeper", "serve", "--port", "0", "--db", str(db)],
+        [sys.executable, "-m", "scorekeeper", "serve", "--port", "0", "--db", str(db), *extra],
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
@@ -218,9 +219,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--clients", type=int, default=20)
+    parser.add_argument("--no-advice", action="store_true", help="serve without the advisor")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        proc, port = start_server(Path(tmp) / "bench.sqlite3")
+        proc, port = start_server(Path(tmp) / "bench.sqlite3", not args.no_advice)
         try:
             own_games(port, args.clients, args.seconds)
             one_game(port, args.clients, args.seconds)

@@ -100,6 +100,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         "DATABASE": str(db),
         "MAX_STREAMS": args.threads // 2,
         "ADVICE": not args.no_advice,
+        "ADVICE_WORKER": "process",
         **serve_config(args),
     }
     if args.cache_dir:

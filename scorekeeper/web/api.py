@@ -93,13 +93,15 @@ def json_body() -> Any:
 
 
 def advice_settings() -> AdviceSettings:
-    """The app's advice settings: ``ADVICE`` (on/off), ``ADVICE_WAIT_S`` and ``CACHE_DIR``."""
+    """The app's advice settings: ``ADVICE`` (on/off), ``ADVICE_WAIT_S``, ``CACHE_DIR`` and
+    ``ADVICE_WORKER`` (``thread``, or ``process``: a worker process, as ``serve`` uses)."""
     cfg = current_app.config
     cache = cfg.get("CACHE_DIR")
     return AdviceSettings(
         enabled=bool(cfg.get("ADVICE", True)),
         wait=float(cfg.get("ADVICE_WAIT_S", DEFAULT_ADVICE_WAIT_S)),
         cache_dir=str(cache) if cache else None,
+        in_process=cfg.get("ADVICE_WORKER", "thread") == "process",
     )
 
 

@@ -17,11 +17,13 @@ import importlib
 import inspect
 import json
 import logging
+import multiprocessing
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
+from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from werkzeug.exceptions import ServiceUnavailable
@@ -39,6 +41,21 @@ _CACHE_SIZE = 512
 _pending: dict[tuple[str, int], Future[None]] = {}
 _latest: dict[str, int] = {}
 _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sk-advice")
+_process_pool: ProcessPoolExecutor | None = None
+
+
+def _in_process(context: dict[str, Any]) -> Any:
+    """Run the advisor in a separate worker process (no GIL contention with the server)."""
+    global _process_pool
+    if _process_pool is None:
+        _process_pool = ProcessPoolExecutor(
+            max_workers=1, mp_context=multiprocessing.get_context("spawn")
+        )
+    try:
+        return _process_pool.submit(call_advisor, context).result()
+    except BrokenProcessPool:
+        _process_pool = None  # the worker died: start a new one next time
+        raise
 
 
 @functools.cache
@@ -120,7 +137,8 @@ def _compute(key: tuple[str, int], context: dict[str, Any]) -> None:
         advice = None
         if not stale:
             try:
-                advice = call_advisor(context)
+                in_process = context.pop("_in_process", False)
+                advice = _in_process(context) if in_process else call_advisor(context)
             except Exception:  # advice must never break a game
                 log.exception("the advisor failed on game %s version %s", *key)
         with _lock:
@@ -148,13 +166,15 @@ class AdviceSettings:
     enabled: bool = True
     wait: float = 0.0
     cache_dir: str | None = None
+    in_process: bool = False
 
 
 def with_advice(snap: Snapshot, settings: AdviceSettings) -> dict[str, Any]:
     """The snapshot's state with ``turn.advice`` for its throw, and ``turn.advice_pending``.
 
     Advice is worked out by one background thread (an advisor may take seconds to solve a
-    new situation); this waits at most ``settings.wait`` seconds for it. When it is not ready the
+    new situation); this waits at most ``settings.wait`` seconds for it, and not at all when
+    the worker is busy with other advice. When it is not ready the
     state says ``advice_pending: true``, and the event stream sends the state again once it
     is. Never raises because of the advisor: a failure leaves ``advice`` null (and is logged).
     """
@@ -183,6 +203,9 @@ def with_advice(snap: Snapshot, settings: AdviceSettings) -> dict[str, Any]:
                 )
                 if cache_dir:
                     context["cache_dir"] = cache_dir
+                context["_in_process"] = settings.in_process
+                if _pending:  # the worker is busy: waiting would only add latency
+                    wait = 0.0
                 future = _pending[key] = _executor.submit(_compute, key, context)
     if future is not None and wait > 0:
         with contextlib.suppress(FutureTimeout):
