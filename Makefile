@@ -41,5 +41,10 @@ test: lint typecheck pytest
 bench: $(VENV)/.installed
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
+# Train the dice reader (about an hour on two CPU cores) and export models/dice.onnx; SEED=0.
+model: $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -e '.[train]'
+	$(BIN)/python -m training.train --seed $(or $(SEED),0) --out models/dice.onnx
+
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info

@@ -18,6 +18,7 @@ COMMANDS = (
     "scorekeeper.cli.strategy_cmds",
     "scorekeeper.cli.camera_cmds",
     "scorekeeper.cli.winprob_cmds",
+    "scorekeeper.cli.vision_cmds",
 )
 
 

@@ -1,0 +1,59 @@
+"""Benchmark the dice reader: the whole read of one 640×480 frame after warm-up.
+
+Prints one JSON line ``{"ms_median", "ms_p90", "frames", "threads"}``. Run:
+``.venv/bin/python benchmarks/bench_reader.py --threads 1 [IMAGE...]`` (default: the scenes in
+sample_images/). Each image is resized to 640×480 first; the timing covers pre-processing,
+the model and post-processing (``DiceReader.infer``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from scorekeeper.vision import DiceReader, default_model_path, load_image
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Time ``infer`` over the frames; print the JSON line."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("images", nargs="*", type=Path, help="images (default sample_images/*.jpg)")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--frames", type=int, default=200, help="timed reads (cycling the images)")
+    ap.add_argument("--model", type=Path, default=None)
+    args = ap.parse_args(argv)
+    paths = args.images or sorted((ROOT / "sample_images").glob("*.jpg"))
+    if not paths:
+        print("no images given and none in sample_images/", file=sys.stderr)
+        return 2
+    frames = [cv2.resize(load_image(p), (640, 480), interpolation=cv2.INTER_AREA) for p in paths]
+    reader = DiceReader(args.model or default_model_path(), threads=args.threads)
+    for f in frames * max(1, 10 // len(frames)):
+        reader.infer(f)
+    times = []
+    for i in range(args.frames):
+        frame = frames[i % len(frames)]
+        t = time.perf_counter()
+        reader.infer(frame)
+        times.append((time.perf_counter() - t) * 1000)
+    out = {
+        "ms_median": round(statistics.median(times), 2),
+        "ms_p90": round(float(np.percentile(times, 90)), 2),
+        "frames": len(times),
+        "threads": args.threads,
+    }
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

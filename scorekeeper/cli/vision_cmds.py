@@ -1,0 +1,116 @@
+"""``scorekeeper read`` and ``scorekeeper eval-reader``: the dice reader from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+from scorekeeper.cli.common import print_json
+from scorekeeper.errors import ImageError
+
+
+def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    """Add the ``read`` and ``eval-reader`` subcommands."""
+    p = sub.add_parser("read", help="find and read the dice in images")
+    p.add_argument("images", nargs="+", metavar="IMAGE", help="image files (PNG, JPEG, ...)")
+    p.add_argument("--json", action="store_true", help="print one JSON array of results")
+    p.add_argument(
+        "--annotate",
+        metavar="OUT.png",
+        help="draw boxes and values on the image (with several images: OUT-1.png, OUT-2.png...)",
+    )
+    _reader_options(p)
+    p.set_defaults(func=cmd_read)
+
+    p = sub.add_parser(
+        "eval-reader", help="precision, recall and value accuracy on labelled folders"
+    )
+    p.add_argument(
+        "folders", nargs="+", metavar="FOLDER", help="folders with images/ and YOLO labels/"
+    )
+    p.add_argument(
+        "--split",
+        choices=("all", "train", "holdout"),
+        default="all",
+        help="all images, or the training / held-out part (last 20%% by name) of each folder",
+    )
+    _reader_options(p)
+    p.set_defaults(func=cmd_eval_reader)
+
+
+def _reader_options(p: argparse.ArgumentParser) -> None:
+    """``--model``, ``--threshold``, ``--threads``."""
+    p.add_argument("--model", metavar="PATH", help="ONNX model (default models/dice.onnx)")
+    p.add_argument("--threshold", type=float, default=0.5, help="detection score threshold")
+    p.add_argument("--threads", type=int, default=1, help="CPU threads for the model")
+
+
+def _reader(args: argparse.Namespace) -> Any:
+    """A DiceReader from the command's options."""
+    from scorekeeper.vision import DiceReader, default_model_path
+
+    return DiceReader(
+        model_path=args.model or default_model_path(),
+        score_threshold=args.threshold,
+        threads=args.threads,
+    )
+
+
+def _annotate_path(base: str, index: int, count: int) -> Path:
+    """OUT.png for one image; OUT-1.png, OUT-2.png, ... for several."""
+    p = Path(base)
+    return p if count == 1 else p.with_name(f"{p.stem}-{index + 1}{p.suffix or '.png'}")
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    """Print the dice read from each image; exit 2 (after the others) if one is unreadable."""
+    from scorekeeper.vision import load_image
+    from scorekeeper.vision.draw import annotate
+
+    reader = _reader(args)
+    results: list[dict[str, Any]] = []
+    failed = 0
+    for i, path in enumerate(args.images):
+        try:
+            image = load_image(path)
+        except ImageError as exc:
+            if len(args.images) == 1:
+                raise
+            print(f"scorekeeper read: error: {exc}", file=sys.stderr)
+            failed += 1
+            continue
+        dets = reader.infer(image)
+        results.append({"image": path, "dice": [d.to_dict() for d in dets]})
+        if args.annotate:
+            out = _annotate_path(args.annotate, i, len(args.images))
+            annotate(image, dets, out)
+        if not args.json:
+            values = " ".join(str(d.value) for d in sorted(dets, key=lambda d: d.box[0]))
+            print(f"{path}: {values or '(no dice)'}")
+    if args.json:
+        print_json(results)
+    return 2 if failed else 0
+
+
+def cmd_eval_reader(args: argparse.Namespace) -> int:
+    """Print per-folder figures as one JSON object keyed by folder."""
+    from scorekeeper.vision import load_image
+    from scorekeeper.vision.evaluate import Tally, list_labelled, parse_yolo
+
+    reader = _reader(args)
+    out: dict[str, Any] = {}
+    for folder in args.folders:
+        tally = Tally()
+        pairs = list_labelled(folder, args.split)
+        if not pairs:
+            raise ImageError(f"{folder}: no images in images/")
+        for img_path, label_path in pairs:
+            image = load_image(img_path)
+            text = label_path.read_text() if label_path.exists() else ""
+            truth = parse_yolo(text, image.shape[1], image.shape[0])
+            tally.add(img_path.name, reader.infer(image), truth)
+        out[folder] = {"split": args.split, **tally.figures()}
+    print_json(out)
+    return 0

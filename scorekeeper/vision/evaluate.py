@@ -1,0 +1,174 @@
+"""Labelled dice folders (images/ + YOLO labels/) and the reader's accuracy figures on them."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from scorekeeper.errors import ImageError
+from scorekeeper.vision.reader import Detection
+
+Box = tuple[float, float, float, float]
+Truth = list[tuple[int, Box]]
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+"""File name endings taken as images in a labelled folder."""
+
+HOLDOUT_FRACTION = 0.2
+"""Share of a folder without its own validation split that training leaves out (the last files
+in name order, i.e. the latest photos when names are timestamps)."""
+
+SPLITS = ("all", "train", "holdout")
+"""Which images of a folder to use: every one, the training part or the held-out part."""
+
+
+def parse_yolo(text: str, width: int, height: int) -> Truth:
+    """YOLO label lines ``CLASS XC YC W H`` (CLASS = value - 1) as [(value, pixel box)].
+
+    >>> parse_yolo("4 0.5 0.5 0.1 0.2\\n", 640, 480)
+    [(5, (288.0, 192.0, 352.0, 288.0))]
+
+    :raises ImageError: for a line that is not five numbers with a class 0..5.
+    """
+    out: Truth = []
+    for n, line in enumerate(text.splitlines(), 1):
+        parts = line.split()
+        if not parts:
+            continue
+        try:
+            cls = int(float(parts[0]))
+            xc, yc, w, h = (float(p) for p in parts[1:5])
+        except (ValueError, IndexError):
+            raise ImageError(f"label line {n} {line!r}: expected 'CLASS XC YC W H'") from None
+        if len(parts) != 5 or not 0 <= cls <= 5:
+            raise ImageError(f"label line {n} {line!r}: expected 'CLASS XC YC W H', CLASS 0..5")
+        box = (
+            (xc - w / 2) * width,
+            (yc - h / 2) * height,
+            (xc + w / 2) * width,
+            (yc + h / 2) * height,
+        )
+        out.append((cls + 1, tuple(round(v, 3) for v in box)))  # type: ignore[arg-type]
+    return out
+
+
+def split_names(names: Sequence[str], split: str, fraction: float = HOLDOUT_FRACTION) -> list[str]:
+    """The names of ``split`` ("all", "train" or "holdout") among a folder's image names.
+
+    >>> split_names([f"{i:02d}.jpg" for i in range(10)], "holdout")
+    ['08.jpg', '09.jpg']
+    """
+    if split not in SPLITS:
+        raise ValueError(f"unknown split {split!r}; expected one of {', '.join(SPLITS)}")
+    ordered = sorted(names)
+    cut = len(ordered) - math.ceil(len(ordered) * fraction)
+    if split == "train":
+        return ordered[:cut]
+    if split == "holdout":
+        return ordered[cut:]
+    return ordered
+
+
+def list_labelled(folder: str | Path, split: str = "all") -> list[tuple[Path, Path]]:
+    """(image, label) paths of a folder laid out as ``images/NAME.jpg`` + ``labels/NAME.txt``.
+
+    :raises ImageError: when the folder has no images/ and labels/ subfolders.
+    """
+    root = Path(folder)
+    images, labels = root / "images", root / "labels"
+    if not images.is_dir() or not labels.is_dir():
+        raise ImageError(f"{root}: expected a folder with images/ and labels/ (YOLO) inside")
+    files = {p.name: p for p in images.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES}
+    return [(files[n], labels / (files[n].stem + ".txt")) for n in split_names(list(files), split)]
+
+
+def match(dets: Sequence[Detection], truth: Truth) -> tuple[list[tuple[int, int]], int, int]:
+    """Match predictions to labelled dice: a die is found when a predicted box's centre lies
+    in its labelled box, one prediction per die (strongest first, nearest centre on ties).
+
+    Returns ([(true value, predicted value)] of found dice, missed dice, extra predictions).
+    """
+    used = [False] * len(truth)
+    pairs: list[tuple[int, int]] = []
+    extra = 0
+    for d in sorted(dets, key=lambda d: -d.confidence):
+        cx, cy = (d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2
+        best, best_dist = -1, math.inf
+        for i, (_, (x0, y0, x1, y1)) in enumerate(truth):
+            if used[i] or not (x0 <= cx <= x1 and y0 <= cy <= y1):
+                continue
+            dist = math.hypot(cx - (x0 + x1) / 2, cy - (y0 + y1) / 2)
+            if dist < best_dist:
+                best, best_dist = i, dist
+        if best < 0:
+            extra += 1
+        else:
+            used[best] = True
+            pairs.append((truth[best][0], d.value))
+    return pairs, used.count(False), extra
+
+
+@dataclass
+class Tally:
+    """Running counts for one folder: found/missed/extra dice, values, exact images."""
+
+    images: int = 0
+    exact: int = 0
+    truth: int = 0
+    predicted: int = 0
+    found: int = 0
+    correct: int = 0
+    # confusion[true][pred], index 0 = no die (missed or extra), 1..6 = face value
+    confusion: list[list[int]] = field(default_factory=lambda: [[0] * 7 for _ in range(7)])
+    wrong: list[str] = field(default_factory=list)
+
+    def add(self, name: str, dets: Sequence[Detection], truth: Truth) -> None:
+        """Count one image's predictions against its labels."""
+        pairs, missed, extra = match(dets, truth)
+        self.images += 1
+        self.truth += len(truth)
+        self.predicted += len(dets)
+        self.found += len(pairs)
+        ok = sum(t == p for t, p in pairs)
+        self.correct += ok
+        for t, p in pairs:
+            self.confusion[t][p] += 1
+        missed_values = [v for v, _ in truth]
+        extra_values = [d.value for d in dets]
+        for t, p in pairs:
+            missed_values.remove(t)
+            extra_values.remove(p)
+        for v in missed_values:
+            self.confusion[v][0] += 1
+        for v in extra_values:
+            self.confusion[0][v] += 1
+        if not missed and not extra and ok == len(pairs):
+            self.exact += 1
+        else:
+            self.wrong.append(name)
+
+    def figures(self) -> dict[str, Any]:
+        """Precision, recall, value accuracy, exact-image rate, counts and confusion matrix."""
+
+        def ratio(a: int, b: int) -> float | None:
+            return round(a / b, 4) if b else None
+
+        return {
+            "images": self.images,
+            "dice": self.truth,
+            "predicted": self.predicted,
+            "found": self.found,
+            "precision": ratio(self.found, self.predicted),
+            "recall": ratio(self.found, self.truth),
+            "value_accuracy": ratio(self.correct, self.found),
+            "exact_images": ratio(self.exact, self.images),
+            "confusion": {
+                "rows": "true value (0 = no die: extra prediction)",
+                "columns": "predicted value (0 = no prediction: missed die)",
+                "matrix": self.confusion,
+            },
+            "wrong_images": sorted(self.wrong),
+        }

@@ -1,0 +1,1 @@
+"""Training and ONNX export of the dice reader's model (needs the ``train`` extra: torch, onnx)."""

@@ -1,0 +1,62 @@
+"""DiceNet: a tiny fully-convolutional CenterNet-style dice detector and reader."""
+
+from __future__ import annotations
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+STRIDE = 4
+HEAT_PRIOR = 0.05
+
+
+def cbr(cin: int, cout: int, stride: int = 1) -> nn.Sequential:
+    """3x3 conv, batch norm, ReLU."""
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, stride, 1, bias=False), nn.BatchNorm2d(cout), nn.ReLU(inplace=True)
+    )
+
+
+class DiceNet(nn.Module):
+    """Grey image (N, 1, H, W) in [0, 1] -> heat logits (N, 1), value logits (N, 6) and
+    log box size (N, 2) maps at stride 4. H and W must be multiples of 16."""
+
+    def __init__(self, widths: tuple[int, int, int, int] = (16, 32, 48, 80), neck: int = 32):
+        super().__init__()
+        a, b, c, d = widths
+        self.stem = cbr(1, a, 2)
+        self.s4 = nn.Sequential(cbr(a, b, 2), cbr(b, b))
+        self.s8 = nn.Sequential(cbr(b, c, 2), cbr(c, c))
+        self.s16 = nn.Sequential(cbr(c, d, 2), cbr(d, d), cbr(d, d))
+        self.l16 = nn.Conv2d(d, neck, 1)
+        self.l8 = nn.Conv2d(c, neck, 1)
+        self.l4 = nn.Conv2d(b, neck, 1)
+        self.m8 = cbr(neck, neck)
+        self.m4 = cbr(neck, neck)
+        self.heat = nn.Conv2d(neck, 1, 1)
+        self.value = nn.Conv2d(neck, 6, 1)
+        self.size = nn.Conv2d(neck, 2, 1)
+        nn.init.constant_(self.heat.bias, float(torch.logit(torch.tensor(HEAT_PRIOR))))
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        x = (x - 0.5) * 4.0
+        f4 = self.s4(self.stem(x))
+        f8 = self.s8(f4)
+        f16 = self.s16(f8)
+        p = F.interpolate(self.l16(f16), scale_factor=2.0, mode="nearest") + self.l8(f8)
+        p = self.m8(p)
+        p = F.interpolate(p, scale_factor=2.0, mode="nearest") + self.l4(f4)
+        p = self.m4(p)
+        return self.heat(p), self.value(p), self.size(p)
+
+
+class Exported(nn.Module):
+    """The ONNX graph: heat as probabilities, value logits, log sizes."""
+
+    def __init__(self, net: DiceNet):
+        super().__init__()
+        self.net = net
+
+    def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+        heat, value, size = self.net(x)
+        return torch.sigmoid(heat), value, size

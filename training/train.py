@@ -1,0 +1,235 @@
+"""Train DiceNet on synthetic scenes + real labelled photos and export models/dice.onnx.
+
+    python -m training.train --seed 0 --steps 9000 --out models/dice.onnx
+
+Deterministic given the seed (samples are pure functions of (seed, index); torch runs with
+deterministic algorithms on the CPU). Progress goes to stderr through tqdm.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+from torch.utils.data import DataLoader, Dataset
+from tqdm import tqdm
+
+from training.data import CROP, STRIDE, Sample, augment, load_folder, synth_sample, targets
+from training.model import DiceNet, Exported
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DATA = ROOT.parent / "shared" / "dice-data"
+LONG_SIDE = 512
+
+# real training folders and the split of each used for training (the rest is held out)
+TRAIN_FOLDERS = (("webcam-table/Train", "all"), ("dice-tray/train", "train"))
+VALID_FOLDERS = (("webcam-table/Valid", "all"), ("dice-tray/train", "holdout"))
+
+
+class Mixed(Dataset):
+    """Sample i: a real photo (share ``real``) or a fresh synthetic scene, augmented."""
+
+    def __init__(self, seed: int, real: list[list[Sample]], real_share: float, length: int):
+        self.seed, self.real, self.real_share, self.length = seed, real, real_share, length
+
+    def __len__(self) -> int:
+        return self.length
+
+    def __getitem__(self, i: int) -> dict[str, torch.Tensor]:
+        rng = np.random.default_rng([self.seed, i])
+        groups = [g for g in self.real if g]
+        if groups and rng.random() < self.real_share:
+            group = groups[int(rng.integers(len(groups)))]
+            img, s = augment(group[int(rng.integers(len(group)))], rng, real=True)
+        else:
+            img, s = augment(synth_sample(int(rng.integers(2**62))), rng, real=False)
+        t = targets(s)
+        out = {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in t.items()}
+        out["image"] = torch.from_numpy(img[None].astype(np.float32))
+        return out
+
+
+def focal_loss(logits: torch.Tensor, gt: torch.Tensor, ignore: torch.Tensor) -> torch.Tensor:
+    """CenterNet's penalty-reduced focal loss on heat-map logits (no loss where ignore=1)."""
+    pos = gt.eq(1).float()
+    logp, log1mp = F.logsigmoid(logits), F.logsigmoid(-logits)
+    p = logp.exp()
+    pos_loss = logp * (1 - p) ** 2 * pos
+    neg_loss = log1mp * p**2 * (1 - gt) ** 4 * (1 - pos) * (1 - ignore)
+    return -(pos_loss.sum() + neg_loss.sum()) / pos.sum().clamp(min=1)
+
+
+def losses(net: torch.nn.Module, batch: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
+    """Heat, value and size losses of one batch."""
+    heat, value, size = net(batch["image"])
+    w = batch["weight"]
+    wsum = w.sum().clamp(min=1)
+    ce = F.cross_entropy(value, batch["value"].clamp(min=0), reduction="none")
+    l_value = (ce * w).sum() / wsum
+    l_size = ((size - batch["size"]).abs().sum(1) * w).sum() / wsum
+    return {
+        "heat": focal_loss(heat, batch["heat"], batch["ignore"]),
+        "value": l_value,
+        "size": l_size,
+    }
+
+
+def export(net: DiceNet, out: Path, meta: dict[str, str]) -> None:
+    """Write the ONNX model (dynamic H, W) with its metadata."""
+    import onnx
+
+    net = net.eval()
+    out.parent.mkdir(parents=True, exist_ok=True)
+    dummy = torch.zeros(1, 1, 384, LONG_SIDE)
+    axes = {
+        "image": {2: "height", 3: "width"},
+        "heat": {2: "h", 3: "w"},
+        "value": {2: "h", 3: "w"},
+        "size": {2: "h", 3: "w"},
+    }
+    torch.onnx.export(
+        Exported(net),
+        dummy,
+        str(out),
+        input_names=["image"],
+        output_names=["heat", "value", "size"],
+        dynamic_axes=axes,
+        opset_version=17,
+        dynamo=False,
+    )
+    model = onnx.load(str(out))
+    for k, v in sorted(meta.items()):
+        p = model.metadata_props.add()
+        p.key, p.value = k, v
+    onnx.save(model, str(out))
+
+
+def evaluate(onnx_path: Path, data: Path, limit: int | None = None) -> dict[str, object]:
+    """The reader's figures on the held-out real folders (when the data is present)."""
+    from scorekeeper.vision import DiceReader, load_image
+    from scorekeeper.vision.evaluate import Tally, list_labelled, parse_yolo
+
+    reader = DiceReader(onnx_path, threads=2)
+    out: dict[str, object] = {}
+    for folder, split in VALID_FOLDERS:
+        if not (data / folder).is_dir():
+            continue
+        tally = Tally()
+        for img_path, label_path in list_labelled(data / folder, split)[:limit]:
+            img = load_image(img_path)
+            truth = parse_yolo(label_path.read_text(), img.shape[1], img.shape[0])
+            tally.add(img_path.name, reader.infer(img), truth)
+        fig = tally.figures()
+        fig.pop("confusion")
+        fig["wrong_images"] = len(fig["wrong_images"])
+        out[f"{folder}:{split}"] = fig
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Train, export and report; returns the exit code."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--steps", type=int, default=2400)
+    ap.add_argument("--batch", type=int, default=12)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--real-share", type=float, default=0.5)
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--out", type=Path, default=ROOT / "models" / "dice.onnx")
+    ap.add_argument("--limit", type=int, default=None, help="real images per folder (smoke)")
+    ap.add_argument("--no-eval", action="store_true")
+    ap.add_argument("--ckpt-every", type=int, default=0, help="export OUT.ckpt.onnx every N steps")
+    args = ap.parse_args(argv)
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    torch.use_deterministic_algorithms(True)
+    cv2.setNumThreads(1)
+    real: list[list[Sample]] = []
+    for folder, split in TRAIN_FOLDERS:
+        if (args.data / folder).is_dir():
+            real.append(load_folder(args.data / folder, split, args.limit))
+    n_real = sum(len(g) for g in real)
+    print(f"real training images: {n_real} from {args.data}", file=sys.stderr)
+    ds = Mixed(args.seed, real, args.real_share if n_real else 0.0, args.steps * args.batch)
+    loader = DataLoader(
+        ds,
+        batch_size=args.batch,
+        shuffle=False,
+        num_workers=args.workers,
+        worker_init_fn=lambda _: cv2.setNumThreads(1),
+        persistent_workers=args.workers > 0,
+    )
+    net = DiceNet().to(memory_format=torch.channels_last)
+    ema = DiceNet()
+    ema.load_state_dict(net.state_dict())
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(
+        opt, max_lr=args.lr, total_steps=args.steps, pct_start=0.05
+    )
+    t0 = time.time()
+    net.train()
+    bar = tqdm(loader, total=args.steps, mininterval=15, file=sys.stderr, desc="train")
+    run: dict[str, float] = {}
+    for step, batch in enumerate(bar):
+        batch["image"] = batch["image"].contiguous(memory_format=torch.channels_last)
+        parts = losses(net, batch)
+        loss = parts["heat"] + parts["value"] + 0.2 * parts["size"]
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(net.parameters(), 5.0)
+        opt.step()
+        sched.step()
+        decay = min(0.998, (1 + step) / (10 + step))
+        with torch.no_grad():
+            for pe, pn in zip(ema.state_dict().values(), net.state_dict().values(), strict=True):
+                if pe.dtype.is_floating_point:
+                    pe.mul_(decay).add_(pn.detach(), alpha=1 - decay)
+                else:
+                    pe.copy_(pn)
+        for k, v in parts.items():
+            run[k] = 0.98 * run.get(k, float(v.detach())) + 0.02 * float(v.detach())
+        bar.set_postfix({k: f"{v:.3f}" for k, v in run.items()}, refresh=False)
+        if args.ckpt_every and (step + 1) % args.ckpt_every == 0 and step + 1 < args.steps:
+            export(
+                copy.deepcopy(ema),
+                args.out.with_suffix(".ckpt.onnx"),
+                {"stride": str(STRIDE), "long_side": str(LONG_SIDE), "step": str(step + 1)},
+            )
+        if not math.isfinite(float(loss)):
+            print("loss is not finite; stopping", file=sys.stderr)
+            return 1
+    bar.close()
+    minutes = (time.time() - t0) / 60
+    meta = {
+        "stride": str(STRIDE),
+        "long_side": str(LONG_SIDE),
+        "seed": str(args.seed),
+        "steps": str(args.steps),
+        "batch": str(args.batch),
+        "crop": str(CROP),
+        "producer": "training/train.py (DiceNet)",
+    }
+    export(ema, args.out, meta)
+    print(
+        f"exported {args.out} ({args.out.stat().st_size} bytes) after {minutes:.1f} min",
+        file=sys.stderr,
+    )
+    if not args.no_eval and args.data.is_dir():
+        print(json.dumps(evaluate(args.out, args.data, args.limit), indent=1))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
