@@ -360,6 +360,7 @@ _without_event = core
     "action",
     [
         ("throw", {"dice": [1, 5, 2, 3, 4, 6]}),
+        ("throw", {"dice": [2, 3, 4, 6, 6, 2]}),
         ("quick_score", {"points": 650}),
         ("join", {"name": "Dee"}),
         ("leave", {"player": "Bob"}),
@@ -465,3 +466,24 @@ def test_keep_must_come_from_the_throw_and_score(client: FlaskClient) -> None:
     t.keep(1)
     assert "has 5 dice to throw; 6 were entered" in t.throw(1, 2, 3, 4, 5, 6, status=422)["message"]
     assert "no throw to keep from" in t.keep(5, status=422)["message"]
+
+
+def test_leave_by_seat_and_camera_source(client: FlaskClient) -> None:
+    t = Table(client, ["Ann", "Bob", "Cy"])
+    t.act("throw", dice=[1, 2, 3, 4, 6, 6], source="camera")
+    assert t.state["turn"]["source"] == "camera"
+    assert t.state["history"] == [] and t.state["turn"]["throw"] == [1, 2, 3, 4, 6, 6]
+    t.act("leave", player=2)
+    assert [p["active"] for p in t.state["players"]] == [True, True, False]
+    assert "no seat 7" in t.act("leave", 422, player=7)["message"]
+    t.act("end")
+    assert t.state["over"] and t.state["winners"] == ["Ann", "Bob"]
+    assert "game is over" in t.act("join", 422, name="Dee")["message"]
+
+
+def test_solo_game_ends_when_the_target_is_reached(client: FlaskClient) -> None:
+    t = Table(client, ["Ann"], opening_minimum=0, target=500)
+    _bank_points(t, 300)
+    assert t.current == "Ann" and not t.state["over"]
+    _bank_points(t, 250)
+    assert t.state["winner"] == "Ann" and t.state["final_round"] is False
