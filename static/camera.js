@@ -19,6 +19,7 @@ const cam = {
   drag: null,
   tablet: null, // { stream, video, canvas, busy, timer }
   latest: null,
+  acting: false, // "Use this throw" is being sent
 };
 window.scorekeeperCamera = cam;
 
@@ -119,12 +120,13 @@ function onReading(r) {
   if (cam.status && r.status !== cam.status.status) refreshStatus();
   const p = r.proposal;
   if (p && !cam.done.has(p.id) && (!cam.proposal || cam.proposal.id !== p.id)) {
-    cam.proposal = p;
+    const client = window.scorekeeperClient;
+    cam.proposal = { ...p, shownVersion: client ? client.version : -1 };
     cam.dice = [...p.dice];
     announce(`The camera reads ${p.dice.join(", ")}. ${p.message}.`);
     renderProposal();
   } else if (cam.proposal && cam.proposal.id === (p && p.id)) {
-    cam.proposal = { ...cam.proposal, message: p.message, dice_left: p.dice_left };
+    cam.proposal = { ...cam.proposal, message: p.message, dice_left: p.dice_left, count_matches: p.count_matches };
     renderProposal();
   }
 }
@@ -181,14 +183,36 @@ async function useThrow() {
   if (!p) return;
   const dice = [...cam.dice];
   els.use.disabled = true;
+  cam.acting = true;
   try {
     await window.scorekeeperClient.act({ type: "throw", dice, source: "camera" });
   } catch (err) {
     els.why.textContent = err.message;
     els.use.disabled = false;
     return;
+  } finally {
+    cam.acting = false;
   }
   finish(p, dice);
+}
+
+// The game moved on without this panel (another tablet, the dice pad, a keep, undo): the
+// proposal is out of date. A throw typed on the pad is logged as what was recorded for it.
+function dropIfStale() {
+  const p = cam.proposal;
+  const g = game();
+  if (!p || cam.acting || !g || !g.state) return;
+  if (p.shownVersion < 0) { p.shownVersion = g.version; return; }
+  if (g.version <= p.shownVersion) return;
+  const st = g.state;
+  const ev = st.last_event || {};
+  if (ev.type === "throw" && st.turn && st.turn.throw && st.turn.source !== "camera") {
+    finish(p, [...st.turn.throw].sort((a, b) => a - b));
+  } else {
+    cam.done.add(p.id);
+    cam.proposal = null;
+    renderProposal();
+  }
 }
 
 function dismiss() {
@@ -371,5 +395,5 @@ if (panel) {
   setInterval(refreshStatus, STATUS_MS);
   setInterval(poll, POLL_MS);
   // Re-check the "Use this throw" button whenever the game changes.
-  setInterval(() => { if (cam.proposal) renderProposal(); }, 1000);
+  setInterval(() => { dropIfStale(); if (cam.proposal) renderProposal(); }, 500);
 }

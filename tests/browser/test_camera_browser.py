@@ -122,6 +122,30 @@ def test_play_page_camera_proposal_corrected_and_recorded(
     assert tab.errors == []
 
 
+def test_a_throw_typed_instead_is_logged_for_the_proposal(
+    camera_server: tuple[Server, Any], open_tab: Callable[..., Tab]
+) -> None:
+    server, _ = camera_server
+    game = post(f"{server.url}/api/games", {"players": ["Ann", "Bob"]})
+    page = open_tab(768, 1024).page
+    page.goto(f"{server.url}/play/{game['id']}#t={game['control_token']}")
+    page.locator("#cam-proposal").wait_for(state="visible", timeout=15_000)
+    # the throw is entered elsewhere (the dice pad, another tablet): the proposal goes away
+    post(
+        f"{server.url}/api/games/{game['id']}/actions",
+        {"version": game["version"], "type": "throw", "dice": [1, 2, 3, 4, 5, 5]},
+        game["control_token"],
+    )
+    page.locator("#cam-proposal").wait_for(state="hidden", timeout=10_000)
+    log = CameraLog(log_path_for(server.db))
+    deadline = time.monotonic() + 5
+    while log.stats()["recorded"] < 1 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    rows = log.rows()
+    log.close()
+    assert [(r["dice"], r["recorded"]) for r in rows] == [([1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 5])]
+
+
 @pytest.mark.parametrize("camera_server", ["tablet"], indirect=True)
 def test_tablet_camera_posts_frames_from_the_browser(
     camera_server: tuple[Server, Any], chromium: Any
