@@ -20,89 +20,16 @@ leaving the game unchanged.
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 from scorekeeper.errors import DiceError, GameRuleError
+from scorekeeper.game_model import Player, Stats, Turn, dice_word, state_json
+from scorekeeper.game_model import points_text as _n
 from scorekeeper.rules import Rules
-from scorekeeper.scoring import Dice, Keep, farkle_probability, table_for
+from scorekeeper.scoring import Dice, table_for
 
-
-@dataclass
-class Stats:
-    """One player's statistics over the game so far."""
-
-    turns: int = 0
-    throws: int = 0
-    farkles: int = 0
-    hot_dice: int = 0
-    banked_turns: int = 0
-    banked_points: int = 0
-    best_turn: int = 0
-    penalties: int = 0
-
-    def to_json(self) -> dict[str, Any]:
-        """JSON form, with the average banked turn (null before the first bank)."""
-        avg = self.banked_points / self.banked_turns if self.banked_turns else None
-        return {
-            "turns": self.turns,
-            "throws": self.throws,
-            "farkles": self.farkles,
-            "hot_dice": self.hot_dice,
-            "banked_turns": self.banked_turns,
-            "best_turn": self.best_turn,
-            "average_banked_turn": None if avg is None else round(avg, 1),
-            "penalties": self.penalties,
-        }
-
-
-@dataclass
-class Player:
-    """A seat at the table: name, team, banked score and standing."""
-
-    name: str
-    team: str | None = None
-    score: int = 0
-    on_board: bool = False
-    farkle_streak: int = 0
-    active: bool = True
-    stats: Stats = field(default_factory=Stats)
-
-
-@dataclass
-class Turn:
-    """The turn in progress: its total, the dice left, the throw awaiting a keep, the keeps."""
-
-    number: int
-    player: int
-    total: int = 0
-    dice_left: int = 6
-    throw: Dice | None = None
-    source: str | None = None
-    kept: list[Keep] = field(default_factory=list)
-    must_roll: bool = False
-    log: list[dict[str, Any]] = field(default_factory=list)
-
-    @property
-    def fresh(self) -> bool:
-        """Whether nothing has been entered in this turn yet."""
-        return not self.log and self.total == 0
-
-
-@functools.lru_cache(maxsize=256)
-def _farkle_chance(dice: int, rules: Rules) -> float:
-    """The chance that throwing ``dice`` dice farkles (cached per rules value)."""
-    return float(farkle_probability(dice, rules))
-
-
-def _n(points: int) -> str:
-    return f"{points:,}"
-
-
-def _dice_word(n: int) -> str:
-    return "1 die" if n == 1 else f"{n} dice"
+__all__ = ["Game", "Player", "Stats", "Turn", "advance", "effective_actions", "replay"]
 
 
 class Game:
@@ -168,7 +95,7 @@ class Game:
         dice = Dice(ev["dice"])
         if len(dice) != t.dice_left:
             raise GameRuleError(
-                f"{p.name} has {_dice_word(t.dice_left)} to throw; {len(dice)} were entered"
+                f"{p.name} has {dice_word(t.dice_left)} to throw; {len(dice)} were entered"
             )
         p.stats.throws += 1
         t.must_roll = False
@@ -245,7 +172,7 @@ class Game:
         if t.throw is None:
             raise GameRuleError(
                 f"{p.name} has no throw to keep from; enter the throw of "
-                f"{_dice_word(t.dice_left)} first"
+                f"{dice_word(t.dice_left)} first"
             )
         kept = Dice(ev["dice"])
         if any(k > n for k, n in zip(kept.counts, t.throw.counts, strict=True)):
@@ -282,7 +209,7 @@ class Game:
             self._event(
                 "keep",
                 f"{p.name} keeps {kept} for {_n(keep.points)}: turn total {_n(t.total)},"
-                f" {_dice_word(t.dice_left)} left.",
+                f" {dice_word(t.dice_left)} left.",
                 points=keep.points,
             )
 
@@ -564,70 +491,7 @@ class Game:
 
     def to_json(self) -> dict[str, Any]:
         """The state as the API sends it (documented field by field in the README)."""
-        t, p = self.turn, self._cur()
-        keeps = self.table.keeps(t.throw.counts) if t.throw is not None else ()
-        refusal = self.turn_refusal()
-        opening = self.rules.opening_minimum
-        teams = None
-        if any(pl.team for pl in self.players):
-            order: dict[str, list[int]] = {}
-            for i, pl in enumerate(self.players):
-                if pl.team:
-                    order.setdefault(pl.team, []).append(i)
-            teams = [
-                {
-                    "name": name,
-                    "score": sum(self.players[i].score for i in seats),
-                    "members": [self.players[i].name for i in seats],
-                }
-                for name, seats in order.items()
-            ]
-        return {
-            "players": [
-                {
-                    "name": pl.name,
-                    "score": pl.score,
-                    "on_board": pl.on_board,
-                    "farkle_streak": pl.farkle_streak,
-                    "team": pl.team,
-                    "active": pl.active,
-                }
-                for pl in self.players
-            ],
-            "teams": teams,
-            "current": self.current,
-            "phase": "over" if self.over else ("keep" if t.throw is not None else "throw"),
-            "turn": {
-                "number": t.number,
-                "player": self.current,
-                "total": t.total,
-                "dice_left": t.dice_left,
-                "throw": t.throw.to_list() if t.throw is not None else None,
-                "source": t.source,
-                "keeps": [k.to_dict() for k in keeps],
-                "kept": [k.to_dict() for k in t.kept],
-                "must_roll": t.must_roll,
-                "can_bank": refusal is None,
-                "bank_refusal": refusal,
-                "opening_needed": (
-                    max(0, opening - t.total) if opening and not p.on_board else None
-                ),
-                "farkle_chance": _farkle_chance(t.dice_left, self.rules),
-                "advice": None,
-            },
-            "target": self.rules.target,
-            "final_round": self.final_round,
-            "tie_break": self.tie_break,
-            "final_turns_left": [self.players[i].name for i in self.pending],
-            "leader": None if self.leader is None else self.players[self.leader].name,
-            "to_beat": self.to_beat,
-            "over": self.over,
-            "winner": self.winner_text(),
-            "winners": [self.players[i].name for i in self.winners],
-            "history": self.history,
-            "stats": [{"name": pl.name, **pl.stats.to_json()} for pl in self.players],
-            "last_event": self.last_event,
-        }
+        return state_json(self)
 
 
 def effective_actions(events: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
