@@ -24,7 +24,7 @@ from scorekeeper.cli import main
 class Server:
     """A ``scorekeeper serve --port 0`` subprocess; ``port`` is read from its first line."""
 
-    def __init__(self, db: Path) -> None:
+    def __init__(self, db: Path, advice: bool = False) -> None:
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -39,6 +39,7 @@ class Server:
                 "8",
                 "--cache-dir",
                 str(db.parent / "cache"),
+                *([] if advice else ["--no-advice"]),
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
@@ -217,3 +218,28 @@ def test_serve_refuses_bad_options(capsys: pytest.CaptureFixture[str], db: Path)
     assert "a port is 0 to 65535" in capsys.readouterr().err
     assert main(["serve", "--threads", "1", "--db", str(db)]) == 2
     assert "at least 4" in capsys.readouterr().err
+
+
+def test_advice_from_the_worker_process(db: Path) -> None:
+    server = Server(db, advice=True)
+    try:
+        _, created = server.request("POST", "/api/games", {"players": ["Ann", "Bob"]})
+        gid, token = created["id"], created["control_token"]
+        status, body = server.request(
+            "POST",
+            f"/api/games/{gid}/actions",
+            {"version": 0, "type": "throw", "dice": [1, 5, 2, 3, 4, 4]},
+            token,
+        )
+        assert status == 200
+        deadline = time.monotonic() + 60
+        turn = body["state"]["turn"]
+        while turn["advice_pending"] and time.monotonic() < deadline:
+            time.sleep(0.1)
+            turn = server.request("GET", f"/api/games/{gid}")[1]["state"]["turn"]
+        assert turn["advice_pending"] is False
+        advice = turn["advice"]
+        if advice is not None:  # null only when the advisor is not installed
+            assert advice["best"]["keep"] in ([1], [1, 5]) and advice["message"]
+    finally:
+        server.stop()
