@@ -17,6 +17,7 @@ import dataclasses
 import json
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
@@ -57,9 +58,22 @@ def open_streams() -> int:
         return _open_streams
 
 
+_payloads: OrderedDict[tuple[str, int, bool], str] = OrderedDict()
+
+
 def _sse(snap_body: dict[str, Any]) -> str:
-    data = json.dumps(snap_body, separators=(",", ":"))
-    return f"id: {snap_body['version']}\nevent: state\ndata: {data}\n\n"
+    """The event for one game body; shared by every stream of the game (serialised once)."""
+    key = (snap_body["id"], snap_body["version"], snap_body["state"]["turn"]["advice_pending"])
+    with _slots_lock:
+        text = _payloads.get(key)
+    if text is None:
+        data = json.dumps(snap_body, separators=(",", ":"))
+        text = f"id: {snap_body['version']}\nevent: state\ndata: {data}\n\n"
+        with _slots_lock:
+            _payloads[key] = text
+            while len(_payloads) > 64:
+                _payloads.popitem(last=False)
+    return text
 
 
 @bp.get("/games/<game_id>/stream")
