@@ -1,11 +1,13 @@
 """Benchmark the game server: ``scorekeeper serve`` on loopback with 20 concurrent clients.
 
 Each client plays its own game (throw, keep, bank, legal moves read from the answers) over a
-kept-alive HTTP connection; one live stream watches client 0's game. Then 20 clients race on
-ONE game (each acts at the version it last saw; a 409 reloads). Prints one JSON line per
-measurement: actions per second, p50/p99 latency of an action, and the delay from sending an
-action to its event arriving on the stream. Run: ``.venv/bin/python benchmarks/bench_api.py``
-(``--seconds S``, ``--clients N``, ``--no-advice``).
+kept-alive HTTP connection, first paced (about 10 actions per second each, far busier than
+any real table), then flat out (saturation); one live stream watches client 0's game. Then
+20 clients race on ONE game (each acts at the version it last saw; a 409 reloads). Prints
+one JSON line per measurement: actions per second, p50/p99 latency of an action, and the
+delay from sending an action to its event arriving on the stream.
+Run: ``.venv/bin/python benchmarks/bench_api.py`` (``--seconds S``, ``--clients N``,
+``--no-advice``).
 """
 
 from __future__ import annotations
@@ -98,8 +100,12 @@ def watch(port: int, gid: str, arrivals: dict[int, float], stop: threading.Event
             arrivals.setdefault(int(line[4:]), time.perf_counter())
 
 
-def own_games(port: int, clients: int, seconds: float) -> None:
-    """Each client on its own game, plus a stream on client 0's game."""
+def own_games(port: int, clients: int, seconds: float, pace: float = 0.0) -> None:
+    """Each client on its own game, plus a stream on client 0's game.
+
+    With ``pace`` > 0 each client waits that long between actions (a busy table), else it
+    sends the next action as soon as the last is answered (saturation).
+    """
     games = [new_game(port) for _ in range(clients)]
     latencies: list[float] = []
     sent: dict[int, float] = {}
@@ -125,6 +131,8 @@ def own_games(port: int, clients: int, seconds: float) -> None:
             version, state = body["version"], body["state"]
             if i == 0:
                 sent[version] = t0
+            if pace:
+                stop.wait(rng.uniform(0.5, 1.5) * pace)
         with lock:
             latencies.extend(mine)
 
@@ -146,7 +154,7 @@ def own_games(port: int, clients: int, seconds: float) -> None:
     print(
         json.dumps(
             {
-                "bench": "api_own_games",
+                "bench": "api_own_games" + (f"_paced_{pace * 1000:.0f}ms" if pace else ""),
                 "clients": clients,
                 "actions": len(latencies),
                 "actions_per_s": round(len(latencies) / elapsed, 1),
@@ -224,6 +232,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         proc, port = start_server(Path(tmp) / "bench.sqlite3", not args.no_advice)
         try:
+            own_games(port, args.clients, args.seconds, pace=0.1)
             own_games(port, args.clients, args.seconds)
             one_game(port, args.clients, args.seconds)
         finally:
