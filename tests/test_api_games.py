@@ -99,6 +99,8 @@ def test_unknown_games_are_404(client: FlaskClient) -> None:
         headers={"Authorization": "Bearer x"},
     )
     assert r.status_code == 404 and r.json["error"] == "not_found"
+    r = client.post("/api/games/nope/actions", json={"version": 0, "type": "bank"})
+    assert r.status_code == 404
     for tail in ("stream", "events", "export.csv", "export.json"):
         assert client.get(f"/api/games/nope/{tail}").status_code == 404
 

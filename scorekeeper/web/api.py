@@ -71,14 +71,15 @@ def require_control(game_id: str) -> None:
     :raises ControlTokenError: when the token is missing (401) or wrong (403).
     """
     token = request_token(game_id)
+    if check_token(get_db(), game_id, token):  # an unknown game is 404 before any 401
+        return
     if token is None:
         raise ControlTokenError(
             "this game is read-only without its control token: send Authorization: Bearer"
             " TOKEN (the token given when the game was created)",
             missing=True,
         )
-    if not check_token(get_db(), game_id, token):
-        raise ControlTokenError("that is not this game's control token", missing=False)
+    raise ControlTokenError("that is not this game's control token", missing=False)
 
 
 def json_body() -> Any:
