@@ -148,6 +148,7 @@ export class GameClient {
     es.onopen = () => {
       this.retryMs = 1000;
       clearTimeout(this.lostTimer);
+      this.lostTimer = null;
       this._connection(true);
     };
     es.onmessage = (ev) => this._onEvent(ev);
@@ -155,10 +156,14 @@ export class GameClient {
     es.onerror = () => {
       // The server ends each stream after a while and the browser reconnects at once: say
       // the connection is lost only when it stays down.
-      clearTimeout(this.lostTimer);
-      this.lostTimer = setTimeout(() => {
-        if (es.readyState !== EventSource.OPEN) this._connection(false, "Connection to the server lost. Retrying…");
-      }, 2500);
+      if (!this.lostTimer) {
+        this.lostTimer = setTimeout(() => {
+          this.lostTimer = null;
+          if (this.source && this.source.readyState !== EventSource.OPEN) {
+            this._connection(false, "Connection to the server lost. Retrying…");
+          }
+        }, 2500);
+      }
       if (es.readyState === EventSource.CLOSED) {
         es.close();
         setTimeout(() => { if (this.source === es) this.stream(); }, this.retryMs);

@@ -107,7 +107,7 @@ function marker(shape, x, y, color) {
 }
 
 function renderChart(st) {
-  const W = 520, H = 250, L = 74, R = 16, T = 16, B = 34;
+  const W = 520, H = 250, L = 92, R = 16, T = 16, B = 34;
   const series = st.players.map(() => [0]);
   for (const turn of st.history || []) {
     if (!Array.isArray(turn.scores)) continue;

@@ -13,6 +13,7 @@ const ui = {
   showAll: false,
   quick: localStorage.getItem(QUICK_KEY) === "1",
   busy: false,
+  midway: false, // between the steps of "keep and bank"
   pendingStart: null,
   lastThrowKey: "",
   shownVersion: Infinity, // events up to this version have been flashed and announced
@@ -73,9 +74,12 @@ function render(game, why) {
   if ((why === "action" || why === "stream" || why === "stale") && game.version > ui.shownVersion) {
     ui.shownVersion = game.version;
     const ev = st.last_event || {};
-    const f = eventFlash(st);
+    // The first step of "keep and bank" is not worth a flash of its own.
+    const f = ui.midway ? null : eventFlash(st);
     if (f) flash(f.kind, f.big, f.text, f.ms);
-    if (ev.message) announce(ev.message, Boolean(f) || ev.type === "final_round" || ev.type === "win");
+    if (ev.message && !ui.midway) {
+      announce(ev.message, Boolean(f) || ev.type === "final_round" || ev.type === "win");
+    }
   }
   if (ui.pendingStart !== null && why === "action") {
     const start = ui.pendingStart;
@@ -281,7 +285,9 @@ async function act(actions) {
   say("");
   try {
     for (let i = 0; i < actions.length; i += 1) {
-      if (i === actions.length - 1) ui.pendingStart = start;
+      const last = i === actions.length - 1;
+      if (last) ui.pendingStart = start;
+      ui.midway = !last;
       await client.act(actions[i]);
     }
     return true;
@@ -300,6 +306,7 @@ async function act(actions) {
     return false;
   } finally {
     ui.busy = false;
+    ui.midway = false;
     if (client.game) render(client.game, "local");
   }
 }

@@ -57,9 +57,12 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
             "CACHE_DIR": str(tmp / "cache"),
             "PUBLIC_URL": None,
             "CAMERA": "none",
+            # Streams of closed pages end at their next write: keep-alives find them soon.
+            "STREAM_KEEPALIVE_S": 2,
+            "MAX_STREAMS": 40,
         }
     )
-    server = create_server(app, host="127.0.0.1", port=0, threads=24)
+    server = create_server(app, host="127.0.0.1", port=0, threads=48)
     port = server.socket.getsockname()[1]  # type: ignore[union-attr]
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

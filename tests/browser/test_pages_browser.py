@@ -7,10 +7,14 @@ Screenshots go to test-artifacts/; measured figures to test-artifacts/figures.js
 from __future__ import annotations
 
 import json
+import socket
 import statistics
+import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -386,21 +390,23 @@ def test_stale_version_lost_connection_and_read_only(
     for tab in (first, second):
         tab.page.goto(f"{live_server.url}/play/{game_id}#t={token}")
         tab.page.wait_for_selector("#pad button[data-face='1']:not([disabled])")
+    # The second tablet's live stream lags; the first tablet acts meanwhile.
+    second.page.evaluate("window.scorekeeperClient.source.close()")
     tap_throw(first, [1, 1, 1, 5, 2, 3])
-    wait_version(second, 1)  # the second tablet follows live
-    second.page.wait_for_selector("#keeps-section:not([hidden])")
-    # The second tablet acts on a version it saw before the first one acted.
-    second.page.evaluate("window.scorekeeperClient.version = 0")
-    second.page.click("#act-throw")
+    wait_version(first, 1)
+    assert second.page.evaluate("window.scorekeeperClient.version") == 0
+    tap_throw(second, [2, 2, 3, 3, 4, 6])  # entered on the old state: refused as stale
     wait_js(second, "document.querySelector('#message').textContent.includes('acted first')")
     assert second.page.evaluate("window.scorekeeperClient.version") == 1
+    second.page.wait_for_selector("#keeps-section:not([hidden])")  # now shows the first's throw
     assert api(live_server, f"/api/games/{game_id}")["version"] == 1  # nothing doubled
+    second.page.evaluate("window.scorekeeperClient.stream()")
 
     # A lost connection: the banner says so, and the action works once it is back.
     second.page.context.set_offline(True)
     second.page.click("#act-throw")
-    second.page.wait_for_selector("#banner:not([hidden])")
-    assert "cannot be reached" in text(second, "#banner")
+    wait_js(second, "document.querySelector('#banner').textContent.includes('cannot be reached')")
+    assert second.page.is_visible("#banner")
     second.shot("play-tablet-offline")
     second.page.context.set_offline(False)
     second.page.click("#act-throw")
@@ -421,3 +427,72 @@ def test_stale_version_lost_connection_and_read_only(
     expected = ("409", "ERR_INTERNET_DISCONNECTED", "Failed to fetch")
     unexpected = [e for e in second.errors if not any(x in e for x in expected)]
     assert unexpected == [] and first.errors == [] and watcher.errors == [] and sheet.errors == []
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _serve(port: int, db: Path) -> subprocess.Popen[bytes]:
+    """``scorekeeper serve`` as its own process; returns once it answers."""
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "scorekeeper",
+            "serve",
+            "--port",
+            str(port),
+            "--db",
+            str(db),
+            "--camera",
+            "none",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 20
+    while True:
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=1).close()
+            return proc
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                proc.kill()
+                raise AssertionError("scorekeeper serve did not start") from None
+            time.sleep(0.1)
+
+
+def test_board_reconnects_by_itself_after_the_server_restarts(
+    tmp_path: Path, open_tab: Callable[..., Tab]
+) -> None:
+    port, db = _free_port(), tmp_path / "games.sqlite3"
+    server = Server(f"http://127.0.0.1:{port}", db)
+    proc = _serve(port, db)
+    try:
+        game_id, token = new_game(server, ["Gil", "Hal"], "standard")
+        board = open_tab(*PROJECTOR)
+        board.page.goto(f"{server.url}/board/{game_id}")
+        wait_js(board, "document.querySelector('#bt-who').textContent.includes('Gil')")
+        proc.kill()  # kill -9: the stream drops at once
+        proc.wait()
+        board.page.wait_for_selector("#banner:not([hidden])", timeout=6000)
+        assert "Connection" in text(board, "#banner")
+        board.shot("board-connection-lost")
+        proc = _serve(port, db)
+        api(
+            server,
+            f"/api/games/{game_id}/actions",
+            {"version": 0, "type": "quick_score", "points": 650},
+            token,
+        )
+        wait_js(board, "document.querySelector('#bt-who').textContent.includes('Hal')", 12.0)
+        board.page.wait_for_selector("#banner", state="hidden")
+        assert "650" in text(board, "#board-scores")
+    finally:
+        proc.kill()
+        proc.wait()
+    expected = ("ERR_CONNECTION_", "ERR_INCOMPLETE_CHUNKED_ENCODING", "ERR_EMPTY_RESPONSE")
+    assert [e for e in board.errors if not any(x in e for x in expected)] == []
