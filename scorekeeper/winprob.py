@@ -118,17 +118,20 @@ class WinTable:
         dice_left: int = 6,
         *,
         final_round: bool = False,
+        must_roll: bool = False,
     ) -> float:
         """The chance to win from a position inside a turn, both players playing to win.
 
         ``final_round=True``: the opponent has banked ``opp_score`` at or above the target and
         this is my last turn (I must finish above it). A turn total of 0 is the turn's start
         (six dice). A score of 0 means not yet on the board when there is an opening minimum.
+        ``must_roll``: six dice that must be thrown before banking (hot dice under
+        ``hot_dice=must_roll``, or after a six-dice farkle bonus).
 
         :raises PositionError: on scores, turn total or dice impossible under the rules.
         """
         i, j, t = self._check(my_score, opp_score, turn_total, dice_left, final_round)
-        state = self._state(t, dice_left)
+        state = MUST_ROLL if must_roll and dice_left == 6 else self._state(t, dice_left)
         if final_round:
             return float(self._chase(i, j, np.array([t]), np.array([state]))[0])
         u = i + t
@@ -291,8 +294,7 @@ def solve_winprob(
         return found
     path = None
     if cache_dir is not False:
-        folder = default_cache_dir() if cache_dir is None or cache_dir is True else Path(cache_dir)
-        path = folder / f"{rules.content_key()}-m{margin}-v{SOLVER_VERSION}.npz"
+        path = _cache_path(rules, margin, cache_dir)
         table = _load(path, rules, margin)
         if table is not None:
             _remember(key, table)
@@ -302,6 +304,33 @@ def solve_winprob(
         _save(path, table)
     _remember(key, table)
     return table
+
+
+def cached_winprob(
+    rules: Rules,
+    cache_dir: str | os.PathLike[str] | bool | None = None,
+    *,
+    margin: int = DEFAULT_MARGIN,
+) -> WinTable | None:
+    """The solved game of ``rules`` from memory or the disk cache, or None (never solves)."""
+    key = (rules.content_key(), margin)
+    found = _MEMORY.get(key)
+    if found is not None and found.rules == rules:
+        return found
+    if cache_dir is False:
+        return None
+    path = _cache_path(rules, margin, cache_dir)
+    table = _load(path, rules, margin)
+    if table is not None:
+        _remember(key, table)
+    return table
+
+
+def _cache_path(rules: Rules, margin: int, cache_dir: str | os.PathLike[str] | bool | None) -> Path:
+    if cache_dir is None or isinstance(cache_dir, bool):
+        return default_cache_dir() / f"{rules.content_key()}-m{margin}-v{SOLVER_VERSION}.npz"
+    folder = Path(cache_dir)
+    return folder / f"{rules.content_key()}-m{margin}-v{SOLVER_VERSION}.npz"
 
 
 def solve_fresh(rules: Rules, *, margin: int = DEFAULT_MARGIN) -> WinTable:
