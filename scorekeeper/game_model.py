@@ -150,7 +150,7 @@ def state_json(game: Game) -> dict[str, Any]:
         "over": game.over,
         "winner": game.winner_text(),
         "winners": [game.players[i].name for i in game.winners],
-        "history": game.history,
+        "history": list(game.history),  # a copy: the game appends to its own list
         "stats": [{"name": pl.name, **pl.stats.to_json()} for pl in game.players],
         "last_event": game.last_event,
     }
