@@ -97,7 +97,7 @@ def watch(port: int, gid: str, arrivals: dict[int, float], stop: threading.Event
         if not line:
             return
         if line.startswith(b"id: "):
-            arrivals.setdefault(int(line[4:]), time.perf_counter())
+            arrivals.setdefault(int(line[4:].strip().rstrip(b"p")), time.perf_counter())
 
 
 def own_games(port: int, clients: int, seconds: float, pace: float = 0.0) -> None:

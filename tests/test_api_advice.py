@@ -135,3 +135,25 @@ def test_real_advisor_through_the_api(app: Flask, client: FlaskClient) -> None:
     assert r.status_code == 200 and r.json["advice"]["best"]["keep"] == advice["best"]["keep"]
     bad = client.get("/api/suggest?dice=1,5&turn_total=x")
     assert bad.status_code == 400 and "whole number" in bad.json["message"]
+
+
+def test_the_stream_resends_a_version_when_its_advice_is_ready(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    app.config.update(ADVICE_WAIT_S=0.0, STREAM_SECONDS=10, STREAM_POLL_S=0.05)
+
+    def slow(**kwargs: Any) -> Any:
+        time.sleep(0.2)
+        return {"message": "bank"}
+
+    _use(monkeypatch, slow)
+    t = Table(client, ["Ann", "Bob"])
+    t.throw(1, 2, 3, 4, 6, 6)
+    r = client.get(f"/api/games/{t.id}/stream", buffered=False)
+    chunks = iter(r.response)
+    assert next(chunks).startswith(b"retry:")
+    assert next(chunks).startswith(b"id: 1p\n")
+    again = next(chunks).decode()
+    assert again.startswith("id: 1\n")
+    assert '"advice":{"message":"bank"}' in again
+    r.close()

@@ -58,6 +58,12 @@ def open_streams() -> int:
         return _open_streams
 
 
+def _event_id(snap_body: dict[str, Any]) -> str:
+    """The event id: the version, with ``p`` appended while its advice is pending."""
+    pending = snap_body["state"]["turn"]["advice_pending"]
+    return f"{snap_body['version']}{'p' if pending else ''}"
+
+
 _payloads: OrderedDict[tuple[str, int, bool], str] = OrderedDict()
 
 
@@ -68,7 +74,7 @@ def _sse(snap_body: dict[str, Any]) -> str:
         text = _payloads.get(key)
     if text is None:
         data = json.dumps(snap_body, separators=(",", ":"))
-        text = f"id: {snap_body['version']}\nevent: state\ndata: {data}\n\n"
+        text = f"id: {_event_id(snap_body)}\nevent: state\ndata: {data}\n\n"
         with _slots_lock:
             _payloads[key] = text
             while len(_payloads) > 64:
@@ -97,7 +103,7 @@ def stream(game_id: str) -> Response:
         conn = connect(path)
         try:
             yield "retry: 1000\n\n"
-            sent = first.version if last_id == str(first.version) else -1
+            sent = first.version if last_id == _event_id(first_body) else -1
             pending = first_body["state"]["turn"]["advice_pending"]
             if sent < 0:
                 yield _sse(first_body)
