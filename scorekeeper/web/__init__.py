@@ -27,6 +27,7 @@ BLUEPRINTS = (
     "scorekeeper.web.api_stream",
     "scorekeeper.web.pages",
     "scorekeeper.web.camera_api",
+    "scorekeeper.web.api_winprob",
 )
 
 MAX_BODY_BYTES = 64 * 1024

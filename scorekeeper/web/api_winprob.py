@@ -1,0 +1,250 @@
+"""Win chances at the table: ``GET /api/games/<id>/winprob`` and ``GET /api/winprob``.
+
+A two-player game's rules are solved in the background the first time they are asked for
+(in a worker process, or a thread with ``WINPROB_WORKER=thread``), and cached on disk under
+``CACHE_DIR/winprob`` keyed by the rules' content, so the next game with the same rules starts
+ready. Until then the answers say ``"status": "solving"`` and the pages keep showing the
+expected-points advice. With more than two players, teams, or rules the solver does not
+support, ``available`` is false with the reason in words.
+
+The play and scoreboard pages load ``static/js/winprob.js`` (the pages' optional modules); an
+``after_app_request`` hook adds it to a page that does not name it already.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from collections.abc import Mapping
+from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request, url_for
+
+from scorekeeper.errors import PositionError, UnsupportedRulesError
+from scorekeeper.rules import Rules, canonical_preset, find_rules, parse_assignments
+from scorekeeper.scoring import Dice
+from scorekeeper.store import snapshot
+from scorekeeper.winprob import Option, WinTable, cached_winprob, solve_winprob
+from scorekeeper.winprob_model import check_supported
+
+bp = Blueprint("winprob", __name__, url_prefix="/api")
+
+PAGES = ("pages.play", "pages.board")
+
+_lock = threading.Lock()
+_running: dict[str, Future[None]] = {}
+_failed: dict[str, str] = {}
+_executors: dict[str, Executor] = {}
+
+
+def cache_dir() -> Path | None:
+    """``CACHE_DIR/winprob`` from the app's config, or None for the user cache folder."""
+    base = current_app.config.get("CACHE_DIR")
+    return Path(base) / "winprob" if base else None
+
+
+def _solve(rules_dict: dict[str, Any], folder: str | None) -> None:
+    """Worker: solve the rules and write the table to the disk cache."""
+    solve_winprob(Rules.from_dict(rules_dict), folder)
+
+
+def _executor(kind: str) -> Executor:
+    found = _executors.get(kind)
+    if found is None:
+        if kind == "thread":
+            found = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sk-winprob")
+        else:
+            ctx = multiprocessing.get_context("spawn")
+            found = ProcessPoolExecutor(max_workers=1, mp_context=ctx)
+        _executors[kind] = found
+    return found
+
+
+def ensure_solved(rules: Rules) -> WinTable | None:
+    """The solved table when ready; otherwise start (or keep) a background solve, None.
+
+    :raises UnsupportedRulesError: for rules the solver cannot play.
+    """
+    check_supported(rules)
+    folder = cache_dir()
+    table = cached_winprob(rules, folder)
+    if table is not None:
+        return table
+    key = rules.content_key()
+    with _lock:
+        if key in _failed:
+            raise RuntimeError(_failed[key])
+        job = _running.get(key)
+        if job is not None and job.done():
+            _running.pop(key)
+            error = job.exception()
+            if error is not None:
+                _failed[key] = f"the win-probability solve failed: {error}"
+                raise RuntimeError(_failed[key])
+            return cached_winprob(rules, folder)
+        if job is None:
+            kind = str(current_app.config.get("WINPROB_WORKER", "process"))
+            where = str(folder) if folder else None
+            _running[key] = _executor(kind).submit(_solve, rules.to_dict(), where)
+    return None
+
+
+def _percent(p: float | None) -> str:
+    return "–" if p is None else f"{round(100 * p)}%"
+
+
+def option_json(o: Option) -> dict[str, Any]:
+    """One option with its chances and a sentence a person reads at the table."""
+    throw = "Throw 6 dice again" if o.dice_left == 6 else f"Throw {o.dice_left} dice"
+    parts = []
+    if o.bank is not None:
+        parts.append(f"Bank {o.turn_total}: you win {_percent(o.bank)}.")
+    parts.append(f"{throw}: {_percent(o.roll)}.")
+    return {**o.to_dict(), "words": f"Keep {o.keep}. " + " ".join(parts)}
+
+
+def _two_players(state: Mapping[str, Any]) -> tuple[int, int] | str:
+    """The seats of the player to throw and the opponent, or why win chances do not apply."""
+    if state.get("teams"):
+        return "Win chances are for two players without teams: expected-points advice."
+    seats = [i for i, p in enumerate(state["players"]) if p.get("active", True)]
+    if len(seats) != 2:
+        return (
+            f"Win chances are for two players; with {len(seats)} the advice maximises expected "
+            "points (with the exact final-round play)."
+        )
+    cur = int(state["current"])
+    if cur not in seats:
+        return "No player is throwing."
+    return cur, seats[0] if seats[1] == cur else seats[1]
+
+
+def game_chances(state: Mapping[str, Any], table: WinTable) -> dict[str, Any]:
+    """Each player's chance to win now, and every option of the pending throw."""
+    players = state["players"]
+    seats = _two_players(state)
+    assert not isinstance(seats, str)
+    cur, other = seats
+    me, opp = players[cur], players[other]
+    if state.get("over"):
+        winners = set(state.get("winners") or [])
+        share = 1.0 / len(winners) if winners else 0.0
+        return {
+            "available": True,
+            "status": "ready",
+            "chances": {p["name"]: share if p["name"] in winners else 0.0 for p in (me, opp)},
+            "options": [],
+        }
+    turn = state["turn"]
+    total, dice = int(turn["total"]), int(turn["dice_left"])
+    final = bool(state.get("final_round")) and state.get("to_beat") is not None
+    opp_score = int(state["to_beat"]) if final else int(opp["score"])
+    if final and (opp["score"] != opp_score or state.get("leader") != opp["name"]):
+        raise PositionError("a tie-break round is not covered by the win-probability table")
+    options: list[dict[str, Any]] = []
+    throw = turn.get("throw")
+    if throw:
+        found = table.option_values(me["score"], opp_score, total, Dice(throw), final_round=final)
+        options = [option_json(o) for o in found]
+        if found:
+            p_now = found[0].value
+        elif final:
+            p_now = 0.0
+        else:  # a farkle: the turn passes with the scores unchanged
+            p_now = 1.0 - table.p_win(opp_score, me["score"])
+    else:
+        p_now = table.p_win(
+            me["score"],
+            opp_score,
+            total,
+            dice if total else 6,
+            final_round=final,
+            must_roll=bool(turn.get("must_roll")),
+        )
+    return {
+        "available": True,
+        "status": "ready",
+        "player": me["name"],
+        "chances": {me["name"]: p_now, opp["name"]: 1.0 - p_now},
+        "options": options,
+        "words": f"{me['name']} wins {_percent(p_now)} of the time from here.",
+    }
+
+
+@bp.get("/games/<game_id>/winprob")
+def game_winprob(game_id: str) -> Any:
+    """``GET /api/games/<id>/winprob``: live chances to win and the options' chances."""
+    from scorekeeper.web.api import get_db
+
+    snap = snapshot(get_db(), game_id)
+    seats = _two_players(snap.state)
+    if isinstance(seats, str):
+        return jsonify(available=False, status="not_applicable", reason=seats)
+    try:
+        table = ensure_solved(snap.rules)
+    except UnsupportedRulesError as exc:
+        return jsonify(available=False, status="unsupported", reason=str(exc))
+    except RuntimeError as exc:
+        return jsonify(available=False, status="failed", reason=str(exc))
+    if table is None:
+        return jsonify(
+            available=False,
+            status="solving",
+            reason="Working out the chances to win for these rules; expected-points advice "
+            "meanwhile.",
+        )
+    try:
+        return jsonify(game_chances(snap.state, table))
+    except PositionError as exc:
+        return jsonify(available=False, status="not_applicable", reason=str(exc))
+
+
+@bp.get("/winprob")
+def rules_winprob() -> Any:
+    """``GET /api/winprob?rules=PRESET&set=K=V&scores=A,B``: first player's chance, fair handicap.
+
+    Starts a background solve when the rules are new (``"status": "solving"``).
+    """
+    args = request.args
+    name = canonical_preset(args.get("rules", "standard"))
+    rules = find_rules(name, parse_assignments(args.getlist("set")))
+    try:
+        table = ensure_solved(rules)
+    except UnsupportedRulesError as exc:
+        return jsonify(available=False, status="unsupported", reason=str(exc))
+    except RuntimeError as exc:
+        return jsonify(available=False, status="failed", reason=str(exc))
+    if table is None:
+        return jsonify(available=False, status="solving", key=rules.content_key())
+    a, b = 0, 0
+    if args.get("scores"):
+        try:
+            a, b = (int(x) for x in args["scores"].split(","))
+        except ValueError as exc:
+            raise PositionError(f"bad scores {args['scores']!r}: write A,B e.g. 0,200") from exc
+    return jsonify(
+        available=True,
+        status="ready",
+        key=rules.content_key(),
+        p_first=table.p_win(a, b),
+        fair_compensation=table.fair_compensation(),
+        seconds=table.seconds,
+    )
+
+
+@bp.after_app_request
+def add_script(response: Response) -> Response:
+    """Add ``js/winprob.js`` to the play and scoreboard pages unless they load it already."""
+    if (
+        request.endpoint in PAGES
+        and response.status_code == 200
+        and response.mimetype == "text/html"
+    ):
+        src = url_for("pages.static", filename="js/winprob.js")
+        html = response.get_data(as_text=True)
+        tag = f'<script type="module" src="{src}"></script>\n</body>'
+        if "js/winprob.js" not in html and "</body>" in html:
+            response.set_data(html.replace("</body>", tag, 1))
+    return response

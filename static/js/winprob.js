@@ -1,0 +1,61 @@
+// Win chances on the play and scoreboard pages (added by scorekeeper/web/api_winprob.py).
+// Follows the game, asks /api/games/<id>/winprob after every change, and shows each player's
+// chance to win and, on the play page, every option of the throw with its chance
+// ("Keep 1 5. Bank 450: you win 61%. Throw 4 dice: 58%."). Until the rules are solved (a
+// background solve, cached for the next game) it says so; the expected-points advice stays.
+
+import { $, h, fill, pageData } from "./dom.js";
+import { GameClient } from "./api.js";
+
+const { game_id: gameId } = pageData();
+const onBoard = document.body.classList.contains("board");
+const RETRY_MS = 3000;
+const SHOWN_OPTIONS = 4;
+
+const box = h("section", { id: "winprob", class: "winprob note", "aria-live": "polite" });
+box.hidden = true;
+const anchor = onBoard ? $("#board-scores") : $("#turn-odds");
+if (anchor) anchor.after(box);
+
+let asked = -1;
+let timer = null;
+
+const pct = (p) => `${Math.round(100 * p)}%`;
+
+function render(data) {
+  if (!data.available) {
+    box.hidden = data.status === "not_applicable" && onBoard;
+    fill(box, h("span", { class: "muted" },
+      data.status === "solving" ? "Chances to win: working them out for these rules…" : data.reason));
+    return;
+  }
+  const chances = Object.entries(data.chances).map(([name, p]) => `${name} ${pct(p)}`).join(" · ");
+  const lines = (data.options || []).slice(0, SHOWN_OPTIONS).map((o) => h("li", {}, o.words));
+  box.hidden = false;
+  fill(box,
+    h("strong", {}, "Chance to win: "), chances,
+    !onBoard && lines.length ? h("ol", { class: "winprob-options" }, lines) : null);
+}
+
+async function ask(version) {
+  clearTimeout(timer);
+  asked = version;
+  try {
+    const resp = await fetch(`/api/games/${encodeURIComponent(gameId)}/winprob`);
+    if (!resp.ok) return;
+    const data = await resp.json();
+    if (version !== asked) return;
+    render(data);
+    if (data.status === "solving") timer = setTimeout(() => ask(version), RETRY_MS);
+  } catch {
+    timer = setTimeout(() => ask(version), RETRY_MS);
+  }
+}
+
+if (gameId && anchor) {
+  const client = new GameClient(gameId, {
+    onState: (game) => { if (game.version !== asked) ask(game.version); },
+  });
+  client.load().catch(() => {});
+  client.stream();
+}
