@@ -148,16 +148,24 @@ def test_board_page_shows_the_address_for_tablets(app: Flask, client: FlaskClien
     assert '"base_url": "http://192.0.2.7:8000/"' in html
 
 
-def test_camera_module_is_included_only_when_present(
+def test_optional_modules_are_included_only_when_present(
     client: FlaskClient, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     html = client.get("/play/g1").get_data(as_text=True)
     assert '<section id="camera-panel"' in html
     assert ("/static/camera.js" in html) == (STATIC / "camera.js").is_file()
-    (tmp_path / "camera.js").write_text("export {};\n")
     monkeypatch.setattr(pages, "STATIC_DIR", tmp_path)
     html = client.get("/play/g1").get_data(as_text=True)
+    assert "/static/camera.js" not in html
+    (tmp_path / "camera.js").write_text("export {};\n")
+    (tmp_path / "js").mkdir()
+    (tmp_path / "js" / "winprob.js").write_text("export {};\n")
+    html = client.get("/play/g1").get_data(as_text=True)
     assert '<script type="module" src="/static/camera.js">' in html
+    assert html.count('<script type="module" src="/static/js/winprob.js">') == 1
+    board = client.get("/board/g1").get_data(as_text=True)
+    assert board.count('<script type="module" src="/static/js/winprob.js">') == 1
+    assert "camera.js" not in board
 
 
 def test_pages_work_with_a_real_game(client: FlaskClient) -> None:

@@ -63,6 +63,18 @@ CSP = (
 )
 
 
+# Optional modules other features add to a page: included when the file exists in static/.
+EXTRA_MODULES: dict[str, tuple[str, ...]] = {
+    "play": ("camera.js", "js/winprob.js"),
+    "board": ("js/winprob.js",),
+}
+
+
+def extra_modules(page: str) -> list[str]:
+    """The optional modules of ``page`` that are present, as paths under ``static/``."""
+    return [m for m in EXTRA_MODULES.get(page, ()) if (STATIC_DIR / m).is_file()]
+
+
 def _check_id(game_id: str) -> str:
     if not GAME_ID.match(game_id):
         abort(404, description=f"no game {game_id!r}: ids are letters, digits, - and _")
@@ -89,15 +101,21 @@ def home() -> Response:
 @bp.get("/play/<game_id>")
 def play(game_id: str) -> Response:
     """The tablet play page of one game."""
-    camera_js = (STATIC_DIR / "camera.js").is_file()
-    return _page("play.html", "Play", game_id=_check_id(game_id), camera_js=camera_js)
+    _check_id(game_id)
+    return _page("play.html", "Play", game_id=game_id, extra_modules=extra_modules("play"))
 
 
 @bp.get("/board/<game_id>")
 def board(game_id: str) -> Response:
     """The projector scoreboard of one game (read-only)."""
     _check_id(game_id)
-    return _page("board.html", "Scoreboard", game_id=game_id, base_url=public_base_url())
+    return _page(
+        "board.html",
+        "Scoreboard",
+        game_id=game_id,
+        base_url=public_base_url(),
+        extra_modules=extra_modules("board"),
+    )
 
 
 @bp.get("/history/<game_id>")
