@@ -70,6 +70,7 @@ function render(game, why) {
   $("#turn").hidden = st.over;
   if (!st.over) renderTurn(st, rules);
   $("#undo").disabled = !client.canControl || game.version < 1;
+  renderTools(st);
 
   if ((why === "action" || why === "stream" || why === "stale") && game.version > ui.shownVersion) {
     ui.shownVersion = game.version;
@@ -362,6 +363,42 @@ $("#quick-form").addEventListener("submit", (e) => {
   act([{ type: "quick_score", points: n }]).then((ok) => { if (ok) input.value = ""; });
 });
 $("#quick-farkle").addEventListener("click", () => act([{ type: "quick_score", points: 0 }]));
+
+// ---------- players joining and leaving, ending ----------
+function renderTools(st) {
+  const controls = client.canControl && !st.over;
+  const active = st.players.filter((p) => p.active !== false);
+  const select = $("#leave-who");
+  const chosen = select.value;
+  fill(select, active.map((p) => h("option", { value: p.name, selected: p.name === chosen }, p.name)));
+  $("#join-submit").disabled = !controls || st.final_round || st.tie_break;
+  $("#leave-submit").disabled = !controls || active.length < 2;
+  $("#end-game").disabled = !controls;
+}
+
+$("#join-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const input = $("#join-name");
+  const name = input.value.trim().replace(/\s+/g, " ");
+  if (!name) { say("Type the new player's name first."); return; }
+  if (await act([{ type: "join", name }])) input.value = "";
+});
+$("#leave-submit").addEventListener("click", () => {
+  const who = $("#leave-who").value;
+  if (who) act([{ type: "leave", player: who }]);
+});
+$("#end-game").addEventListener("click", (e) => {
+  const button = e.currentTarget;
+  if (button.dataset.armed !== "1") {
+    button.dataset.armed = "1";
+    button.textContent = "Tap again to end the game (the highest score wins)";
+    setTimeout(() => { button.dataset.armed = ""; button.textContent = "End the game now"; }, 4000);
+    return;
+  }
+  button.dataset.armed = "";
+  button.textContent = "End the game now";
+  act([{ type: "end" }]);
+});
 
 // ---------- keyboard ----------
 document.addEventListener("keydown", (e) => {

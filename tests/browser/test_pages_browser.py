@@ -413,6 +413,18 @@ def test_stale_version_lost_connection_and_read_only(
     wait_version(second, 2)
     second.page.wait_for_selector("#banner", state="hidden")
 
+    # A latecomer joins and plays after the others; a player leaves.
+    first.page.click("#table-tools summary")
+    first.page.fill("#join-name", "Gus <i>")
+    first.page.click("#join-submit")
+    wait_version(first, 3)
+    assert first.page.locator("#scores li").count() == 3
+    assert "Gus <i>" in text(first, "#scores li:nth-child(3)")
+    first.page.select_option("#leave-who", "Fay")
+    first.page.click("#leave-submit")
+    wait_version(first, 4)
+    assert "left the game" in text(first, "#scores li:nth-child(2)")
+
     # A device without the control token only watches.
     watcher = open_tab(*TABLET)
     watcher.page.goto(f"{live_server.url}/play/{game_id}")
