@@ -20,11 +20,12 @@ function renderSheet(st) {
       st.players.map((_, i) => {
         const t = r[i];
         if (!t) return h("td", {}, "");
-        const pts = t.outcome === "farkle" ? "F" : (t.banked >= 0 ? `+${fmt(t.banked)}` : fmt(t.banked));
+        const signed = t.banked >= 0 ? `+${fmt(t.banked)}` : fmt(t.banked);
+        const pts = t.outcome === "farkle" ? (t.banked < 0 ? `F ${fmt(t.banked)}` : "F") : signed;
         return h("td", {}, `${pts} / ${fmt(t.scores ? t.scores[i] : t.score)}`);
       })))),
     h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, "Total"), st.players.map((p) => h("th", {}, fmt(p.score))))));
-  fill($("#sheet"), table);
+  fill($("#sheet"), table, h("p", { class: "muted" }, "Each cell: the turn's points / the running score; F = a farkle."));
 }
 
 function renderLog(st) {
@@ -36,7 +37,7 @@ function renderLog(st) {
     h("tbody", {}, turns.map((t) => h("tr", { class: t.outcome === "farkle" ? "farkle" : "" },
       h("td", {}, String(t.turn)), h("td", {}, t.player),
       h("td", {}, (t.throws || []).map((th) => {
-        if ("quick" in th) return h("div", {}, `typed ${fmt(th.quick)}`);
+        if ("quick" in th) return h("div", {}, `quick score ${fmt(th.quick)}`);
         if (th.left) return h("div", {}, "left the game");
         return h("div", {}, diceRow(th.dice || [], 22), th.keep ? ` keep ${th.keep.join(" ")} → ${fmt(th.points)}` : "",
           th.result ? ` (${th.result.replace(/_/g, " ")})` : "");
