@@ -263,7 +263,9 @@ class DemoSource:
             raise OSError(f"the demo folder {self.folder} holds no images")
         self.scenes = scenes
         self._boxes = load_boxes(self.folder)
-        self._props = {}
+        self._props = {  # ~15 ms a scene, done here so the live picture never stutters
+            name: _Props(img, self._boxes[name]) for name, img, _ in scenes if self._boxes.get(name)
+        }
         self._rng = np.random.default_rng(self.seed)
         self._n = 0
         self._noise = []
@@ -284,9 +286,7 @@ class DemoSource:
         self.info = {"scene": name, "truth": truth, "phase": phase, "step": step}
         if phase == "tumble":
             strength = 1.0 - step / max(1, self.tumble_frames)
-            if self._boxes.get(name):
-                if name not in self._props:
-                    self._props[name] = _Props(img, self._boxes[name])
+            if name in self._props:
                 return self._roll(self._props[name], strength)
             return self._tumble(img, strength)
         return self._with_noise(img, n)
