@@ -100,7 +100,9 @@ def watch(port: int, gid: str, arrivals: dict[int, float], stop: threading.Event
             arrivals.setdefault(int(line[4:].strip().rstrip(b"p")), time.perf_counter())
 
 
-def own_games(port: int, clients: int, seconds: float, pace: float = 0.0) -> None:
+def own_games(
+    port: int, clients: int, seconds: float, pace: float = 0.0, report: bool = True
+) -> None:
     """Each client on its own game, plus a stream on client 0's game.
 
     With ``pace`` > 0 each client waits that long between actions (a busy table), else it
@@ -151,6 +153,8 @@ def own_games(port: int, clients: int, seconds: float, pace: float = 0.0) -> Non
     if errors:
         raise SystemExit(f"unexpected answers: {errors[:3]}")
     delays = [(arrivals[v] - sent[v]) * 1000 for v in sent if v in arrivals]
+    if not report:
+        return
     print(
         json.dumps(
             {
@@ -159,6 +163,7 @@ def own_games(port: int, clients: int, seconds: float, pace: float = 0.0) -> Non
                 "actions": len(latencies),
                 "actions_per_s": round(len(latencies) / elapsed, 1),
                 "p50_ms": round(percentile(latencies, 50) * 1000, 2),
+                "p90_ms": round(percentile(latencies, 90) * 1000, 2),
                 "p99_ms": round(percentile(latencies, 99) * 1000, 2),
                 "stream_events": len(delays),
                 "stream_delay_p50_ms": round(statistics.median(delays), 2) if delays else None,
@@ -232,6 +237,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         proc, port = start_server(Path(tmp) / "bench.sqlite3", not args.no_advice)
         try:
+            own_games(port, args.clients, 1.0, pace=0.1, report=False)  # warm-up
             own_games(port, args.clients, args.seconds, pace=0.1)
             own_games(port, args.clients, args.seconds)
             one_game(port, args.clients, args.seconds)

@@ -106,6 +106,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.cache_dir:
         config["CACHE_DIR"] = str(Path(args.cache_dir).expanduser())
     app = create_app(config)
+    if not args.no_advice:
+        from scorekeeper.web.api_advice import start_worker_process
+
+        start_worker_process()
     server = create_server(
         app,
         host="127.0.0.1" if args.https else args.host,

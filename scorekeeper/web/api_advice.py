@@ -18,7 +18,9 @@ import inspect
 import json
 import logging
 import multiprocessing
+import os
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -44,15 +46,45 @@ _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sk-advice")
 _process_pool: ProcessPoolExecutor | None = None
 
 
-def _in_process(context: dict[str, Any]) -> Any:
-    """Run the advisor in a separate worker process (no GIL contention with the server)."""
+def _watch_parent(parent: int) -> None:
+    """In the worker process: exit as soon as the server that started it is gone."""
+    while os.getppid() == parent:
+        time.sleep(1.0)
+    os._exit(0)
+
+
+def _child_init(parent: int) -> None:
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _pool() -> ProcessPoolExecutor:
     global _process_pool
     if _process_pool is None:
         _process_pool = ProcessPoolExecutor(
-            max_workers=1, mp_context=multiprocessing.get_context("spawn")
+            max_workers=1,
+            mp_context=multiprocessing.get_context("spawn"),
+            initializer=_child_init,
+            initargs=(os.getpid(),),
         )
+    return _process_pool
+
+
+def _child_ready() -> bool:
+    """In the worker process: import the advisor now, so the first advice is quick."""
+    return advisor() is not None
+
+
+def start_worker_process() -> None:
+    """Start the advisor's worker process in the background (``serve`` calls this at start)."""
+    if advisor() is not None:
+        _pool().submit(_child_ready)
+
+
+def _in_process(context: dict[str, Any]) -> Any:
+    """Run the advisor in a separate worker process (no GIL contention with the server)."""
+    global _process_pool
     try:
-        return _process_pool.submit(call_advisor, context).result()
+        return _pool().submit(call_advisor, context).result()
     except BrokenProcessPool:
         _process_pool = None  # the worker died: start a new one next time
         raise
