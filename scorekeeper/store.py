@@ -26,6 +26,7 @@ import secrets
 import sqlite3
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -165,12 +166,19 @@ def hash_token(token: str) -> str:
 
 
 class _Cache:
-    """The latest replay of each game in this process, keyed by (database, game id)."""
+    """The latest replay of each game in this process, keyed by (database, game id).
 
-    def __init__(self) -> None:
+    At most ``size`` games are kept; the least recently stored are forgotten (and replayed
+    from the database when asked for again).
+    """
+
+    def __init__(self, size: int = 256) -> None:
         self._lock = threading.Lock()
+        self._size = size
         self._games: dict[tuple[str, str], tuple[int, Game]] = {}
-        self._states: dict[tuple[str, str], tuple[int, dict[str, Any], Game]] = {}
+        self._states: OrderedDict[tuple[str, str], tuple[int, dict[str, Any], Game]] = (
+            OrderedDict()
+        )
 
     def take(self, key: tuple[str, str], version: int) -> Game | None:
         """Remove and return the cached game if it is at ``version`` (writers own it)."""
@@ -197,6 +205,10 @@ class _Cache:
             if held is None or held[0] <= version:
                 self._games[key] = (version, game)
                 self._states[key] = (version, state, game)
+                self._states.move_to_end(key)
+                while len(self._states) > self._size:
+                    old, _ = self._states.popitem(last=False)
+                    self._games.pop(old, None)
         return state
 
     def state(self, key: tuple[str, str], version: int) -> tuple[dict[str, Any], Game] | None:
