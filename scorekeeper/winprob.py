@@ -28,10 +28,12 @@ import numpy as np
 from scorekeeper.errors import PositionError
 from scorekeeper.rules import Rules
 from scorekeeper.scoring import Dice, table_for
+from scorekeeper.winprob_handicap import start_chances
 from scorekeeper.winprob_model import MUST_ROLL, UNIT, FloatArray
 from scorekeeper.winprob_solver import DEFAULT_MARGIN, Geometry, solve_table, turn_single
 
-SOLVER_VERSION = 1
+SOLVER_VERSION = 2
+HANDICAP_RANGE = 1000  # compensations solved with the table (points); more on demand
 CACHE_ENV = "SCOREKEEPER_CACHE_DIR"
 MEMORY_TABLES = 8
 MEMORY_TURNS = 64
@@ -93,6 +95,7 @@ class WinTable:
     margin: int  # points past the target from which a final-round leader banks
     seconds: float  # how long the solve took
     passes: int  # turn passes the solver used
+    start: FloatArray  # the first player's chance at the start, by compensation (units)
     _geo: Geometry | None = field(default=None, repr=False)
     _turns: OrderedDict[tuple[int, int], FloatArray] = field(
         default_factory=OrderedDict, repr=False
@@ -109,6 +112,29 @@ class WinTable:
     def p_first(self, my_score: int = 0, opp_score: int = 0) -> float:
         """The chance that the player about to start a turn on ``my_score`` wins."""
         return self.p_win(my_score, opp_score)
+
+    def p_start(self, compensation: int = 0) -> float:
+        """The first player's chance at the game's start, the second given ``compensation``.
+
+        With an opening minimum the compensation does not put its player on the board.
+
+        :raises PositionError: unless the compensation is a multiple of 50 below the target.
+        """
+        if (
+            isinstance(compensation, bool)
+            or not isinstance(compensation, int)
+            or compensation < 0
+            or compensation % UNIT
+            or compensation >= self.rules.target
+        ):
+            raise PositionError(
+                f"bad compensation {compensation!r}: it must be a multiple of 50 from 0 to "
+                f"below the target {self.rules.target}"
+            )
+        c = compensation // UNIT
+        if c < len(self.start):
+            return float(self.start[c])
+        return float(start_chances(self.geo, self.table, np.array([c]))[0])
 
     def p_win(
         self,
@@ -178,9 +204,12 @@ class WinTable:
         return out
 
     def fair_compensation(self) -> int:
-        """The starting points for the second player that bring the first one nearest 50%."""
-        row = np.abs(self.table[0] - 0.5)
-        return int(np.argmin(row)) * UNIT
+        """The second player's starting points that bring the first one nearest 50%."""
+        start = self.start
+        if start[-1] > 0.5 and len(start) < self.geo.target:  # beyond the range solved
+            start = start_chances(self.geo, self.table, np.arange(self.geo.target))
+            self.start = start
+        return int(np.argmin(np.abs(start - 0.5))) * UNIT
 
     # -- internals -------------------------------------------------------------------------
 
@@ -341,8 +370,10 @@ def solve_fresh(rules: Rules, *, margin: int = DEFAULT_MARGIN) -> WinTable:
     began = time.perf_counter()
     geo = Geometry.build(rules, margin)
     values, passes = solve_table(geo)
+    comps = np.arange(min(geo.target, HANDICAP_RANGE // UNIT + 1))
+    start = start_chances(geo, values, comps) if rules.opening_minimum else values[0].copy()
     seconds = time.perf_counter() - began
-    return WinTable(rules, values, margin, seconds, passes, geo)
+    return WinTable(rules, values, margin, seconds, passes, start, geo)
 
 
 def fair_compensation(rules: Rules, cache_dir: str | os.PathLike[str] | bool | None = None) -> int:
@@ -366,7 +397,12 @@ def _load(path: Path, rules: Rules, margin: int) -> WinTable | None:
             if meta.get("rules") != rules.to_dict() or meta.get("version") != SOLVER_VERSION:
                 return None
             return WinTable(
-                rules, np.array(data["table"]), margin, float(meta["seconds"]), int(meta["passes"])
+                rules,
+                np.array(data["table"]),
+                margin,
+                float(meta["seconds"]),
+                int(meta["passes"]),
+                np.array(data["start"]),
             )
     except (OSError, KeyError, ValueError):
         return None
@@ -384,7 +420,9 @@ def _save(path: Path, table: WinTable) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp.npz")
         with os.fdopen(fd, "wb") as handle:
-            np.savez_compressed(handle, table=table.table, meta=np.array(json.dumps(meta)))
+            np.savez_compressed(
+                handle, table=table.table, start=table.start, meta=np.array(json.dumps(meta))
+            )
         os.replace(tmp, path)
     except OSError:
         return

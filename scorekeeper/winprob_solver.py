@@ -80,10 +80,19 @@ class Geometry:
         return np.where(self.on_board(score) == 1, on, off)
 
     def chase(
-        self, chaser: IntArray, leader: IntArray, turn: IntArray, state: IntArray
+        self,
+        chaser: IntArray,
+        leader: IntArray,
+        turn: IntArray,
+        state: IntArray,
+        least: IntArray | None = None,
     ) -> FloatArray:
-        """The final-round chaser's chance to win, at a turn total and dice state."""
-        least = self.thresholds(chaser)
+        """The final-round chaser's chance to win, at a turn total and dice state.
+
+        ``least``: the chasers' least bankable turn totals (default: by their scores).
+        """
+        if least is None:
+            least = self.thresholds(chaser)
         gap = leader - chaser  # > 0
         binding = gap < least
         tie_ok = ~binding
@@ -143,6 +152,7 @@ def turn_pass(
     start = np.empty(batch)
     last = int(me[0]) if stop is None else max(int(me[0]), stop)
     active = np.searchsorted(me, np.arange(geo.cap), side="right")
+    starting = np.searchsorted(me, np.arange(geo.cap), side="left")
     for u in range(geo.cap - 1, last - 1, -1):
         k = int(active[u])
         roll = model.weights @ model.best_keeps(flat, u, k)
@@ -150,8 +160,9 @@ def turn_pass(
         bk = bank[u, :k]
         values[u, 1:, :k] = np.where(allowed[u, :k], np.maximum(roll, bk), roll)
         values[u, MUST_ROLL, :k] = roll[5]
-        if me[k - 1] == u:
-            start[k - 1] = roll[5, k - 1]
+        first = int(starting[u])
+        if first < k:  # the players whose turn starts on u
+            start[first:k] = roll[5, first:k]
     return start
 
 

@@ -232,3 +232,27 @@ def test_cli_bad_input_exits_2(
 ) -> None:
     assert main(["winprob", "--cache-dir", str(tmp_path), *extra]) == 2
     assert words in capsys.readouterr().err
+
+
+def test_handicap_solver_matches_the_table_when_opening_costs_nothing() -> None:
+    # an opening minimum of 50 binds no more than banking at all: being off the board on C
+    # is then the same as being on it, so the handicap solver must reproduce the table
+    rules = find_rules("minimal", {"target": 1000, "opening_minimum": 50})
+    table = solve_fresh(rules, margin=500)
+    assert np.allclose(table.start, table.table[0, : len(table.start)], atol=1e-12, rtol=0)
+
+
+def test_compensation_off_the_board_is_worth_less_than_points_on_it() -> None:
+    rules = find_rules("original", {"target": 1500})  # 1,000 to open
+    table = solve_fresh(rules, margin=500)
+    start = table.start
+    assert start[0] == pytest.approx(table.table[0, 0], abs=1e-12)
+    # more compensation helps the second player, while an opening bank of 1,000 cannot cross
+    # the target (from 500 on it can: see the final-round finding above)
+    assert np.all(np.diff(start[:10]) < 0)
+    assert np.all(start[1:] > table.table[0, 1 : len(start)])
+    fair = table.fair_compensation()
+    assert 0 < fair < 1000 and table.p_start(fair) == pytest.approx(0.5, abs=0.01)
+    assert table.p_start(1200) < start[-1]  # beyond the range solved with the table
+    with pytest.raises(PositionError, match="multiple of 50"):
+        table.p_start(120)

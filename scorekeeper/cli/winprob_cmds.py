@@ -18,8 +18,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         description=(
             "Solve two-player Farkle for win probability under optimal play by both and print "
             '{"p_first", "fair_compensation", "seconds"}: the chance that the player about to '
-            "start a turn on A points beats the opponent on B, the second player's starting "
-            "points that make the game fairest, and the seconds the solve (or cache load) took."
+            "start a turn on A points beats the opponent on B (or, without --scores, that the "
+            "first player beats a second given C starting points, which do not put them on the "
+            "board), the second player's starting points that make the game fairest, and the "
+            "seconds the solve (or cache load) took."
         ),
     )
     add_rules_options(p)
@@ -51,13 +53,13 @@ def cmd_winprob(args: argparse.Namespace) -> int:
         raise PositionError(
             f"bad --compensation {args.compensation}: it must be a multiple of 50, 0 or more"
         )
-    a, b = args.scores if args.scores else (0, args.compensation)
     began = time.perf_counter()
     table = solve_fresh(rules) if args.fresh else solve_winprob(rules, args.cache_dir)
     seconds = time.perf_counter() - began
+    p_first = table.p_win(*args.scores) if args.scores else table.p_start(args.compensation)
     print_json(
         {
-            "p_first": table.p_win(a, b),
+            "p_first": p_first,
             "fair_compensation": table.fair_compensation(),
             "seconds": round(seconds, 3),
         }
