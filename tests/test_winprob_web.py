@@ -105,8 +105,27 @@ def test_pages_load_the_script(client: FlaskClient) -> None:
     assert client.get("/static/js/winprob.js").status_code == 200
 
 
-def test_bad_rules_and_scores_are_400(client: FlaskClient) -> None:
+def test_bad_rules_are_400(client: FlaskClient) -> None:
     r = client.get("/api/winprob?rules=nope")
     assert r.status_code == 400 and "presets" in r.get_json()["message"]
-    r = client.get("/api/winprob?rules=standard&set=target=1000&scores=5,x")
-    assert r.status_code in {200, 400}
+    r = client.get("/api/winprob?rules=standard&set=nope=1")
+    assert r.status_code == 400 and "unknown rules option" in r.get_json()["message"]
+
+
+def test_setup_page_offers_the_fair_handicap(client: FlaskClient, app: Flask) -> None:
+    html = client.get("/").get_data(as_text=True)
+    assert html.count('src="/static/js/winprob-setup.js"') == 1
+    assert client.get("/static/js/winprob-setup.js").status_code == 200
+    url = "/api/winprob?rules=original&set=target=1000"
+    body = client.get(url + "&solve=0").get_json()
+    assert body["status"] == "not_solved"  # looking does not start a solve
+    body = wait_ready(client, url)
+    table = solve_winprob(find_rules("original", SMALL), app.config["CACHE_DIR"] + "/winprob")
+    assert body["fair_compensation"] == table.fair_compensation()
+    assert body["p_first"] == pytest.approx(table.p_start(0))
+    half = client.get(url + "&compensation=100").get_json()
+    assert (
+        half["p_first"] == pytest.approx(table.p_start(100)) and half["p_first"] < body["p_first"]
+    )
+    bad = client.get(url + "&compensation=75")
+    assert bad.status_code == 400 and "multiple of 50" in bad.get_json()["message"]

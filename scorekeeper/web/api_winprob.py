@@ -7,8 +7,9 @@ ready. Until then the answers say ``"status": "solving"`` and the pages keep sho
 expected-points advice. With more than two players, teams, or rules the solver does not
 support, ``available`` is false with the reason in words.
 
-The play and scoreboard pages load ``static/js/winprob.js`` (the pages' optional modules); an
-``after_app_request`` hook adds it to a page that does not name it already.
+The play and scoreboard pages load ``static/js/winprob.js`` (the pages' optional modules), the
+setup page ``static/js/winprob-setup.js`` (the fair handicap for two players); an
+``after_app_request`` hook adds them to a page that does not load them already.
 """
 
 from __future__ import annotations
@@ -31,7 +32,11 @@ from scorekeeper.winprob_model import check_supported
 
 bp = Blueprint("winprob", __name__, url_prefix="/api")
 
-PAGES = ("pages.play", "pages.board")
+PAGES = {
+    "pages.play": "js/winprob.js",
+    "pages.board": "js/winprob.js",
+    "pages.home": "js/winprob-setup.js",
+}
 
 _lock = threading.Lock()
 _running: dict[str, Future[None]] = {}
@@ -62,8 +67,10 @@ def _executor(kind: str) -> Executor:
     return found
 
 
-def ensure_solved(rules: Rules) -> WinTable | None:
+def ensure_solved(rules: Rules, start: bool = True) -> WinTable | None:
     """The solved table when ready; otherwise start (or keep) a background solve, None.
+
+    ``start=False`` only looks: no new solve is started.
 
     :raises UnsupportedRulesError: for rules the solver cannot play.
     """
@@ -74,6 +81,8 @@ def ensure_solved(rules: Rules) -> WinTable | None:
         return table
     key = rules.content_key()
     with _lock:
+        if not start and key not in _running:
+            return None
         if key in _failed:
             raise RuntimeError(_failed[key])
         job = _running.get(key)
@@ -203,32 +212,43 @@ def game_winprob(game_id: str) -> Any:
 
 @bp.get("/winprob")
 def rules_winprob() -> Any:
-    """``GET /api/winprob?rules=PRESET&set=K=V&scores=A,B``: first player's chance, fair handicap.
+    """``GET /api/winprob?rules=PRESET&set=K=V[&compensation=C|&scores=A,B][&solve=0]``.
 
-    Starts a background solve when the rules are new (``"status": "solving"``).
+    The first player's chance to win (at the start, the second given ``C`` starting points
+    that do not put them on the board; or from scores ``A`` against ``B``) and the fairest
+    compensation. Starts a background solve when the rules are new (``"status": "solving"``),
+    unless ``solve=0`` (then ``"status": "not_solved"``).
     """
     args = request.args
     name = canonical_preset(args.get("rules", "standard"))
     rules = find_rules(name, parse_assignments(args.getlist("set")))
+    start = args.get("solve", "1") not in {"0", "false", "no"}
     try:
-        table = ensure_solved(rules)
+        table = ensure_solved(rules, start)
     except UnsupportedRulesError as exc:
         return jsonify(available=False, status="unsupported", reason=str(exc))
     except RuntimeError as exc:
         return jsonify(available=False, status="failed", reason=str(exc))
+    key = rules.content_key()
     if table is None:
-        return jsonify(available=False, status="solving", key=rules.content_key())
-    a, b = 0, 0
-    if args.get("scores"):
-        try:
+        status = "solving" if key in _running else "not_solved"
+        return jsonify(available=False, status=status, key=key)
+    try:
+        if args.get("scores"):
             a, b = (int(x) for x in args["scores"].split(","))
-        except ValueError as exc:
-            raise PositionError(f"bad scores {args['scores']!r}: write A,B e.g. 0,200") from exc
+            p_first = table.p_win(a, b)
+        else:
+            p_first = table.p_start(int(args.get("compensation", "0")))
+    except ValueError as exc:  # PositionError is one; so is a bad number
+        raise PositionError(
+            f"bad scores or compensation: {exc} (write scores=A,B or compensation=C, "
+            "multiples of 50 below the target)"
+        ) from exc
     return jsonify(
         available=True,
         status="ready",
-        key=rules.content_key(),
-        p_first=table.p_win(a, b),
+        key=key,
+        p_first=p_first,
         fair_compensation=table.fair_compensation(),
         seconds=table.seconds,
     )
@@ -236,15 +256,12 @@ def rules_winprob() -> Any:
 
 @bp.after_app_request
 def add_script(response: Response) -> Response:
-    """Add ``js/winprob.js`` to the play and scoreboard pages unless they load it already."""
-    if (
-        request.endpoint in PAGES
-        and response.status_code == 200
-        and response.mimetype == "text/html"
-    ):
-        src = url_for("pages.static", filename="js/winprob.js")
+    """Add the win-chance script of ``PAGES`` to its page unless the page loads it already."""
+    module = PAGES.get(request.endpoint or "")
+    if module and response.status_code == 200 and response.mimetype == "text/html":
+        src = url_for("pages.static", filename=module)
         html = response.get_data(as_text=True)
         tag = f'<script type="module" src="{src}"></script>\n</body>'
-        if "js/winprob.js" not in html and "</body>" in html:
+        if f'src="{src}"' not in html and "</body>" in html:
             response.set_data(html.replace("</body>", tag, 1))
     return response

@@ -1,0 +1,73 @@
+// The fair handicap on the setup page (added by scorekeeper/web/api_winprob.py): for two
+// players of equal skill, the starting points for the second player that make the game
+// fairest, for the rules chosen on the form. Rules already solved answer at once; others can
+// be worked out on request (about a minute, then cached for every later game).
+
+import { $, h, fill, pageData } from "./dom.js";
+
+const OPTIONS = (pageData().options || {}).options || [];
+const RETRY_MS = 3000;
+const form = $("#setup");
+const anchor = $("#options-box") || $("#presets");
+
+const box = h("p", { id: "winprob-fair", class: "note", "aria-live": "polite" });
+if (anchor) anchor.after(box);
+
+let asked = "";
+let timer = null;
+
+function query() {
+  const preset = (document.querySelector('input[name="preset"]:checked') || {}).value || "standard";
+  const params = new URLSearchParams({ rules: preset });
+  for (const opt of OPTIONS) {
+    const el = document.getElementById(`opt-${opt.name}`);
+    if (!el) continue;
+    const value = opt.kind === "bool" ? String(el.checked) : el.value;
+    if (value !== "") params.append("set", `${opt.name}=${value}`);
+  }
+  return params.toString();
+}
+
+function players() {
+  return document.querySelectorAll("#players > li").length;
+}
+
+async function ask(solve = false) {
+  clearTimeout(timer);
+  const q = query();
+  asked = q;
+  let data;
+  try {
+    const resp = await fetch(`/api/winprob?${q}&solve=${solve ? 1 : 0}`);
+    data = await resp.json();
+    if (!resp.ok) { fill(box); return; }
+  } catch {
+    return;
+  }
+  if (q !== asked) return;
+  const two = players() === 2 ? "" : " (for two players)";
+  if (data.available) {
+    const pct = (100 * data.p_first).toFixed(1);
+    fill(box, `Fair handicap${two}: start the second player on ${data.fair_compensation} points. `
+      + `Without it the first player wins ${pct}% of games between equals.`);
+  } else if (data.status === "solving") {
+    fill(box, `Fair handicap${two}: working it out for these rules…`);
+    timer = setTimeout(() => ask(false), RETRY_MS);
+  } else if (data.status === "not_solved") {
+    fill(box, `Fair handicap${two}: `,
+      h("button", { type: "button", onclick: () => ask(true) }, "Work it out (about a minute)"));
+  } else {
+    fill(box, h("span", { class: "muted" }, `No fair handicap: ${data.reason}`));
+  }
+}
+
+function later() {
+  clearTimeout(timer);
+  timer = setTimeout(() => ask(false), 300);
+}
+
+if (form && anchor) {
+  form.addEventListener("change", later);
+  form.addEventListener("click", (e) => { if (e.target.closest && e.target.closest(".preset, #reset-options, #add-player")) later(); });
+  later();
+}
