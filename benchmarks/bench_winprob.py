@@ -6,7 +6,8 @@ bypassing every cache, and then asked for advice. One line per rule set:
 * ``solve`` — wall seconds of the full two-player solve, ``cpu`` — its CPU seconds (the
   machine is shared, so wall time varies with load), ``passes`` — turn passes it used;
 * ``peak`` — the child's peak resident memory (MiB), the interpreter and numpy included;
-* ``p_first`` — the starting player's chance to win, ``fair`` — the fairest compensation;
+* ``p_first`` — the starting player's chance to win, ``fair`` — the fairest compensation,
+  ``hcap s`` — the CPU seconds of the handicap solve it needs under an opening minimum;
 * ``advice`` — the median time of ``option_values`` for a throw once the position's turn is
   warm (the same turn), and ``new turn`` — the median for the first throw of a new turn
   (a fresh pair of scores: one turn's backward induction, then the options).
@@ -39,6 +40,9 @@ def child(preset: str, overrides: dict[str, object]) -> None:
     table = solve_fresh(rules)
     seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    cpu_h = time.process_time()
+    fair = table.fair_compensation()
+    handicap = time.process_time() - cpu_h
     target = rules.target
     warm, cold = [], []
     scores = [(s, (s * 7 + 1000) % target // 50 * 50) for s in range(0, target - 1000, 450)]
@@ -56,7 +60,8 @@ def child(preset: str, overrides: dict[str, object]) -> None:
                 "passes": table.passes,
                 "peak_mib": peak_mib,
                 "p_first": table.p_first(),
-                "fair": table.fair_compensation(),
+                "fair": fair,
+                "handicap_cpu": handicap,
                 "advice_ms": statistics.median(warm) * 1e3,
                 "new_turn_ms": statistics.median(cold) * 1e3,
             }
@@ -77,7 +82,7 @@ def main() -> None:
         return
     print(
         f"{'rules':<28} {'solve s':>8} {'cpu s':>6} {'passes':>7} {'peak MiB':>9} {'p_first':>8} "
-        f"{'fair':>5} {'advice ms':>10} {'new turn ms':>12}"
+        f"{'fair':>5} {'hcap s':>7} {'advice ms':>10} {'new turn ms':>12}"
     )
     for name in args.presets.split(","):
         preset, overrides, label = name, {}, name
@@ -100,7 +105,8 @@ def main() -> None:
         r = json.loads(out)
         print(
             f"{label:<28} {r['solve']:>8.1f} {r['cpu']:>6.1f} {r['passes']:>7} "
-            f"{r['peak_mib']:>9.0f} {r['p_first']:>8.4f} {r['fair']:>5} {r['advice_ms']:>10.2f} "
+            f"{r['peak_mib']:>9.0f} {r['p_first']:>8.4f} {r['fair']:>5} "
+            f"{r['handicap_cpu']:>7.1f} {r['advice_ms']:>10.2f} "
             f"{r['new_turn_ms']:>12.2f}",
             flush=True,
         )

@@ -95,7 +95,9 @@ class WinTable:
     margin: int  # points past the target from which a final-round leader banks
     seconds: float  # how long the solve took
     passes: int  # turn passes the solver used
-    start: FloatArray  # the first player's chance at the start, by compensation (units)
+    start: FloatArray | None  # the first player's chance at the start, by compensation
+    cache_path: Path | None = None  # where the table is cached (the handicaps join it later)
+    handicap_seconds: float = 0.0  # how long the handicaps took (this process)
     _geo: Geometry | None = field(default=None, repr=False)
     _turns: OrderedDict[tuple[int, int], FloatArray] = field(
         default_factory=OrderedDict, repr=False
@@ -132,9 +134,30 @@ class WinTable:
                 f"below the target {self.rules.target}"
             )
         c = compensation // UNIT
-        if c < len(self.start):
-            return float(self.start[c])
+        if self.rules.opening_minimum == 0:
+            return float(self.table[0, c])
+        start = self.handicaps()
+        if c < len(start):
+            return float(start[c])
         return float(start_chances(self.geo, self.table, np.array([c]))[0])
+
+    def handicaps(self, upto: int = HANDICAP_RANGE) -> FloatArray:
+        """The first player's chance at the start by compensation 0, 50, ... ``upto`` points.
+
+        Solved on first use when there is an opening minimum (about half a full solve), then
+        kept with the table in the disk cache.
+        """
+        size = min(self.geo.target, upto // UNIT + 1) if self.rules.opening_minimum else 0
+        if self.rules.opening_minimum == 0:
+            out: FloatArray = self.table[0, : min(self.rules.target // UNIT, upto // UNIT + 1)]
+            return out
+        if self.start is None or len(self.start) < size:
+            began = time.perf_counter()
+            self.start = start_chances(self.geo, self.table, np.arange(size))
+            self.handicap_seconds = time.perf_counter() - began
+            if self.cache_path is not None:
+                _save(self.cache_path, self)
+        return self.start
 
     def p_win(
         self,
@@ -204,11 +227,13 @@ class WinTable:
         return out
 
     def fair_compensation(self) -> int:
-        """The second player's starting points that bring the first one nearest 50%."""
-        start = self.start
-        if start[-1] > 0.5 and len(start) < self.geo.target:  # beyond the range solved
-            start = start_chances(self.geo, self.table, np.arange(self.geo.target))
-            self.start = start
+        """The second player's starting points that bring the first one nearest 50%.
+
+        With an opening minimum the starting points do not put their player on the board.
+        """
+        start = self.handicaps()
+        if start[-1] > 0.5 and len(start) < self.rules.target // UNIT:  # beyond the range
+            start = self.handicaps(self.rules.target)
         return int(np.argmin(np.abs(start - 0.5))) * UNIT
 
     # -- internals -------------------------------------------------------------------------
@@ -330,6 +355,7 @@ def solve_winprob(
             return table
     table = solve_fresh(rules, margin=margin)
     if path is not None:
+        table.cache_path = path
         _save(path, table)
     _remember(key, table)
     return table
@@ -370,10 +396,8 @@ def solve_fresh(rules: Rules, *, margin: int = DEFAULT_MARGIN) -> WinTable:
     began = time.perf_counter()
     geo = Geometry.build(rules, margin)
     values, passes = solve_table(geo)
-    comps = np.arange(min(geo.target, HANDICAP_RANGE // UNIT + 1))
-    start = start_chances(geo, values, comps) if rules.opening_minimum else values[0].copy()
     seconds = time.perf_counter() - began
-    return WinTable(rules, values, margin, seconds, passes, start, geo)
+    return WinTable(rules, values, margin, seconds, passes, None, _geo=geo)
 
 
 def fair_compensation(rules: Rules, cache_dir: str | os.PathLike[str] | bool | None = None) -> int:
@@ -402,7 +426,8 @@ def _load(path: Path, rules: Rules, margin: int) -> WinTable | None:
                 margin,
                 float(meta["seconds"]),
                 int(meta["passes"]),
-                np.array(data["start"]),
+                np.array(data["start"]) if len(data["start"]) else None,
+                path,
             )
     except (OSError, KeyError, ValueError):
         return None
@@ -420,8 +445,9 @@ def _save(path: Path, table: WinTable) -> None:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp.npz")
         with os.fdopen(fd, "wb") as handle:
+            start = table.start if table.start is not None else np.zeros(0)
             np.savez_compressed(
-                handle, table=table.table, start=table.start, meta=np.array(json.dumps(meta))
+                handle, table=table.table, start=start, meta=np.array(json.dumps(meta))
             )
         os.replace(tmp, path)
     except OSError:

@@ -205,6 +205,19 @@ def test_disk_cache_round_trip(tmp_path: Path) -> None:
     assert fair_compensation(rules, tmp_path) == first.fair_compensation()
 
 
+def test_handicaps_join_the_cached_table(tmp_path: Path) -> None:
+    rules = find_rules("standard", {"target": 800})
+    first = solve_winprob(rules, tmp_path, margin=500)
+    assert first.start is None  # the handicaps are solved on first use
+    fair = first.fair_compensation()
+    from scorekeeper import winprob
+
+    winprob._MEMORY.clear()
+    again = solve_winprob(rules, tmp_path, margin=500)
+    assert again.start is not None and np.array_equal(again.start, first.start)
+    assert again.fair_compensation() == fair
+
+
 def test_cli_prints_one_json_object(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     base = ["winprob", "--rules", "minimal", "--set", "target=1000", "--set", "final_round=false"]
     code = main([*base, "--cache-dir", str(tmp_path), "--compensation", "100"])
@@ -239,13 +252,15 @@ def test_handicap_solver_matches_the_table_when_opening_costs_nothing() -> None:
     # is then the same as being on it, so the handicap solver must reproduce the table
     rules = find_rules("minimal", {"target": 1000, "opening_minimum": 50})
     table = solve_fresh(rules, margin=500)
-    assert np.allclose(table.start, table.table[0, : len(table.start)], atol=1e-12, rtol=0)
+    start = table.handicaps()
+    assert len(start) == 20
+    assert np.allclose(start, table.table[0, : len(start)], atol=1e-12, rtol=0)
 
 
 def test_compensation_off_the_board_is_worth_less_than_points_on_it() -> None:
     rules = find_rules("original", {"target": 1500})  # 1,000 to open
     table = solve_fresh(rules, margin=500)
-    start = table.start
+    start = table.handicaps()
     assert start[0] == pytest.approx(table.table[0, 0], abs=1e-12)
     # more compensation helps the second player, while an opening bank of 1,000 cannot cross
     # the target (from 500 on it can: see the final-round finding above)
