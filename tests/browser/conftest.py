@@ -64,11 +64,23 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     )
     server = create_server(app, host="127.0.0.1", port=0, threads=48)
     port = server.socket.getsockname()[1]  # type: ignore[union-attr]
-    thread = threading.Thread(target=server.run, daemon=True)
+    closing = threading.Event()
+
+    def run() -> None:
+        try:
+            server.run()
+        except (OSError, ValueError):
+            if not closing.is_set():  # an error while closing down is expected
+                raise
+
+    thread = threading.Thread(target=run, daemon=True)
     thread.start()
     try:
         yield Server(f"http://127.0.0.1:{port}", db)
     finally:
+        closing.set()
+        # Streams of closed pages end at their next keep-alive; then stop the workers.
+        server.task_dispatcher.shutdown(cancel_pending=True, timeout=3)  # type: ignore[union-attr]
         server.close()
         thread.join(timeout=5)
 
