@@ -14,20 +14,25 @@ import time
 import uuid
 from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any
 
 from scorekeeper.camera.capture import ERROR, NO_CAMERA, OK, Capture
 from scorekeeper.camera.frames import Image, encode_jpeg, to_bgr
 from scorekeeper.camera.log import CameraLog
 from scorekeeper.camera.overlay import draw_overlay, placeholder
+from scorekeeper.camera.reading import (
+    Proposal,
+    ReaderLike,
+    Reading,
+    default_reader_factory,
+    to_die,
+)
 from scorekeeper.camera.settle import (
     Area,
     Die,
     MotionDetector,
     SettleConfig,
     Settler,
-    count_message,
     split_by_area,
 )
 from scorekeeper.camera.sources import (
@@ -39,96 +44,7 @@ from scorekeeper.camera.sources import (
 )
 from scorekeeper.errors import CameraError
 
-
-class ReaderLike(Protocol):
-    """The dice reader's one method: frame in, detections (value, box, confidence) out."""
-
-    def infer(self, frame: Image) -> Sequence[Any]:
-        """Detections of one frame."""
-
-
-def default_reader_factory(threads: int = 1, score_threshold: float = 0.5) -> Callable[[], Any]:
-    """A factory building the project's ONNX dice reader (imported when first called)."""
-
-    def make() -> Any:
-        from scorekeeper.vision import DiceReader, default_model_path
-
-        return DiceReader(
-            model_path=default_model_path(), score_threshold=score_threshold, threads=threads
-        )
-
-    return make
-
-
-def to_die(det: Any) -> Die:
-    """A reader detection (or a ``{"value", "box", "confidence"}`` dict) as a :class:`Die`."""
-    if isinstance(det, Mapping):
-        value, box, conf = det["value"], det["box"], det["confidence"]
-    else:
-        value, box, conf = det.value, det.box, det.confidence
-    x0, y0, x1, y1 = (float(v) for v in box)
-    return Die(int(value), (x0, y0, x1, y1), float(conf))
-
-
-@dataclass(frozen=True)
-class Proposal:
-    """A settled throw the camera proposes: sorted values, the boxes, confidence and votes."""
-
-    id: str
-    frame_id: int
-    dice: tuple[int, ...]
-    boxes: tuple[Die, ...]
-    confidence: float
-    votes: int
-    time: float
-    truth: tuple[int, ...] | None = None
-
-    def to_dict(self, dice_left: int | None = None) -> dict[str, Any]:
-        """The proposal as JSON, with the dice count compared to ``dice_left`` when given."""
-        return {
-            "id": self.id,
-            "frame_id": self.frame_id,
-            "dice": list(self.dice),
-            "count": len(self.dice),
-            "confidence": round(self.confidence, 3),
-            "votes": self.votes,
-            "dice_left": dice_left,
-            "count_matches": dice_left is None or dice_left == len(self.dice),
-            "message": count_message(len(self.dice), dice_left),
-        }
-
-
-@dataclass(frozen=True)
-class Reading:
-    """What the camera made of one frame."""
-
-    frame_id: int
-    time: float
-    image: Image = field(repr=False)
-    stable: bool
-    motion: float
-    dice: tuple[Die, ...]
-    ignored: tuple[Die, ...]
-    proposal: Proposal | None
-    process_ms: float = 0.0
-    captured: float = 0.0
-    """When the frame was captured (``time.time()``)."""
-    info: Mapping[str, Any] = field(default_factory=dict, repr=False)
-    """What the source said about the frame (the demo's scene and phase)."""
-
-    def to_dict(self, dice_left: int | None = None) -> dict[str, Any]:
-        """``{"frame_id", "stable", "dice", "count", "ignored", "proposal", ...}``."""
-        return {
-            "frame_id": self.frame_id,
-            "stable": self.stable,
-            "motion": round(self.motion, 4),
-            "dice": [d.to_dict() for d in self.dice],
-            "count": len(self.dice),
-            "ignored": [d.to_dict() for d in self.ignored],
-            "proposal": self.proposal.to_dict(dice_left) if self.proposal else None,
-            "width": int(self.image.shape[1]),
-            "height": int(self.image.shape[0]),
-        }
+__all__ = ["CameraService", "Proposal", "ReaderLike", "Reading", "default_reader_factory"]
 
 
 class CameraService:
