@@ -145,6 +145,8 @@ def faulty_app(tmp_path: Path) -> Iterator[tuple[Flask, Factory]]:
 def test_server_keeps_answering_through_camera_faults(faulty_app: tuple[Flask, Factory]) -> None:
     app, factory = faulty_app
     client = app.test_client()
+    game = client.post("/api/games", json={"players": ["Ann", "Bob"]}).get_json()
+    before = client.get(f"/api/games/{game['id']}").get_json()
     first = client.get("/api/camera").get_json()
     assert first["source"] == "webcam 1"
     statuses = set()
@@ -158,3 +160,5 @@ def test_server_keeps_answering_through_camera_faults(faulty_app: tuple[Flask, F
     assert wait_until(lambda: client.get("/api/camera").get_json()["reconnects"] >= 1)
     assert wait_until(lambda: client.get("/api/camera").get_json()["status"] == "ok")
     assert len(factory.made) >= 2
+    after = client.get(f"/api/games/{game['id']}").get_json()
+    assert (after["version"], after["state"]) == (before["version"], before["state"])  # untouched
