@@ -11,6 +11,8 @@ bypassing every cache, and then asked for advice. One line per rule set:
 * ``advice`` — the median time of ``option_values`` for a throw once the position's turn is
   warm (the same turn), and ``new turn`` — the median for the first throw of a new turn
   (a fresh pair of scores: one turn's backward induction, then the options).
+``--margins standard`` instead compares solves with a leader's cap (``margin``) of 2,500,
+5,000 and 10,000 points past the target: the largest change of any turn-start value.
 Presets whose rules the solver does not support (``zilch``: a farkle streak penalty) are run
 without that rule and marked so.
 """
@@ -69,13 +71,26 @@ def child(preset: str, overrides: dict[str, object]) -> None:
     )
 
 
+def margins(preset: str, target: int | None) -> None:
+    """Print how much the turn-start values move when the final-round cap is raised."""
+    rules = find_rules(preset, {"target": target} if target else {})
+    tables = {m: solve_fresh(rules, margin=m).table for m in (2500, 5000, 10000)}
+    for m in (2500, 5000):
+        diff = float(abs(tables[m] - tables[10000]).max())
+        print(f"{preset} target {rules.target}: margin {m} vs 10000: max change {diff:.2e}")
+
+
 def main() -> None:
     """Run every preset (or those asked for) in child processes and print a table."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--presets", default=",".join([*PRESETS, "busche-neller"]))
     parser.add_argument("--target", type=int, default=None, help="override the target")
     parser.add_argument("--child", help=argparse.SUPPRESS)
+    parser.add_argument("--margins", metavar="PRESET", help="compare final-round caps")
     args = parser.parse_args()
+    if args.margins:
+        margins(args.margins, args.target)
+        return
     if args.child:
         preset, overrides = json.loads(args.child)
         child(preset, overrides)

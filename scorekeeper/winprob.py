@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import threading
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
@@ -39,6 +40,7 @@ MEMORY_TABLES = 8
 MEMORY_TURNS = 64
 
 _MEMORY: OrderedDict[tuple[str, int], WinTable] = OrderedDict()
+_LOCK = threading.Lock()  # guards the in-memory caches (the web serves from many threads)
 
 
 def default_cache_dir() -> Path:
@@ -99,10 +101,9 @@ class WinTable:
     cache_path: Path | None = None  # where the table is cached (the handicaps join it later)
     handicap_seconds: float = 0.0  # how long the handicaps took (this process)
     _geo: Geometry | None = field(default=None, repr=False)
-    _turns: OrderedDict[tuple[int, int], FloatArray] = field(
+    _turns: OrderedDict[tuple[int, int], tuple[FloatArray, FloatArray]] = field(
         default_factory=OrderedDict, repr=False
     )
-    _banks: dict[tuple[int, int], FloatArray] = field(default_factory=dict, repr=False)
 
     @property
     def geo(self) -> Geometry:
@@ -274,28 +275,32 @@ class WinTable:
 
     def _turn(self, i: int, j: int) -> FloatArray:
         """Every state's value of the turn of the player on ``i`` against ``j`` (cached)."""
+        return self._turn_and_bank(i, j)[0]
+
+    def _turn_and_bank(self, i: int, j: int) -> tuple[FloatArray, FloatArray]:
+        """The turn's values and its bank values by score reached (cached, thread-safe)."""
         key = (i, j)
-        found = self._turns.get(key)
-        if found is not None:
-            self._turns.move_to_end(key)
-            return found
+        with _LOCK:
+            found = self._turns.get(key)
+            if found is not None:
+                self._turns.move_to_end(key)
+                return found
         geo = self.geo
         me = np.array([i])
         bank = geo.bank_values(self.table, me, np.array([j]))[:, 0]
         farkle = 1.0 - float(self.table[j, i])
-        out = turn_single(geo, i, bank, geo.allowed(me)[:, 0], farkle)
-        self._turns[key] = out
-        self._banks[key] = bank
-        if len(self._turns) > MEMORY_TURNS:
-            old, _ = self._turns.popitem(last=False)
-            self._banks.pop(old, None)
+        out = (turn_single(geo, i, bank, geo.allowed(me)[:, 0], farkle), bank)
+        with _LOCK:
+            self._turns[key] = out
+            while len(self._turns) > MEMORY_TURNS:
+                self._turns.popitem(last=False)
         return out
 
     def _bank(self, i: int, j: int, u: int) -> float:
         geo = self.geo
         if u >= geo.target:
-            self._turn(i, j)
-            return float(self._banks[(i, j)][min(u, geo.rows - 1)])
+            bank = self._turn_and_bank(i, j)[1]
+            return float(bank[min(u, geo.rows - 1)])
         return float(1.0 - self.table[j, u])
 
     def _bank_final(self, i: int, leader: int, t: int) -> float | None:
@@ -342,10 +347,11 @@ def solve_winprob(
     :raises UnsupportedRulesError: for rules the solver cannot play (see ``check_supported``).
     """
     key = (rules.content_key(), margin)
-    found = _MEMORY.get(key)
-    if found is not None and found.rules == rules:
-        _MEMORY.move_to_end(key)
-        return found
+    with _LOCK:
+        found = _MEMORY.get(key)
+        if found is not None and found.rules == rules:
+            _MEMORY.move_to_end(key)
+            return found
     path = None
     if cache_dir is not False:
         path = _cache_path(rules, margin, cache_dir)
@@ -369,7 +375,8 @@ def cached_winprob(
 ) -> WinTable | None:
     """The solved game of ``rules`` from memory or the disk cache, or None (never solves)."""
     key = (rules.content_key(), margin)
-    found = _MEMORY.get(key)
+    with _LOCK:
+        found = _MEMORY.get(key)
     if found is not None and found.rules == rules:
         return found
     if cache_dir is False:
@@ -409,9 +416,10 @@ def fair_compensation(rules: Rules, cache_dir: str | os.PathLike[str] | bool | N
 
 
 def _remember(key: tuple[str, int], table: WinTable) -> None:
-    _MEMORY[key] = table
-    while len(_MEMORY) > MEMORY_TABLES:
-        _MEMORY.popitem(last=False)
+    with _LOCK:
+        _MEMORY[key] = table
+        while len(_MEMORY) > MEMORY_TABLES:
+            _MEMORY.popitem(last=False)
 
 
 def _load(path: Path, rules: Rules, margin: int) -> WinTable | None:
