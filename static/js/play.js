@@ -13,6 +13,7 @@ const ui = {
   showAll: false,
   quick: localStorage.getItem(QUICK_KEY) === "1",
   busy: false,
+  inflight: Promise.resolve(true),
   midway: false, // between the steps of "keep and bank"
   pendingStart: null,
   lastThrowKey: "",
@@ -21,7 +22,7 @@ const ui = {
 // Action-to-screen times in ms (read by the browser tests; reported in the README).
 const metrics = (window.scorekeeperMetrics = { actions: [] });
 
-const client = new GameClient(gameId, { onState: render, onConnection: connection });
+const client = new GameClient(gameId, { onState: (g, why) => render(g, why), onConnection: connection });
 window.scorekeeperClient = client;
 
 // ---------- connection ----------
@@ -53,8 +54,45 @@ function closeFlash() { $("#flash").hidden = true; }
 $("#flash-close").addEventListener("click", closeFlash);
 $("#flash").addEventListener("click", (e) => { if (e.target.id === "flash") closeFlash(); });
 
+// ---------- focus: re-rendering replaces buttons; keep the keyboard's place ----------
+function focusKey(el) {
+  if (!el || el === document.body) return null;
+  if (el.id) return `#${el.id}`;
+  if (el.dataset && el.dataset.keep) return `.keep[data-keep="${el.dataset.keep}"]`;
+  if (el.dataset && el.dataset.face) return `#pad button[data-face="${el.dataset.face}"]`;
+  return "?";
+}
+
+function usable(el) { return el && el.isConnected && el.offsetParent !== null && !el.disabled; }
+
+function settleFocus(key) {
+  if (!key || usable(document.activeElement)) return;
+  let el = key === "?" ? null : document.querySelector(key);
+  if (!usable(el)) {
+    const st = client.game && client.game.state;
+    if (!st) return;
+    if (st.over) el = $("#winner a");
+    else if (st.phase === "keep") el = $("#act-throw:not([disabled])") || $("#keeps-best .keep");
+    else if (!$("#quick-section").hidden) el = $("#quick-points");
+    else el = $("#pad-submit:not([disabled])") || $("#pad button:not([disabled])");
+  }
+  if (usable(el)) el.focus({ preventScroll: true });
+}
+
+function keepingFocus(fn) {
+  return (...args) => {
+    const key = focusKey(document.activeElement);
+    fn(...args);
+    settleFocus(key);
+  };
+}
+
+const render = keepingFocus(renderNow);
+const renderPad = keepingFocus(renderPadNow);
+const renderKeeps = keepingFocus(renderKeepsNow);
+
 // ---------- render ----------
-function render(game, why) {
+function renderNow(game, why) {
   const st = game.state;
   const rules = rulesOf(game);
   $("#loading").hidden = true;
@@ -172,7 +210,7 @@ function renderTurn(st, rules) {
   }
 }
 
-function renderPad(t) {
+function renderPadNow(t) {
   const n = t.dice_left;
   const left = n - ui.entered.length;
   $("#pad-title").textContent = `Enter the throw of ${n} ${n === 1 ? "die" : "dice"}`;
@@ -228,7 +266,7 @@ function keepButton(t, k, i, best, adviceI) {
     h("span", { class: "kpts" }, fmt(k.points))));
 }
 
-function renderKeeps(st, rules) {
+function renderKeepsNow(st, rules) {
   const t = st.turn;
   const throwKey = `${st.turn.number}:${t.throw.join(",")}:${client.version}`;
   const adviceI = adviceIndex(t);
@@ -279,9 +317,20 @@ function renderKeeps(st, rules) {
 }
 
 // ---------- actions ----------
-async function act(actions) {
+// One action at a time: a second tap while one is on its way is dropped (no double keeps),
+// except Undo, which waits for it and then undoes it.
+function act(actions) {
+  if (!client.canControl) return Promise.resolve(false);
+  if (ui.busy) {
+    if (actions[0].type !== "undo") return Promise.resolve(false);
+    return ui.inflight.then(() => act(actions));
+  }
+  ui.inflight = actNow(actions);
+  return ui.inflight;
+}
+
+async function actNow(actions) {
   const start = { t: performance.now(), wall: Date.now() };
-  if (ui.busy || !client.canControl) return false;
   ui.busy = true;
   say("");
   try {
