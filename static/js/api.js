@@ -43,7 +43,7 @@ export async function call(method, url, body = undefined, token = null) {
       cache: "no-store",
     });
   } catch {
-    throw new ApiError(0, "network", "The server cannot be reached. Check the Wi-Fi; retrying.");
+    throw new ApiError(0, "network", "The server cannot be reached: check the Wi-Fi, then tap again (nothing is ever recorded twice).");
   }
   let data = null;
   try { data = await resp.json(); } catch { data = null; }

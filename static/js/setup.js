@@ -295,6 +295,10 @@ try {
     state.players = last.players.map((p) => ({ name: String(p.name || ""), team: String(p.team || "") }));
     state.teams = Boolean(last.teams);
     $("#teams-toggle").checked = state.teams;
+    if (typeof last.preset === "string" && Object.hasOwn(PRESETS, last.preset)) {
+      state.preset = last.preset;
+      state.values = { ...PRESETS[last.preset].rules };
+    }
   }
 } catch { /* a bad saved setup is ignored */ }
 renderPlayers();
