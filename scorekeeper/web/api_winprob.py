@@ -101,7 +101,12 @@ def ensure_solved(rules: Rules, start: bool = True) -> WinTable | None:
 
 
 def _percent(p: float | None) -> str:
-    return "–" if p is None else f"{round(100 * p)}%"
+    """A chance in words: whole percents, two decimals near 0 and 1 (0.13%, 99.87%)."""
+    if p is None:
+        return "–"
+    if 0.0 < p < 0.01 or 0.99 < p < 1.0:
+        return f"{100 * p:.2f}%"
+    return f"{round(100 * p)}%"
 
 
 def option_json(o: Option) -> dict[str, Any]:

@@ -20,7 +20,8 @@ if (anchor) anchor.after(box);
 let asked = -1;
 let timer = null;
 
-const pct = (p) => `${Math.round(100 * p)}%`;
+const pct = (p) => ((p > 0 && p < 0.01) || (p > 0.99 && p < 1)
+  ? `${(100 * p).toFixed(2)}%` : `${Math.round(100 * p)}%`);
 
 function render(data) {
   if (!data.available) {
