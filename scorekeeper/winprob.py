@@ -273,6 +273,14 @@ class WinTable:
             return MUST_ROLL
         return dice
 
+    def warm_turn(self, my_score: int, opp_score: int) -> None:
+        """Solve the turn of the player on ``my_score`` now, so its advice is a lookup.
+
+        :raises PositionError: on scores impossible under the rules.
+        """
+        i, j, _ = self._check(my_score, opp_score, 0, 6, False)
+        self._turn(i, j)
+
     def _turn(self, i: int, j: int) -> FloatArray:
         """Every state's value of the turn of the player on ``i`` against ``j`` (cached)."""
         return self._turn_and_bank(i, j)[0]

@@ -177,6 +177,8 @@ def game_chances(state: Mapping[str, Any], table: WinTable) -> dict[str, Any]:
             final_round=final,
             must_roll=bool(turn.get("must_roll")),
         )
+        if not final:
+            table.warm_turn(me["score"], opp_score)  # the throw's advice is then a lookup
     return {
         "available": True,
         "status": "ready",
