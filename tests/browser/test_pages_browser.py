@@ -196,6 +196,12 @@ def test_setup_with_a_preset_overrides_teams_and_a_roll_off(
     assert page.locator("#scores img").count() == 0
     assert "<img src=x onerror=alert(1)>" in text(tab, "#scores")
     assert "Teams: Blue" in text(tab, "#teams-line")
+
+    # Back home, the game is listed to resume (this browser holds its control token).
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("#resume:not([hidden])")
+    row = page.locator("#games li", has_text="Bob")
+    assert row.locator("a", has_text="Resume").get_attribute("href") == f"/play/{game_id}"
     assert tab.errors == []
 
 
