@@ -74,6 +74,8 @@ function renderTurn(st) {
 }
 
 function renderScores(st) {
+  // Many players: two columns, so a 720p projector still shows everyone at 48 px and up.
+  $("#board-scores").classList.toggle("many", st.players.length > 5);
   fill($("#board-scores"), st.players.map((p, i) => {
     const current = i === st.current && !st.over;
     const flags = [];
