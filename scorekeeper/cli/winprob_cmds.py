@@ -21,7 +21,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
             "start a turn on A points beats the opponent on B (or, without --scores, that the "
             "first player beats a second given C starting points, which do not put them on the "
             "board), the second player's starting points that make the game fairest, and the "
-            "seconds the solve (or cache load) took."
+            "seconds it all took (the solve, or the cache load)."
         ),
     )
     add_rules_options(p)
@@ -55,13 +55,8 @@ def cmd_winprob(args: argparse.Namespace) -> int:
         )
     began = time.perf_counter()
     table = solve_fresh(rules) if args.fresh else solve_winprob(rules, args.cache_dir)
-    seconds = time.perf_counter() - began
     p_first = table.p_win(*args.scores) if args.scores else table.p_start(args.compensation)
-    print_json(
-        {
-            "p_first": p_first,
-            "fair_compensation": table.fair_compensation(),
-            "seconds": round(seconds, 3),
-        }
-    )
+    fair = table.fair_compensation()
+    seconds = time.perf_counter() - began
+    print_json({"p_first": p_first, "fair_compensation": fair, "seconds": round(seconds, 3)})
     return 0
