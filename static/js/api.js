@@ -177,7 +177,11 @@ export class GameClient {
     try { data = JSON.parse(ev.data); } catch { return; }
     this._connection(true);
     if (data && data.state && typeof data.version === "number") {
-      if (data.version > this.version) this._apply(data, "stream");
+      // The same version comes again once its advice is worked out (advice_pending).
+      const pending = Boolean(this.game?.state?.turn?.advice_pending);
+      if (data.version > this.version || (data.version === this.version && pending)) {
+        this._apply(data, "stream");
+      }
     } else if (data && typeof data.version === "number" && data.version > this.version) {
       this.load("stream").catch(() => {});
     }

@@ -17,6 +17,7 @@ const ui = {
   midway: false, // between the steps of "keep and bank"
   pendingStart: null,
   lastThrowKey: "",
+  picked: false, // the player chose a keep themselves (advice arriving later leaves it)
   shownVersion: Infinity, // events up to this version have been flashed and announced
 };
 // Action-to-screen times in ms (read by the browser tests; reported in the README).
@@ -256,10 +257,12 @@ function keepButton(t, k, i, best, adviceI) {
   return h("li", {}, h("button", {
     type: "button", class: `keep${best ? " best" : ""}`, "aria-pressed": selected ? "true" : "false",
     "data-keep": k.keep.join(","),
-    onclick: () => { ui.selected = i; renderKeeps(client.game.state, rulesOf(client.game)); } },
+    onclick: () => { ui.selected = i; ui.picked = true; renderKeeps(client.game.state, rulesOf(client.game)); } },
     h("span", { class: "kdesc" },
       h("span", {}, label, diceRow(k.keep, 36)),
       h("span", { class: "kcombos" }, describeKeep(k)),
+      best && t.advice_pending && adviceI === null
+        ? h("span", { class: "kcombos" }, "Advice: working it out…") : null,
       i === adviceI && adviceOf(t).reason
         ? h("span", { class: "advice" }, `Advice: ${adviceOf(t).reason}`)
         : (!best && adviceFor(t, k.keep) ? h("span", { class: "kcombos" }, adviceFor(t, k.keep)) : null)),
@@ -274,7 +277,10 @@ function renderKeepsNow(st, rules) {
   if (ui.lastThrowKey !== throwKey) {
     ui.lastThrowKey = throwKey;
     ui.selected = bestI;
+    ui.picked = false;
     ui.showAll = false;
+  } else if (!ui.picked) {
+    ui.selected = bestI; // the advice arrived after the throw: follow it until a tap
   }
   fill($("#thrown"), diceRow(t.throw, 44));
   const others = t.keeps.map((k, i) => i).filter((i) => i !== bestI);

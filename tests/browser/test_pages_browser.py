@@ -252,6 +252,10 @@ def test_whole_game_by_taps_on_a_tablet_with_the_board_live(
 
     # Bob: hot dice, an undo, then a bank that starts the final round.
     tap_throw(tab, [1, 1, 1, 5, 5, 2])
+    # The advisor's pick is highlighted with its reason (it may arrive after the throw).
+    wait_js(tab, "document.querySelector('#keeps-best .advice')?.textContent.startsWith('Advice:')")
+    assert "Best" in text(tab, "#keeps-best")
+    tab.shot("play-tablet-advice")
     choose_keep(tab, [1, 1, 1, 5, 5])
     page.click("#act-throw")
     wait_version(tab, 7)
