@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Server, Tab, record_figure
+from .conftest import Server, Tab, record_figure
 
 pytestmark = pytest.mark.browser
 
