@@ -34,8 +34,7 @@ def check_supported(rules: Rules) -> None:
     """Raise when the win-probability solver cannot play these rules exactly.
 
     :raises UnsupportedRulesError: for rules under which a score can fall (``toxic_twos``,
-        ``farkle_streak_penalty``), ``exact_target``, or a final-round tie that is played off
-        (``final_round_must_beat=false`` with ``tie_break=extra_round``).
+        ``farkle_streak_penalty``), or ``exact_target``.
     """
     bad = []
     if rules.farkle_streak_penalty:
@@ -44,11 +43,6 @@ def check_supported(rules: Rules) -> None:
         bad.append("toxic_twos (scores can fall; set it to false)")
     if rules.exact_target:
         bad.append("exact_target (set it to false)")
-    if rules.final_round and not rules.final_round_must_beat and rules.tie_break == "extra_round":
-        bad.append(
-            "final-round ties played off in extra rounds (set final_round_must_beat=true or "
-            "tie_break=shared)"
-        )
     if bad:
         raise UnsupportedRulesError("the win-probability solver does not support " + "; ".join(bad))
 

@@ -63,7 +63,14 @@ class Geometry:
         rows = cap + model.max_points + 1
         size = rows + least + 1
         beat = chase_table(model, size, None)
-        tie_value = None if rules.final_round_must_beat else 0.5
+        tie_value: float | None = None
+        if rules.final_round and not rules.final_round_must_beat:
+            if rules.tie_break == "shared":
+                tie_value = 0.5
+            else:  # a banked tie starts a play-off round that the leader begins
+                from scorekeeper.winprob_tiebreak import play_off_value
+
+                tie_value = 1.0 - play_off_value(rules, model, margin // UNIT)
         tie = beat if tie_value is None else chase_table(model, size, tie_value)
         return cls(rules, model, target, cap, rows, beat, tie)
 

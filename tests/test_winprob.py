@@ -159,7 +159,6 @@ def test_busche_neller_fair_compensation_is_200_points() -> None:
         ({"farkle_streak_penalty": 500}, "farkle_streak_penalty"),
         ({"toxic_twos": True}, "toxic_twos"),
         ({"exact_target": True}, "exact_target"),
-        ({"final_round_must_beat": False}, "extra rounds"),
     ],
 )
 def test_unsupported_rules_are_named(overrides: dict[str, object], word: str) -> None:

@@ -116,17 +116,73 @@ class Reference:
     def chase_all(self, leader: int) -> np.ndarray:
         """Each final-round chaser's chance (by score 0..target-1) to beat ``leader``."""
         chasers = np.arange(self.target)
-        tie_ok = not self.rules.final_round_must_beat
         least = np.array([self.least(self.on_board(int(c))) for c in chasers])
-        tops = np.maximum(leader - chasers + 1, least) + 1
+        tie = None if self.rules.final_round_must_beat else self.tie_value()
+        leaders = np.full(len(chasers), leader)
+        return self.chase(chasers, leaders, least, tie, np.zeros(len(chasers)))
+
+    def tie_value(self) -> float:
+        """What banking a final-round tie is worth to the chaser."""
+        if self.rules.tie_break == "shared":
+            return 0.5
+        if not hasattr(self, "_play_off"):
+            self._play_off = self.play_off()
+        return 1.0 - self._play_off
+
+    def play_off(self) -> float:
+        """The chance that the first player of a tie-break round wins the play-off.
+
+        Both throw one turn, the first one first; the higher round total wins; a tied round
+        (both farkling included) is played again. The second banks a tie when that is better.
+        """
+        least = self.least(True)
+        cap = max(self.margin, least)
+        rows = cap + self.maxp + 1
+        totals = np.arange(rows)
+        e = 0.5
+        for _ in range(1000):
+            second = self.chase(
+                np.zeros(rows, dtype=int),
+                totals,
+                np.full(rows, least),
+                1.0 - e,
+                np.where(totals == 0, 1.0 - e, 0.0),
+            )
+            bank = (1.0 - second)[:, None]
+            allowed = (totals >= least)[:, None]
+            forced = np.full((rows, 8, 1), np.nan)
+            forced[cap:, :, 0] = bank[cap:]
+            v = self.turn(forced, bank, allowed, np.array([1.0 - second[0]]), cap)
+            new = float(v[0, ROLL6, 0])
+            if abs(new - e) <= 1e-15:
+                return new
+            e = new
+        return e
+
+    def chase(
+        self,
+        chasers: np.ndarray,
+        leaders: np.ndarray,
+        least: np.ndarray,
+        tie: float | None,
+        farkle: np.ndarray,
+    ) -> np.ndarray:
+        """One turn each (batch): the chance to end above the leader's score.
+
+        ``tie``: the value of banking a tie (None: not allowed); ``farkle``: of farkling.
+        """
+        tops = np.maximum(leaders - chasers + 1, least) + 1
         top = int(tops.max())
         rows = top + self.maxp + 1
         t = np.arange(rows)[:, None]
         reach = chasers[None, :] + t
         may = t >= least[None, :]
-        bank = np.where(may & (reach > leader), 1.0, 0.0)
-        bank = np.where(may & (reach == leader) & tie_ok, 0.5, bank)
-        allowed = bank > 0
+        bank = np.where(may & (reach > leaders[None, :]), 1.0, 0.0)
+        if tie is not None:
+            bank = np.where(may & (reach == leaders[None, :]), tie, bank)
+        allowed = may & (
+            (reach > leaders[None, :]) | ((reach == leaders[None, :]) & (tie is not None))
+        )
         # from ``tops`` on the chaser has won whenever banking is allowed; six dice that must
         # be thrown win unless they farkle (a tiny fixed point when all six may be kept again)
         w7 = 1.0
@@ -137,7 +193,7 @@ class Reference:
         forced[:, 1:7, :] = np.where(won[:, None, :], 1.0, np.nan)
         forced[:, 0, :] = np.where(won, 1.0, np.nan)
         forced[:, ROLL6, :] = np.where(won, w7, np.nan)
-        v = self.turn(forced, bank, allowed, np.zeros(len(chasers)), top)
+        v = self.turn(forced, bank, allowed, farkle, top)
         out: np.ndarray = v[0, ROLL6]
         return out
 
@@ -215,6 +271,8 @@ CASES = [
     ("original", {"target": 300}, 150),
     # doubling multiples, bank minimum 300, six-dice farkle bonus (no streak penalty)
     ("zilch", {"target": 500, "farkle_streak_penalty": 0, "final_round": False}, 0),
+    # final-round ties may be banked and are played off in extra rounds
+    ("minimal", {"target": 300, "final_round_must_beat": False}, 150),
     # final-round ties may be banked and are shared; six 1s win outright
     (
         "standard",
@@ -257,3 +315,15 @@ def test_solver_agrees_on_larger_targets(
     fast = solve_fresh(rules, margin=margin).table
     plain = Reference(rules, margin).solve()
     assert np.max(np.abs(fast - plain)) < 1e-9
+
+
+@pytest.mark.parametrize("preset", ["minimal", "original", "standard"])
+def test_play_off_value_agrees_with_plain_iteration(preset: str) -> None:
+    from scorekeeper.winprob_model import TurnModel
+    from scorekeeper.winprob_tiebreak import play_off_value
+
+    rules = find_rules(preset, {"target": 300, "final_round_must_beat": False})
+    fast = play_off_value(rules, TurnModel.build(rules), 6)
+    plain = Reference(rules, 300).play_off()
+    assert fast == pytest.approx(plain, abs=1e-12)
+    assert 0.3 < fast < 0.5  # the second player of a round knows what to beat
