@@ -34,28 +34,40 @@ bp = Blueprint("api_stream", __name__, url_prefix="/api")
 
 DEFAULT_MAX_STREAMS = 16
 _slots_lock = threading.Lock()
-_open_streams = 0
 
 
-def _take_slot(limit: int) -> bool:
-    global _open_streams
-    with _slots_lock:
-        if _open_streams >= limit:
-            return False
-        _open_streams += 1
-        return True
+class StreamSlots:
+    """Counts one app's open event streams; each holds a server thread until it closes."""
+
+    def __init__(self) -> None:
+        self.open = 0
+
+    def take(self, limit: int) -> bool:
+        """Take a slot unless ``limit`` streams are open already."""
+        with _slots_lock:
+            if self.open >= limit:
+                return False
+            self.open += 1
+            return True
+
+    def release(self) -> None:
+        """Give a slot back (called once, when the server closes the response)."""
+        with _slots_lock:
+            self.open -= 1
 
 
-def _free_slot() -> None:
-    global _open_streams
-    with _slots_lock:
-        _open_streams -= 1
+def _slots() -> StreamSlots:
+    slots = current_app.extensions.get("scorekeeper_stream_slots")
+    if slots is None:
+        with _slots_lock:
+            slots = current_app.extensions.setdefault("scorekeeper_stream_slots", StreamSlots())
+    assert isinstance(slots, StreamSlots)
+    return slots
 
 
 def open_streams() -> int:
-    """How many event streams are open in this process."""
-    with _slots_lock:
-        return _open_streams
+    """How many event streams of the current app are open."""
+    return _slots().open
 
 
 def _event_id(snap_body: dict[str, Any]) -> str:
@@ -90,7 +102,8 @@ def stream(game_id: str) -> Response:
     seconds = float(cfg.get("STREAM_SECONDS", 300))
     keepalive = float(cfg.get("STREAM_KEEPALIVE_S", 15))
     poll = float(cfg.get("STREAM_POLL_S", 1.0))
-    if not _take_slot(int(cfg.get("MAX_STREAMS", DEFAULT_MAX_STREAMS))):
+    slots = _slots()
+    if not slots.take(int(cfg.get("MAX_STREAMS", DEFAULT_MAX_STREAMS))):
         exc = ServiceUnavailable("too many live streams are open; retry in a few seconds")
         exc.retry_after = 5
         raise exc
@@ -127,9 +140,11 @@ def stream(game_id: str) -> Response:
                 seen = CHANGES.wait(seen, min(poll, left, keepalive))
         finally:
             conn.close()
-            _free_slot()
 
-    return sse_response(events())
+    # The server closes the response even when the client left before the first chunk.
+    response = sse_response(events())
+    response.call_on_close(slots.release)
+    return response
 
 
 @bp.get("/games/<game_id>/events")
