@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from functools import lru_cache
 from pathlib import Path
 
@@ -15,6 +16,11 @@ from scorekeeper.rules import Rules, find_rules
 from scorekeeper.scoring import Dice, table_for, throw_outcomes
 from scorekeeper.strategy.advice import advise
 from scorekeeper.winprob import WinTable, fair_compensation, solve_fresh, solve_winprob
+
+# the slow checks (minutes) run only when asked: SCOREKEEPER_SLOW_TESTS=1
+SLOW = pytest.mark.skipif(
+    os.environ.get("SCOREKEEPER_SLOW_TESTS") != "1", reason="slow: set SCOREKEEPER_SLOW_TESTS=1"
+)
 
 NO_FINAL = find_rules("minimal", {"target": 2000, "final_round": False})
 FINAL = find_rules("standard", {"target": 1500})
@@ -145,6 +151,7 @@ def test_fair_compensation_is_the_nearest_to_even() -> None:
 
 
 @pytest.mark.slow
+@SLOW
 def test_busche_neller_fair_compensation_is_200_points() -> None:
     """Busche & Neller (ACG 2017): two-player Farkle to 10,000 is fairest at 200 points."""
     rules = find_rules("minimal", {"final_round": False})

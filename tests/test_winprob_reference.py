@@ -8,12 +8,19 @@ states: 1 to 6 "n dice left, may bank", 7 "six dice that must be thrown".
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
 from scorekeeper.rules import Rules, find_rules
 from scorekeeper.scoring import table_for, throw_outcomes
 from scorekeeper.winprob import solve_fresh
+
+# the slow checks (minutes) run only when asked: SCOREKEEPER_SLOW_TESTS=1
+SLOW = pytest.mark.skipif(
+    os.environ.get("SCOREKEEPER_SLOW_TESTS") != "1", reason="slow: set SCOREKEEPER_SLOW_TESTS=1"
+)
 
 ROLL6 = 7
 
@@ -300,6 +307,7 @@ def test_solver_agrees_with_plain_value_iteration(
 
 
 @pytest.mark.slow
+@SLOW
 @pytest.mark.parametrize(
     ("preset", "overrides", "margin"),
     [
