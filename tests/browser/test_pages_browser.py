@@ -304,9 +304,9 @@ def test_whole_game_by_taps_on_a_tablet_with_the_board_live(
 
     # Figures: action-to-screen on the tablet, action-to-board on the projector.
     actions = page.evaluate("window.scorekeeperMetrics.actions")
-    updates = {
-        u["version"]: u["wall"] for u in board.page.evaluate("window.scorekeeperMetrics.updates")
-    }
+    updates: dict[int, int] = {}
+    for u in board.page.evaluate("window.scorekeeperMetrics.updates"):
+        updates.setdefault(u["version"], u["wall"])  # first paint of each version
     ms = [a["ms"] for a in actions]
     delays = [updates[a["version"]] - a["wall"] for a in actions if a["version"] in updates]
     record_figure(
