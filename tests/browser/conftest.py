@@ -83,6 +83,21 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
         server.task_dispatcher.shutdown(cancel_pending=True, timeout=3)  # type: ignore[union-attr]
         server.close()
         thread.join(timeout=5)
+        _stop_background_solvers()
+
+
+def _stop_background_solvers() -> None:
+    """Stop the win-chance solves the pages started, so the test run can exit at once
+    (a running solve would otherwise be awaited at interpreter exit).
+    """
+    try:
+        from scorekeeper.web import api_winprob
+    except ImportError:
+        return
+    for executor in list(getattr(api_winprob, "_executors", {}).values()):
+        for proc in list((getattr(executor, "_processes", None) or {}).values()):
+            proc.terminate()
+        executor.shutdown(wait=False, cancel_futures=True)
 
 
 @pytest.fixture(scope="session")

@@ -26,6 +26,7 @@ pytestmark = pytest.mark.browser
 TABLET = (768, 1024)
 PHONE = (390, 844)
 PROJECTOR = (1280, 720)
+LAPTOP = (1280, 800)
 
 TRANSFERRED_JS = """() => {
   const nav = performance.getEntriesByType("navigation")[0];
@@ -205,22 +206,16 @@ def test_setup_with_a_preset_overrides_teams_and_a_roll_off(
     assert tab.errors == []
 
 
-def test_whole_game_by_taps_on_a_tablet_with_the_board_live(
-    live_server: Server, open_tab: Callable[..., Tab]
-) -> None:
-    game_id, token = new_game(live_server, ["Ann", "Bob"], "standard", target=1000)
-    board = open_tab(*PROJECTOR)
-    board.page.goto(f"{live_server.url}/board/{game_id}")
-    wait_js(board, "document.querySelector('#bt-who').textContent.includes('Ann')")
-    record_figure("first_load_kb_board", kb(board))
-
-    tab = open_tab(*TABLET)
+def play_whole_game_by_taps(tab: Tab, kind: str, board: Tab | None = None) -> None:
+    """Ann and Bob, standard rules, target 1,000: the opening minimum refused then met, a
+    farkle, hot dice, an undo, the final round with must-beat, and the winner. ``board``, when
+    given, is the projector page, checked live along the way.
+    """
     page = tab.page
-    page.goto(f"{live_server.url}/play/{game_id}#t={token}")  # the board's QR link form
-    page.wait_for_selector("#pad button[data-face='1']:not([disabled])")
-    assert "#t=" not in page.url  # the token is kept, then taken out of the address bar
-    record_figure("first_load_kb_play", kb(tab))
-    assert touch_targets_too_small(tab) == []
+
+    def on_board(expression: str, timeout: float = 1.0) -> None:
+        if board is not None:
+            wait_js(board, expression, timeout)
 
     # Ann: a mistake on the pad is fixed, the opening minimum refuses a bank, then a farkle.
     for v in (1, 2, 3, 4, 6, 5):
@@ -229,12 +224,12 @@ def test_whole_game_by_taps_on_a_tablet_with_the_board_live(
     assert page.is_disabled("#pad-submit")
     page.click("#pad button[data-face='6']")
     assert page.is_disabled("#pad button[data-face='1']")  # six dice entered: the pad is full
-    tab.shot("play-tablet-pad")
+    tab.shot(f"play-{kind}-pad")
     page.click("#pad-submit")
     choose_keep(tab, [1])
     assert page.is_disabled("#act-bank")
     assert "needs 500 in one turn to get on the board" in text(tab, "#why-bank")
-    tab.shot("play-tablet-keeps")
+    tab.shot(f"play-{kind}-keeps")
     page.click("#act-throw")
     wait_version(tab, 2)
     assert text(tab, "#dice-left") == "5" and text(tab, "#need") == "400"
@@ -244,18 +239,18 @@ def test_whole_game_by_taps_on_a_tablet_with_the_board_live(
     wait_version(tab, 4)
     tap_throw(tab, [2, 3, 4, 6])
     page.wait_for_selector("#flash:not([hidden])")
-    tab.shot("play-tablet-farkle")
+    tab.shot(f"play-{kind}-farkle")
     dismiss_flash(tab, "FARKLE!")
     wait_js(tab, "document.querySelector('#live-urgent').textContent.includes('Farkle!')")
     assert text(tab, "#turn-title") == "Bob's turn"
-    wait_js(board, "document.querySelector('#bt-who').textContent.includes('Bob')", 1.0)
+    on_board("document.querySelector('#bt-who').textContent.includes('Bob')")
 
     # Bob: hot dice, an undo, then a bank that starts the final round.
     tap_throw(tab, [1, 1, 1, 5, 5, 2])
     # The advisor's pick is highlighted with its reason (it may arrive after the throw).
     wait_js(tab, "document.querySelector('#keeps-best .advice')?.textContent.startsWith('Advice:')")
     assert "Best" in text(tab, "#keeps-best")
-    tab.shot("play-tablet-advice")
+    tab.shot(f"play-{kind}-advice")
     choose_keep(tab, [1, 1, 1, 5, 5])
     page.click("#act-throw")
     wait_version(tab, 7)
@@ -274,19 +269,20 @@ def test_whole_game_by_taps_on_a_tablet_with_the_board_live(
     page.click("#act-bank")
     dismiss_flash(tab, "FINAL ROUND!")
     assert "Final round! Beat Bob's 1,150" in text(tab, "#final-banner")
-    board.page.wait_for_selector("#final-banner:not([hidden])", timeout=1000)
-    board.shot("board-final-round")
-    sizes = board.page.eval_on_selector_all(
-        ".bname, .bscore", "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))"
-    )
-    assert len(sizes) == 4 and min(sizes) >= 48
+    if board is not None:
+        board.page.wait_for_selector("#final-banner:not([hidden])", timeout=1000)
+        board.shot("board-final-round")
+        sizes = board.page.eval_on_selector_all(
+            ".bname, .bscore", "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))"
+        )
+        assert len(sizes) == 4 and min(sizes) >= 48
 
     # Ann's last turn: must beat 1,150, so 1,000 cannot be banked; then 1,500 wins.
     tap_throw(tab, [1, 1, 1, 2, 3, 4])
     choose_keep(tab, [1, 1, 1])
     assert page.is_disabled("#act-bank")
     assert "must beat 1,150" in text(tab, "#why-bank")
-    tab.shot("play-tablet-final-round")
+    tab.shot(f"play-{kind}-final-round")
     page.click("#act-throw")
     tap_throw(tab, [5, 5, 5])
     choose_keep(tab, [5, 5, 5])
@@ -295,15 +291,39 @@ def test_whole_game_by_taps_on_a_tablet_with_the_board_live(
     page.wait_for_selector("#winner:not([hidden])")
     assert "Ann wins!" in text(tab, "#winner")
     assert page.is_hidden("#turn")
-    tab.shot("play-tablet-winner")
-    board.page.wait_for_selector("#board-winner:not([hidden])", timeout=1000)
-    assert "Ann wins!" in text(board, "#board-winner")
-    wait_js(board, "document.querySelector('#flash').hidden", 4.0)
-    board.shot("board-winner")
-    assert board.page.locator("#chart svg path").count() >= 2
+    tab.shot(f"play-{kind}-winner")
+    if board is not None:
+        board.page.wait_for_selector("#board-winner:not([hidden])", timeout=1000)
+        assert "Ann wins!" in text(board, "#board-winner")
+        wait_js(board, "document.querySelector('#flash').hidden", 4.0)
+        board.shot("board-winner")
+        assert board.page.locator("#chart svg path").count() >= 2
+
+
+def open_play_page(server: Server, tab: Tab, game_id: str, token: str) -> None:
+    """Open the play page the way the board's QR code links it (the token in the fragment)."""
+    tab.page.goto(f"{server.url}/play/{game_id}#t={token}")
+    tab.page.wait_for_selector("#pad button[data-face='1']:not([disabled])")
+    assert "#t=" not in tab.page.url  # the token is kept, then taken out of the address bar
+
+
+def test_whole_game_by_taps_on_a_tablet_with_the_board_live(
+    live_server: Server, open_tab: Callable[..., Tab]
+) -> None:
+    game_id, token = new_game(live_server, ["Ann", "Bob"], "standard", target=1000)
+    board = open_tab(*PROJECTOR)
+    board.page.goto(f"{live_server.url}/board/{game_id}")
+    wait_js(board, "document.querySelector('#bt-who').textContent.includes('Ann')")
+    record_figure("first_load_kb_board", kb(board))
+    tab = open_tab(*TABLET)
+    open_play_page(live_server, tab, game_id, token)
+    record_figure("first_load_kb_play", kb(tab))
+    assert touch_targets_too_small(tab) == []
+
+    play_whole_game_by_taps(tab, "tablet", board)
 
     # Figures: action-to-screen on the tablet, action-to-board on the projector.
-    actions = page.evaluate("window.scorekeeperMetrics.actions")
+    actions = tab.page.evaluate("window.scorekeeperMetrics.actions")
     updates: dict[int, int] = {}
     for u in board.page.evaluate("window.scorekeeperMetrics.updates"):
         updates.setdefault(u["version"], u["wall"])  # first paint of each version
@@ -331,17 +351,24 @@ def test_whole_game_by_taps_on_a_tablet_with_the_board_live(
     assert tab.errors == [] and board.errors == [] and history.errors == []
 
 
-def test_whole_game_on_a_phone_with_keyboard_and_quick_score(
+def test_whole_game_by_taps_on_a_phone(live_server: Server, open_tab: Callable[..., Tab]) -> None:
+    game_id, token = new_game(live_server, ["Ann", "Bob"], "standard", target=1000)
+    tab = open_tab(*PHONE)
+    open_play_page(live_server, tab, game_id, token)
+    assert tab.page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+    assert touch_targets_too_small(tab) == []
+    play_whole_game_by_taps(tab, "phone")
+    assert tab.page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+    assert tab.errors == []
+
+
+def test_keyboard_and_quick_score_on_a_laptop(
     live_server: Server, open_tab: Callable[..., Tab]
 ) -> None:
     game_id, token = new_game(live_server, ["Cy", "Dee"], "no-combos", target=500)
-    tab = open_tab(*PHONE)
+    tab = open_tab(*LAPTOP)
     page = tab.page
-    page.goto(f"{live_server.url}/play/{game_id}#t={token}")
-    page.wait_for_selector("#pad button[data-face='1']:not([disabled])")
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
-    assert touch_targets_too_small(tab) == []
-    tab.shot("play-phone-pad")
+    open_play_page(live_server, tab, game_id, token)
 
     # Cy: a six-dice farkle gets seed 000's celebration (closed with Escape).
     page.keyboard.type("223446")
@@ -349,7 +376,7 @@ def test_whole_game_on_a_phone_with_keyboard_and_quick_score(
     page.wait_for_selector("#flash:not([hidden])")
     assert "SIX-DIE FARKLE!" in text(tab, "#flash-big")
     assert "wiggle" in text(tab, "#flash-text")
-    tab.shot("play-phone-six-die-farkle")
+    tab.shot("play-laptop-six-die-farkle")
     page.keyboard.press("Escape")
     page.wait_for_selector("#flash", state="hidden")
 
@@ -357,7 +384,7 @@ def test_whole_game_on_a_phone_with_keyboard_and_quick_score(
     page.keyboard.type("152346")
     page.keyboard.press("Enter")
     page.wait_for_selector("#keeps-section:not([hidden])")
-    tab.shot("play-phone-keeps")
+    tab.shot("play-laptop-keeps")
     page.keyboard.press("Space")
     wait_version(tab, 3)
     page.keyboard.press("u")
@@ -386,8 +413,7 @@ def test_whole_game_on_a_phone_with_keyboard_and_quick_score(
     dismiss_flash(tab, "FARKLE!")
     page.wait_for_selector("#winner:not([hidden])")
     assert "Cy wins!" in text(tab, "#winner")
-    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
-    tab.shot("play-phone-winner")
+    tab.shot("play-laptop-winner")
     assert tab.errors == []
 
 
