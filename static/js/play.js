@@ -175,7 +175,7 @@ function renderTurn(st, rules) {
     $("#need-label").textContent = p.on_board ? "On the board" : "Opening minimum";
     $("#need").textContent = p.on_board ? "✓ yes" : "none";
   } else {
-    $("#need-label").textContent = `Still needed to get on the board (${fmt(rules.opening_minimum)})`;
+    $("#need-label").textContent = "Still needed to get on the board";
     $("#need").textContent = fmt(t.opening_needed);
   }
   $("#turn-note").textContent = t.must_roll ? "Hot dice: throw all six again before banking." : "";
