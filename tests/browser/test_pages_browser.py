@@ -343,7 +343,10 @@ def test_whole_game_by_taps_on_a_tablet_with_the_board_live(
     history.page.goto(f"{live_server.url}/history/{game_id}")
     history.page.wait_for_selector("table.log")
     assert history.page.locator("#log tbody tr").count() == 3
-    assert "Ann" in text(history, "#sheet") and "F" in text(history, "#sheet")
+    cells = history.page.eval_on_selector_all(
+        "#sheet tbody tr", "rows => rows.map(r => [...r.cells].map(c => c.textContent))"
+    )
+    assert cells == [["1", "F / 0", "+1,150 / 1,150"], ["2", "+1,500 / 1,500", ""]]
     csv = history.page.get_attribute("#csv", "href")
     assert csv == f"/api/games/{game_id}/export.csv"
     record_figure("first_load_kb_history", kb(history))
