@@ -265,6 +265,8 @@ $("#setup").addEventListener("submit", async (e) => {
 });
 
 // ---------- resume ----------
+const resumable = (g) => !g.over && Boolean(tokenFor(g.id));
+
 async function loadGames() {
   let list;
   try {
@@ -280,7 +282,9 @@ async function loadGames() {
     const label = g.over ? `won by ${g.winner || "nobody"}` : `running, ${g.preset || "custom"} rules`;
     return h("li", {},
       h("span", { class: "desc" }, h("b", {}, players.join(" · ") || g.id), " ", h("span", { class: "muted" }, `(${label})`)),
-      h("a", { class: `btn${g.over ? "" : " primary"}`, href: `/play/${id}` }, g.over || !tokenFor(g.id) ? "Open" : "Resume"),
+      resumable(g)
+        ? h("a", { class: "btn primary", href: `/play/${id}` }, "Resume")
+        : h("a", { class: "btn", href: `/play/${id}` }, g.over ? "Open" : "Watch"),
       h("a", { class: "btn", href: `/board/${id}` }, "Board"),
       h("a", { class: "btn", href: `/history/${id}` }, "History"),
     );
