@@ -63,6 +63,15 @@ export function bankRefusal(st, rules, total, hotDice = false) {
   return null;
 }
 
+/** A warning for a bank the rules allow but the player may regret (exact target), or null. */
+export function bankWarning(st, rules, total) {
+  const p = st.players[st.current];
+  if (rules.exact_target && p.score + total > rules.target) {
+    return `careful: ${fmt(p.score + total)} overshoots the exact target of ${fmt(rules.target)}, so these points would go to the lowest score`;
+  }
+  return null;
+}
+
 const KINDS = { three_of_a_kind: "three", four_of_a_kind: "four", five_of_a_kind: "five", six_of_a_kind: "six" };
 const NAMES = {
   straight: "straight 1-6", partial_straight: "partial straight", three_pairs: "three pairs",

@@ -3,7 +3,7 @@
 import { $, h, fill, fmt, announce, banner, pageData } from "./dom.js";
 import { GameClient } from "./api.js";
 import { die, diceRow } from "./dice.js";
-import { adviceFor, adviceOf, rulesOf, bankRefusal, describeKeep, eventFlash, finalRoundText, teamsText, sentence } from "./game-view.js";
+import { adviceFor, adviceOf, rulesOf, bankRefusal, bankWarning, describeKeep, eventFlash, finalRoundText, teamsText, sentence } from "./game-view.js";
 
 const { game_id: gameId } = pageData();
 const QUICK_KEY = `scorekeeper.quick.${gameId}`;
@@ -199,7 +199,8 @@ function renderTurn(st, rules) {
     const bank = $("#act-bank");
     bank.textContent = `Bank ${fmt(t.total)}`;
     bank.disabled = !controls || !t.can_bank || ui.busy;
-    $("#why-bank").textContent = !controls ? "This device is only watching." : (t.can_bank ? "" : sentence(t.bank_refusal));
+    $("#why-bank").textContent = !controls ? "This device is only watching."
+      : sentence(t.can_bank ? bankWarning(st, rules, t.total) : t.bank_refusal);
     $("#act-throw").parentElement.hidden = true;
   } else if (st.phase === "keep") {
     $("#act-throw").parentElement.hidden = false;
@@ -319,7 +320,8 @@ function renderKeepsNow(st, rules) {
   if (advised === "roll" || advised === "throw") thr.textContent += " (advised)";
   const refusal = bankRefusal(st, rules, total, rest === 0);
   bank.disabled = !controls || Boolean(refusal) || ui.busy;
-  $("#why-bank").textContent = !controls ? "This device is only watching." : (refusal ? sentence(refusal) : "");
+  $("#why-bank").textContent = !controls ? "This device is only watching."
+    : sentence(refusal || bankWarning(st, rules, total));
 }
 
 // ---------- actions ----------
