@@ -71,6 +71,12 @@ def test_static_folder_is_the_repository_static_dir() -> None:
     assert (STATIC / "css" / "app.css").is_file()
 
 
+def test_the_package_links_static_so_a_wheel_carries_it() -> None:
+    """``scorekeeper/static`` links to ``<repo>/static``; package-data copies it into a wheel."""
+    assert (pages.PACKAGE_DIR / "static").resolve() == STATIC.resolve()
+    assert (pages.PACKAGE_DIR / "static" / "js" / "play.js").is_file()
+
+
 def test_every_module_import_resolves_to_a_static_file() -> None:
     for js in (STATIC / "js").glob("*.js"):
         for target in re.findall(r'from\s+"(\./[^"]+)"', js.read_text()):

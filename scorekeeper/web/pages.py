@@ -28,10 +28,11 @@ TEMPLATE_DIR = PACKAGE_DIR / "templates"
 
 def find_static_dir() -> Path:
     """The ``static/`` folder: ``<repo>/static`` beside the package (a source checkout or an
-    editable install), else ``static`` inside the package (where a wheel build may copy it).
+    editable install), else ``scorekeeper/static`` (a link to it in the source, which a wheel
+    build copies into the package).
     """
     for candidate in (PACKAGE_DIR.parent / "static", PACKAGE_DIR / "static"):
-        if (candidate / "css").is_dir():
+        if (candidate / "css" / "app.css").is_file() and (candidate / "js" / "play.js").is_file():
             return candidate
     return PACKAGE_DIR.parent / "static"
 
