@@ -45,6 +45,13 @@ def _reader_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--model", metavar="PATH", help="ONNX model (default models/dice.onnx)")
     p.add_argument("--threshold", type=float, default=0.5, help="detection score threshold")
     p.add_argument("--threads", type=int, default=1, help="CPU threads for the model")
+    p.add_argument(
+        "--long-side",
+        type=int,
+        default=None,
+        metavar="PX",
+        help="model input long side in pixels (default: the model's own)",
+    )
 
 
 def _reader(args: argparse.Namespace) -> Any:
@@ -55,6 +62,7 @@ def _reader(args: argparse.Namespace) -> Any:
         model_path=args.model or default_model_path(),
         score_threshold=args.threshold,
         threads=args.threads,
+        long_side=args.long_side,
     )
 
 

@@ -390,6 +390,8 @@ def draw_die(
     style: dict[str, Any],
     tilt: float,
     extrude: float,
+    *,
+    clean: bool = False,
 ) -> Box:
     """Draw one die at (cx, cy) with top-face side ``side`` in place; returns the top face box."""
     theta = rng.uniform(0, 2 * math.pi)
@@ -439,7 +441,7 @@ def draw_die(
     cv2.fillConvexPoly(img, np.round(quad).astype(np.int32), body.tolist(), cv2.LINE_AA)
     patch, alpha = face_patch(rng, value, style["face"], style["pip"], **kw)
     _paste(img, patch, alpha, quad, style["opacity"])
-    if rng.random() < 0.2:  # glare
+    if rng.random() < 0.2 and not clean:  # glare
         gx, gy = quad.mean(axis=0) + rng.normal(0, 0.25 * side, 2)
         yy, xx = np.ogrid[0:h, 0:w]
         rad = side * rng.uniform(0.08, 0.35)
@@ -475,6 +477,15 @@ def _finish(rng: np.random.Generator, img: FloatImage, side: float) -> NDArray[n
     return np.ascontiguousarray(out)
 
 
+def _finish_clean(rng: np.random.Generator, img: FloatImage) -> NDArray[np.uint8]:
+    """Mild lighting, slight blur and noise: a well-lit, focused camera frame."""
+    h, w = img.shape[:2]
+    img = img * (1 + 0.1 * _lowfreq(rng, h, w, 3)[..., None]) * rng.uniform(0.9, 1.1)
+    img = cv2.GaussianBlur(np.clip(img, 0, 1).astype(np.float32), (0, 0), 0.6)
+    img = img + rng.normal(0, 0.01, img.shape).astype(np.float32)
+    return np.ascontiguousarray(np.clip(img * 255 + 0.5, 0, 255).astype(np.uint8))
+
+
 def render_scene(
     seed: int | np.random.Generator,
     width: int = 640,
@@ -484,11 +495,14 @@ def render_scene(
     die_size: tuple[float, float] = (28.0, 90.0),
     background_style: str | None = None,
     styles: tuple[str, ...] = TRAIN_BACKGROUNDS,
+    clean: bool = False,
 ) -> tuple[NDArray[np.uint8], list[Label]]:
     """A synthetic BGR scene and its labels ``[(value, (x0, y0, x1, y1)), ...]`` (top faces).
 
     The same seed gives the same scene. ``die_size`` bounds the top face's side in pixels;
     ``background_style`` picks one style, else one of ``styles`` is drawn at random.
+    ``clean`` renders a well-lit, focused frame (opaque plain dice, no glare, less tilt, mild
+    blur and noise).
 
     >>> img, labels = render_scene(3, 160, 120, n_dice=2, die_size=(20, 30))
     >>> img.shape, img.dtype, len(labels), all(1 <= v <= 6 for v, _ in labels)
@@ -505,6 +519,8 @@ def render_scene(
     shared_style = _die_style(rng)
     tilt = rng.uniform(0, 0.6)
     extrude = rng.uniform(0, 0.4)
+    if clean:
+        tilt, extrude = tilt * 0.5, extrude * 0.5
     labels: list[Label] = []
     placed: list[tuple[float, float, float]] = []
     tries = 0
@@ -524,6 +540,8 @@ def render_scene(
         placed.append((cx, cy, side))
         value = int(rng.integers(1, 7))
         style = shared_style if one_set else _die_style(rng)
+        if clean:  # opaque, plain-coloured dice
+            style = {**style, "marble": None, "opacity": 1.0}
         box = draw_die(
             rng,
             img,
@@ -534,6 +552,7 @@ def render_scene(
             style,
             tilt * rng.uniform(0.7, 1.0),
             extrude * rng.uniform(0.7, 1.0),
+            clean=clean,
         )
         labels.append((value, box))
-    return _finish(rng, img, base), labels
+    return (_finish_clean(rng, img) if clean else _finish(rng, img, base)), labels

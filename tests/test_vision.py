@@ -1,0 +1,318 @@
+"""The dice reader: pre/post-processing units, image loading, synthetic scenes, sample scenes."""
+
+from __future__ import annotations
+
+import json
+import struct
+import zlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scorekeeper.errors import ImageError, ScorekeeperError
+from scorekeeper.vision import Detection, DiceReader, default_model_path, load_image
+from scorekeeper.vision.evaluate import Tally, match, parse_yolo, split_names
+from scorekeeper.vision.imageio import check_frame, header_size, to_grey
+from scorekeeper.vision.reader import decode, local_peaks, preprocess
+from scorekeeper.vision.synth import BACKGROUNDS, HELD_OUT_BACKGROUNDS, render_scene
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "sample_images"
+
+
+@pytest.fixture(scope="module")
+def reader() -> DiceReader:
+    """The bundled model on one thread."""
+    return DiceReader(model_path=default_model_path(), score_threshold=0.5, threads=1)
+
+
+def png_bytes(width: int, height: int, idat: bytes = b"") -> bytes:
+    """A PNG file with a valid header declaring width×height (pixel data as given)."""
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        crc = zlib.crc32(kind + data) & 0xFFFFFFFF
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", crc)
+
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
+
+
+# ---- the sample scenes: exact values -------------------------------------------------------
+
+
+def test_sample_scenes_read_exactly(reader: DiceReader) -> None:
+    truth = json.loads((SAMPLES / "truth.json").read_text())
+    labels = json.loads((SAMPLES / "labels.json").read_text())
+    assert 6 <= len(truth) <= 10
+    for name, values in truth.items():
+        image = load_image(SAMPLES / name)
+        assert image.shape == (480, 640, 3)
+        dets = reader.infer(image)
+        assert sorted(d.value for d in dets) == values, name
+        found, missed, extra = match(dets, [(d["value"], tuple(d["box"])) for d in labels[name]])
+        assert (missed, extra) == (0, 0), name
+        assert all(t == p for t, p in found), name
+
+
+def test_hard_scenes_floor(reader: DiceReader) -> None:
+    """Two harder scenes (unseen marble background, clutter): every die is found with its
+    value; the misses are extra detections on marble specks and pip-like clutter."""
+    hard = SAMPLES / "hard"
+    labels = json.loads((hard / "labels.json").read_text())
+    tally = Tally()
+    for name, dice in labels.items():
+        truth = [(d["value"], tuple(d["box"])) for d in dice]
+        tally.add(name, reader.infer(load_image(hard / name)), truth)
+    fig = tally.figures()
+    assert fig["recall"] == 1.0 and fig["value_accuracy"] == 1.0
+    assert fig["precision"] >= 0.75
+
+
+def test_grey_bgra_and_bgr_frames_agree(reader: DiceReader) -> None:
+    bgr = load_image(SAMPLES / "scene-04-tray.jpg")
+    grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
+    bgra = cv2.cvtColor(bgr, cv2.COLOR_BGR2BGRA)
+    a, b, c = reader.infer(bgr), reader.infer(grey), reader.infer(bgra)
+    assert a == b == c
+    assert reader.infer(grey[:, :, None]) == a
+
+
+def test_boxes_are_in_frame_pixels_at_any_size(reader: DiceReader) -> None:
+    bgr = load_image(SAMPLES / "scene-03-paper.jpg")
+    big = cv2.resize(bgr, (1280, 960), interpolation=cv2.INTER_LINEAR)
+    small_dets, big_dets = reader.infer(bgr), reader.infer(big)
+    assert sorted(d.value for d in small_dets) == sorted(d.value for d in big_dets)
+    for s, b in zip(
+        sorted(small_dets, key=lambda d: d.box), sorted(big_dets, key=lambda d: d.box), strict=True
+    ):
+        assert np.allclose(np.array(b.box) / 2, s.box, atol=6)
+
+
+def test_detection_is_frozen_and_serialises() -> None:
+    d = Detection(value=5, box=(1.04, 2.0, 30.0, 40.55), confidence=0.987654)
+    assert d.to_dict() == {"value": 5, "box": [1.0, 2.0, 30.0, 40.5], "confidence": 0.9877}
+    with pytest.raises(AttributeError):
+        d.value = 4  # type: ignore[misc]
+
+
+def test_blank_frame_has_no_dice(reader: DiceReader) -> None:
+    assert reader.infer(np.full((480, 640, 3), 128, np.uint8)) == []
+
+
+@pytest.mark.parametrize(
+    "frame",
+    [
+        np.zeros((1, 1, 3), np.uint8),
+        np.zeros((0, 10), np.uint8),
+        np.zeros((100, 100, 3), np.float32),
+        np.zeros((100, 100, 2), np.uint8),
+        np.zeros((4, 100, 100, 3), np.uint8),
+        np.broadcast_to(np.uint8(0), (20000, 20000)),
+        [[0, 1], [2, 3]],
+    ],
+)
+def test_bad_frames_raise_image_error(reader: DiceReader, frame: object) -> None:
+    with pytest.raises(ImageError) as err:
+        reader.infer(frame)  # type: ignore[arg-type]
+    assert isinstance(err.value, ScorekeeperError) and isinstance(err.value, ValueError)
+    assert "expected" in str(err.value)
+
+
+def test_reader_rejects_bad_settings(tmp_path: Path) -> None:
+    with pytest.raises(ValueError, match="score_threshold"):
+        DiceReader(score_threshold=1.5)
+    with pytest.raises(ValueError, match="threads"):
+        DiceReader(threads=0)
+    with pytest.raises(ImageError, match="no dice model"):
+        DiceReader(model_path=tmp_path / "missing.onnx")
+    (tmp_path / "junk.onnx").write_bytes(b"not a model")
+    with pytest.raises(ImageError, match="not a loadable ONNX model"):
+        DiceReader(model_path=tmp_path / "junk.onnx")
+
+
+# ---- pre-processing ------------------------------------------------------------------------
+
+
+def test_preprocess_scales_pads_and_normalises() -> None:
+    frame = np.zeros((300, 500), np.uint8)
+    frame[:, :250] = 255
+    p = preprocess(frame, 512)
+    assert p.tensor.dtype == np.float32 and p.tensor.shape[:2] == (1, 1)
+    h, w = p.tensor.shape[2:]
+    assert w == 512 and h % 16 == 0 and h >= round(300 * 512 / 500)
+    assert p.scale == pytest.approx(512 / 500) and p.frame_size == (500, 300)
+    assert p.tensor.min() == 0.0 and p.tensor.max() == 1.0
+    # a small frame is scaled up to the model's size
+    assert preprocess(np.zeros((120, 160, 3), np.uint8), 512).tensor.shape == (1, 1, 384, 512)
+    # a portrait frame keeps its long side
+    assert preprocess(np.zeros((640, 480, 4), np.uint8), 512).tensor.shape == (1, 1, 512, 384)
+
+
+def test_to_grey_matches_opencv() -> None:
+    rng = np.random.default_rng(1)
+    bgr = rng.integers(0, 256, (20, 30, 3), dtype=np.uint8)
+    assert np.array_equal(to_grey(bgr), cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY))
+    assert to_grey(bgr[:, :, 0]) is not None and np.array_equal(
+        to_grey(bgr[:, :, :1]), bgr[:, :, 0]
+    )
+    assert check_frame(bgr) is bgr
+
+
+# ---- post-processing -----------------------------------------------------------------------
+
+
+def test_local_peaks_pick_one_cell_per_plateau() -> None:
+    heat = np.zeros((6, 6), np.float32)
+    heat[2:4, 2:4] = 0.8
+    heat[0, 5] = 0.7
+    heat[5, 0] = 0.3
+    rows, cols = local_peaks(heat, 0.5)
+    assert list(zip(rows.tolist(), cols.tolist(), strict=True)) == [(0, 5), (2, 2)]
+    with pytest.raises(ValueError):
+        local_peaks(np.zeros(3), 0.5)
+
+
+def maps(
+    peaks: list[tuple[int, int, float, int, float]], h: int = 24, w: int = 32
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Heat, value and size maps with (row, col, heat, value, log size) peaks."""
+    heat = np.zeros((h, w), np.float32)
+    values = np.zeros((6, h, w), np.float32)
+    sizes = np.zeros((2, h, w), np.float32)
+    for r, c, p, v, s in peaks:
+        heat[r, c] = p
+        values[v - 1, r, c] = 6.0
+        sizes[:, r, c] = s
+    return heat, values, sizes
+
+
+def test_decode_maps_to_frame_pixels_with_confidence() -> None:
+    heat, values, sizes = maps([(10, 20, 0.9, 6, np.log(5.0)), (3, 4, 0.6, 2, np.log(3.0))])
+    heat[10, 21] = 0.45  # a shoulder to the right moves the centre right
+    dets = decode(heat, values, sizes, stride=4, scale=0.5, frame_size=(256, 192), threshold=0.5)
+    assert [d.value for d in dets] == [6, 2]
+    a, b = dets
+    cx = (a.box[0] + a.box[2]) / 2
+    assert 20.5 * 8 < cx < 21.5 * 8 and (a.box[1] + a.box[3]) / 2 == pytest.approx(10.5 * 8)
+    assert a.box[2] - a.box[0] == pytest.approx(40.0)  # exp(log 5) * stride / scale
+    p6 = np.exp(6.0) / (np.exp(6.0) + 5)
+    assert a.confidence == pytest.approx(0.9 * p6, rel=1e-5)
+    assert b.box == pytest.approx((24.0, 16.0, 48.0, 40.0))
+
+
+def test_decode_threshold_clipping_and_suppression() -> None:
+    heat, values, sizes = maps(
+        [(0, 0, 0.95, 1, np.log(6.0)), (5, 5, 0.4, 3, 0.0), (12, 12, 0.9, 4, np.log(12.0))]
+    )
+    heat[12, 14] = 0.7  # a second peak inside the first die's box: suppressed
+    dets = decode(heat, values, sizes, stride=4, scale=1.0, frame_size=(128, 96), threshold=0.5)
+    assert [d.value for d in dets] == [1, 4]
+    assert dets[0].box[0] == 0.0 and dets[0].box[1] == 0.0  # clipped at the frame's edge
+    assert (
+        decode(heat, values, sizes, stride=4, scale=1.0, frame_size=(128, 96), threshold=0.99) == []
+    )
+
+
+# ---- evaluation helpers ------------------------------------------------------------------
+
+
+def test_parse_yolo_and_match() -> None:
+    truth = parse_yolo("0 0.25 0.5 0.1 0.2\n5 0.75 0.5 0.1 0.2\n\n", 200, 100)
+    assert truth == [(1, (40.0, 40.0, 60.0, 60.0)), (6, (140.0, 40.0, 160.0, 60.0))]
+    dets = [
+        Detection(1, (45.0, 45.0, 55.0, 55.0), 0.9),
+        Detection(1, (44.0, 44.0, 56.0, 56.0), 0.8),  # a second prediction on the same die
+        Detection(5, (140.0, 40.0, 160.0, 60.0), 0.7),
+    ]
+    found, missed, extra = match(dets, truth)
+    assert found == [(1, 1), (6, 5)] and missed == 0 and extra == 1
+    tally = Tally()
+    tally.add("a.jpg", dets, truth)
+    tally.add("b.jpg", [], [])
+    fig = tally.figures()
+    assert fig["precision"] == pytest.approx(2 / 3, abs=1e-4) and fig["recall"] == 1.0
+    assert fig["value_accuracy"] == 0.5 and fig["exact_images"] == 0.5
+    assert fig["confusion"]["matrix"][6][5] == 1 and fig["confusion"]["matrix"][0][1] == 1
+    assert fig["wrong_images"] == ["a.jpg"]
+    with pytest.raises(ImageError):
+        parse_yolo("7 0.5 0.5 0.1 0.1", 10, 10)
+    with pytest.raises(ImageError):
+        parse_yolo("0 0.5 0.5", 10, 10)
+
+
+def test_split_names_holds_out_the_last_fifth() -> None:
+    names = [f"IMG_{i:03d}.jpg" for i in range(200)]
+    hold, train = split_names(names, "holdout"), split_names(names, "train")
+    assert len(hold) == 40 and hold[0] == "IMG_160.jpg" and not set(hold) & set(train)
+    assert split_names(names, "all") == sorted(names)
+    with pytest.raises(ValueError):
+        split_names(names, "valid")
+
+
+# ---- image files ---------------------------------------------------------------------------
+
+
+def test_header_size_of_png_and_jpeg(tmp_path: Path) -> None:
+    assert header_size(png_bytes(20000, 20000)) == (20000, 20000)
+    ok, jpg = cv2.imencode(".jpg", np.zeros((37, 53, 3), np.uint8))
+    assert ok and header_size(jpg.tobytes()) == (53, 37)
+    assert header_size(b"hello") is None
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "empty"),
+        (b"this is not an image\n" * 10, "not a readable image"),
+        (png_bytes(20000, 20000, zlib.compress(b"\0" * 1000)), "too large"),
+        (png_bytes(1, 1, zlib.compress(b"\0\0")), "too small"),
+    ],
+)
+def test_load_image_refuses_bad_files(tmp_path: Path, content: bytes, message: str) -> None:
+    p = tmp_path / "bad.png"
+    p.write_bytes(content)
+    with pytest.raises(ImageError, match=message):
+        load_image(p)
+
+
+def test_load_image_refuses_truncated_and_missing(tmp_path: Path) -> None:
+    data = (SAMPLES / "scene-01-wood.jpg").read_bytes()
+    p = tmp_path / "cut.jpg"
+    p.write_bytes(data[: len(data) // 2])
+    with pytest.raises(ImageError, match="truncated"):
+        load_image(p)
+    with pytest.raises(ImageError, match="cannot read"):
+        load_image(tmp_path / "nope.jpg")
+    with pytest.raises(ImageError, match="not a file"):
+        load_image(tmp_path)
+    img = load_image(SAMPLES / "scene-01-wood.jpg")
+    assert img.dtype == np.uint8 and img.shape == (480, 640, 3)
+
+
+# ---- synthetic scenes ----------------------------------------------------------------------
+
+
+def test_synth_is_seeded_and_labelled() -> None:
+    a, la = render_scene(7, 320, 240, n_dice=4, die_size=(25, 35))
+    b, lb = render_scene(7, 320, 240, n_dice=4, die_size=(25, 35))
+    c, _ = render_scene(8, 320, 240, n_dice=4, die_size=(25, 35))
+    assert np.array_equal(a, b) and la == lb and not np.array_equal(a, c)
+    assert a.shape == (240, 320, 3) and a.dtype == np.uint8 and len(la) == 4
+    for value, (x0, y0, x1, y1) in la:
+        assert 1 <= value <= 6
+        assert 0 <= x0 < x1 <= 320 and 0 <= y0 < y1 <= 240
+        assert 15 < x1 - x0 < 60
+
+
+@pytest.mark.parametrize("style", BACKGROUNDS)
+def test_synth_every_background(style: str) -> None:
+    img, labels = render_scene(1, 96, 64, n_dice=1, die_size=(16, 18), background_style=style)
+    assert img.shape == (64, 96, 3) and len(labels) == 1
+    assert HELD_OUT_BACKGROUNDS[0] in BACKGROUNDS
+
+
+def test_synth_rejects_unknown_background() -> None:
+    with pytest.raises(ValueError, match="unknown background"):
+        render_scene(1, 64, 64, background_style="lava")

@@ -1,0 +1,131 @@
+"""``scorekeeper read`` and ``scorekeeper eval-reader``: JSON schema, annotation, bad files."""
+
+from __future__ import annotations
+
+import json
+import struct
+import zlib
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scorekeeper.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "sample_images"
+TRUTH = json.loads((SAMPLES / "truth.json").read_text())
+LABELS = json.loads((SAMPLES / "labels.json").read_text())
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """Exit code, stdout and stderr of one CLI call."""
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_read_json_schema(capsys: pytest.CaptureFixture[str]) -> None:
+    names = ["scene-02-felt.jpg", "scene-06-tiles.jpg"]
+    code, out, _ = run(capsys, "read", "--json", *(str(SAMPLES / n) for n in names))
+    assert code == 0
+    doc = json.loads(out)
+    assert isinstance(doc, list) and len(doc) == 2
+    for item, name in zip(doc, names, strict=True):
+        assert set(item) == {"image", "dice"} and item["image"].endswith(name)
+        assert sorted(d["value"] for d in item["dice"]) == TRUTH[name]
+        for die in item["dice"]:
+            assert set(die) == {"value", "box", "confidence"}
+            x0, y0, x1, y1 = die["box"]
+            assert 0 <= x0 < x1 <= 640 and 0 <= y0 < y1 <= 480
+            assert 0.0 < die["confidence"] <= 1.0
+
+
+def test_read_plain_and_annotate(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    out_png = tmp_path / "out.png"
+    image = SAMPLES / "scene-01-wood.jpg"
+    code, out, _ = run(capsys, "read", "--annotate", str(out_png), str(image))
+    assert code == 0 and out.startswith(str(image))
+    assert out.split(":")[-1].split() == [str(v) for v in TRUTH[image.name]]
+    drawn, original = cv2.imread(str(out_png)), cv2.imread(str(image))
+    assert drawn.shape == original.shape and (drawn != original).any()
+
+
+def bad_files(tmp: Path) -> dict[str, Path]:
+    """Non-image, empty, 1×1, 20000×20000 (header) and truncated JPEG files."""
+    ihdr = struct.pack(">IIBBBBB", 20000, 20000, 8, 0, 0, 0, 0)
+    huge = b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + ihdr
+    huge += struct.pack(">I", zlib.crc32(b"IHDR" + ihdr)) + b"\0\0\0\0IEND\xaeB`\x82"
+    files = {
+        "text.jpg": b"hello, not an image\n",
+        "empty.png": b"",
+        "one.png": cv2.imencode(".png", np.zeros((1, 1, 3), np.uint8))[1].tobytes(),
+        "huge.png": huge,
+        "cut.jpg": (SAMPLES / "scene-05-text.jpg").read_bytes()[:20000],
+    }
+    out = {}
+    for name, data in files.items():
+        (tmp / name).write_bytes(data)
+        out[name] = tmp / name
+    return out
+
+
+@pytest.mark.parametrize("name", ["text.jpg", "empty.png", "one.png", "huge.png", "cut.jpg"])
+def test_read_bad_file_exits_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
+) -> None:
+    path = bad_files(tmp_path)[name]
+    code, out, err = run(capsys, "read", "--json", str(path))
+    assert code == 2 and out == ""
+    assert err.startswith("scorekeeper read: error:") and str(path) in err and "expected" in err
+
+
+def test_read_mixed_good_and_bad(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    bad = bad_files(tmp_path)["cut.jpg"]
+    good = SAMPLES / "scene-01-wood.jpg"
+    code, out, err = run(capsys, "read", "--json", str(good), str(bad))
+    assert code == 2 and "truncated" in err
+    assert [d["image"] for d in json.loads(out)] == [str(good)]
+
+
+def test_read_missing_model_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(
+        capsys, "read", "--model", str(tmp_path / "x.onnx"), str(SAMPLES / "scene-01-wood.jpg")
+    )
+    assert code == 2 and "no dice model" in err
+
+
+def yolo_folder(tmp: Path) -> Path:
+    """A dice-data style folder (images/ + YOLO labels/) made from the sample scenes."""
+    (tmp / "images").mkdir()
+    (tmp / "labels").mkdir()
+    for name, dice in LABELS.items():
+        (tmp / "images" / name).write_bytes((SAMPLES / name).read_bytes())
+        lines = []
+        for d in dice:
+            x0, y0, x1, y1 = d["box"]
+            xc, yc, w, h = (x0 + x1) / 1280, (y0 + y1) / 960, (x1 - x0) / 640, (y1 - y0) / 480
+            lines.append(f"{d['value'] - 1} {xc:.6f} {yc:.6f} {w:.6f} {h:.6f}")
+        (tmp / "labels" / (Path(name).stem + ".txt")).write_text("\n".join(lines) + "\n")
+    return tmp
+
+
+def test_eval_reader_figures(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    folder = yolo_folder(tmp_path)
+    code, out, _ = run(capsys, "eval-reader", str(folder))
+    assert code == 0
+    fig = json.loads(out)[str(folder)]
+    n_dice = sum(len(v) for v in TRUTH.values())
+    assert fig["images"] == len(TRUTH) and fig["dice"] == n_dice
+    assert fig["recall"] == 1.0 and fig["precision"] == 1.0
+    assert fig["value_accuracy"] == 1.0 and fig["exact_images"] == 1.0
+    matrix = fig["confusion"]["matrix"]
+    assert len(matrix) == 7 and sum(map(sum, matrix)) == n_dice
+    code, out, _ = run(capsys, "eval-reader", "--split", "holdout", str(folder))
+    assert json.loads(out)[str(folder)]["images"] == 2
+
+
+def test_eval_reader_bad_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "eval-reader", str(tmp_path))
+    assert code == 2 and "images/ and labels/" in err
