@@ -111,7 +111,10 @@ def _percent(p: float | None) -> str:
 
 def option_json(o: Option) -> dict[str, Any]:
     """One option with its chances and a sentence a person reads at the table."""
-    throw = "Throw 6 dice again" if o.dice_left == 6 else f"Throw {o.dice_left} dice"
+    if o.dice_left == 6:
+        throw = "Throw 6 dice again"
+    else:
+        throw = f"Throw {o.dice_left} {'die' if o.dice_left == 1 else 'dice'}"
     parts = []
     if o.bank is not None:
         parts.append(f"Bank {o.turn_total}: you win {_percent(o.bank)}.")
