@@ -7,8 +7,10 @@ Prints one JSON line per measurement. ``fps_all`` is the demo's loop (tumbling f
 read, still frames are); ``fps_still`` reads every frame (the worst case); both include the
 overlay drawn and JPEG-encoded as the live view does. ``proposal_s`` is measured on the
 threaded service with the demo paced at 15 frames per second: from the capture of the first
-still frame of a scene to the proposal. Without the ONNX model (``models/dice.onnx``), the
-synthetic pip-counting reader of the tests stands in, and ``reader`` says so.
+still frame of a scene to the proposal; ``live_view_fps`` counts the frames of the MJPEG live
+view (``/api/camera/stream``, demo at 15 fps, capped at 15). Without the ONNX model
+(``models/dice.onnx``), the synthetic pip-counting reader of the tests stands in, and
+``reader`` says so.
 """
 
 from __future__ import annotations
@@ -119,6 +121,37 @@ def bench_proposal(folder: Path, factory: Callable[[], Any], scenes: int) -> dic
     }
 
 
+def bench_stream(folder: Path, factory: Callable[[], Any], seconds: float = 8.0) -> dict[str, Any]:
+    """Frames per second of the live view (``/api/camera/stream``) with the demo at 15 fps."""
+    from scorekeeper.web import create_app
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-camera-app-"))
+    app = create_app(
+        {
+            "DATABASE": str(tmp / "games.sqlite3"),
+            "CAMERA": f"demo:{folder}",
+            "CAMERA_READER_FACTORY": factory,
+        }
+    )
+    resp = app.test_client().get("/api/camera/stream")
+    frames, start = 0, None
+    try:
+        for _chunk in resp.response:
+            now = time.monotonic()
+            if start is None:
+                start = now  # the first frame: the source has started
+            elif now - start < 1.0:
+                continue  # warm-up
+            else:
+                frames += 1
+                if now - start >= 1.0 + seconds:
+                    break
+    finally:
+        resp.close()
+        app.extensions["camera"].stop()
+    return {"live_view_fps": round(frames / seconds, 1), "frames": frames}
+
+
 def main() -> int:
     """Run the measurements and print JSON lines."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -141,6 +174,8 @@ def main() -> int:
     name, factory, folder = pick_reader(args.images, 1)
     latency = bench_proposal(folder, factory, args.scenes)
     print(json.dumps({"bench": "camera_proposal", "reader": name, **latency}), flush=True)
+    live = bench_stream(folder, factory)
+    print(json.dumps({"bench": "camera_live_view", "reader": name, **live}), flush=True)
     return 0
 
 
