@@ -12,11 +12,21 @@ import pytest
 from flask import Flask
 
 from scorekeeper.camera.service import CameraService, default_reader_factory
-from scorekeeper.camera.sources import DEFAULT_DEMO_DIR, DemoSource, load_truth
+from scorekeeper.camera.sources import DEFAULT_DEMO_DIR, IMAGE_SUFFIXES, DemoSource, load_truth
 from scorekeeper.vision import default_model_path
 from scorekeeper.web import create_app
 
-TRUTH = load_truth(DEFAULT_DEMO_DIR) if DEFAULT_DEMO_DIR.is_dir() else {}
+
+def _played_truth() -> dict[str, list[int]]:
+    """The true dice of the scenes the demo plays (the images directly in sample_images/)."""
+    if not DEFAULT_DEMO_DIR.is_dir():
+        return {}
+    truth = load_truth(DEFAULT_DEMO_DIR)
+    played = {p.name for p in DEFAULT_DEMO_DIR.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES}
+    return {name: values for name, values in truth.items() if name in played}
+
+
+TRUTH = _played_truth()
 pytestmark = pytest.mark.skipif(
     not default_model_path().is_file() or not TRUTH,
     reason="needs models/dice.onnx and sample_images/truth.json",
