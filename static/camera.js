@@ -28,7 +28,7 @@ document.head.append(h("link", { rel: "stylesheet", href: new URL("./camera.css"
 const els = {};
 
 function build() {
-  els.status = h("span", { class: "cam-status", role: "status" }, "…");
+  els.status = h("span", { class: "cam-status" }, "…"); // no live region: the fps changes often
   els.banner = h("p", { class: "cam-banner", role: "alert", hidden: true });
   els.img = h("img", { class: "cam-img", alt: "Live camera picture with the dice the camera reads" });
   els.video = h("video", { class: "cam-video", playsinline: true, muted: true, hidden: true });
@@ -76,17 +76,16 @@ function showStatus(st) {
   const first = cam.status === null;
   cam.status = st;
   const ok = st.status === "ok";
-  els.status.textContent = `${ok ? "●" : "○"} ${st.source}${ok && st.fps ? ` · ${st.fps} fps` : ""}`;
-  els.status.className = `cam-status ${ok ? "ok" : "down"}`;
-  if (ok) {
+  const noCam = st.kind === "none";
+  els.status.textContent = noCam
+    ? "off: enter the dice by tapping the pad"
+    : `${ok ? "●" : "○"} ${st.source}${ok && st.fps ? ` · ${st.fps} fps` : ""}`;
+  els.status.className = `cam-status ${ok ? "ok" : noCam ? "" : "down"}`;
+  if (ok || noCam) {
     els.banner.hidden = true;
   } else {
-    els.banner.hidden = false;
-    els.banner.textContent = st.status === "no_camera" && st.kind === "none"
-      ? "No camera: enter the dice by tapping the pad."
-      : `Camera: ${st.message}. Enter the dice by tapping the pad meanwhile.`;
+    showBanner(`Camera: ${st.message}. Enter the dice by tapping the pad meanwhile.`);
   }
-  const noCam = st.kind === "none";
   els.view.hidden = noCam;
   if (!cam.tablet) els.img.hidden = st.kind === "tablet";
   els.areaBtn.hidden = noCam;
@@ -97,12 +96,17 @@ function showStatus(st) {
   if (first && !noCam) startStream();
 }
 
+/** Show a fault in the panel's banner (an alert: set only when the words change). */
+function showBanner(text) {
+  els.banner.hidden = false;
+  if (els.banner.textContent !== text) els.banner.textContent = text;
+}
+
 async function refreshStatus() {
   try {
     showStatus(await call("GET", "/api/camera"));
   } catch (err) {
-    els.banner.hidden = false;
-    els.banner.textContent = `Camera: ${err.message}`;
+    showBanner(`Camera: ${err.message}`);
   }
 }
 
@@ -290,26 +294,23 @@ async function sendArea(area) {
     els.wholeBtn.hidden = out.whole;
     drawArea();
   } catch (err) {
-    els.banner.hidden = false;
-    els.banner.textContent = `Throwing area: ${err.message}`;
+    showBanner(`Throwing area: ${err.message}`);
   }
 }
 
 // ---------- the tablet's own camera ----------
 async function startTablet() {
   if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
-    els.banner.hidden = false;
-    els.banner.textContent = "This browser allows the camera only on https: start the server with --https (or open it on localhost). Enter the dice by tapping meanwhile.";
+    showBanner("This browser allows the camera only on https: start the server with --https (or open it on localhost). Enter the dice by tapping meanwhile.");
     return;
   }
   let stream;
   try {
     stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment", width: { ideal: 640 }, height: { ideal: 480 } }, audio: false });
   } catch (err) {
-    els.banner.hidden = false;
-    els.banner.textContent = err && err.name === "NotAllowedError"
+    showBanner(err && err.name === "NotAllowedError"
       ? "Camera permission was refused: allow it in the browser's site settings, or enter the dice by tapping."
-      : `The tablet's camera cannot start (${err && err.name ? err.name : err}). Enter the dice by tapping.`;
+      : `The tablet's camera cannot start (${err && err.name ? err.name : err}). Enter the dice by tapping.`);
     return;
   }
   els.img.hidden = true;
@@ -322,8 +323,7 @@ async function startTablet() {
   stream.getVideoTracks().forEach((t) => t.addEventListener("ended", () => {
     cam.tablet = null;
     els.tabletBtn.hidden = false;
-    els.banner.hidden = false;
-    els.banner.textContent = "The tablet's camera stopped. Tap \"Start this tablet's camera\" again, or enter the dice by tapping.";
+    showBanner("The tablet's camera stopped. Tap \"Start this tablet's camera\" again, or enter the dice by tapping.");
   }));
   sendFrame();
 }
@@ -352,8 +352,7 @@ async function sendFrame() {
       } else if (resp.status === 429) {
         t.wait = Math.min(2000, t.wait * 2);
       } else if (data && data.message) {
-        els.banner.hidden = false;
-        els.banner.textContent = `Camera: ${data.message}`;
+        showBanner(`Camera: ${data.message}`);
         t.wait = 1000;
       }
     } catch {
