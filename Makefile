@@ -45,10 +45,13 @@ test: lint typecheck pytest
 bench: $(VENV)/.installed
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
-# Train the dice reader (about an hour on two CPU cores) and export models/dice.onnx; SEED=0.
+# Train the dice reader (about an hour on two CPU cores) and export models/dice.onnx: stage 1
+# from scratch, stage 2 fine-tunes it with more background crops (frozen batch norm).
 model: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[train]'
-	$(BIN)/python -m training.train --seed $(or $(SEED),0) --out models/dice.onnx
+	$(BIN)/python -m training.train --seed $(or $(SEED),0) --no-eval --out build/dice-stage1.onnx
+	$(BIN)/python -m training.train --seed 1 --init-onnx build/dice-stage1.onnx --steps 900 \
+		--lr 1e-3 --focus 0.5 --out models/dice.onnx
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info

@@ -86,7 +86,9 @@ def _grey(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(image.astype(np.float32) @ w.astype(np.float32), 0, 255)
 
 
-def augment(s: Sample, rng: np.random.Generator, real: bool) -> tuple[np.ndarray, Sample]:
+def augment(
+    s: Sample, rng: np.random.Generator, real: bool, focus: float = 0.8
+) -> tuple[np.ndarray, Sample]:
     """A CROP×CROP grey float crop (0..1) of a randomly scaled, rotated, tilted sample."""
     h, w = s.image.shape[:2]
     if real:
@@ -98,7 +100,7 @@ def augment(s: Sample, rng: np.random.Generator, real: bool) -> tuple[np.ndarray
         angle = float(rng.integers(4)) * 90 + rng.normal(0, 5)
     if not real:
         focus = np.array([w / 2, h / 2]) + rng.normal(0, 8, 2)
-    elif len(s.centres) and rng.random() < 0.8:
+    elif len(s.centres) and rng.random() < focus:
         focus = s.centres[int(rng.integers(len(s.centres)))] + rng.normal(0, 0.3 * CROP / scale, 2)
     else:
         focus = np.array([rng.uniform(0, w), rng.uniform(0, h)])

@@ -38,8 +38,16 @@ VALID_FOLDERS = (("webcam-table/Valid", "all"), ("dice-tray/train", "holdout"))
 class Mixed(Dataset):
     """Sample i: a real photo (share ``real``) or a fresh synthetic scene, augmented."""
 
-    def __init__(self, seed: int, real: list[list[Sample]], real_share: float, length: int):
+    def __init__(
+        self,
+        seed: int,
+        real: list[list[Sample]],
+        real_share: float,
+        length: int,
+        focus: float = 0.8,
+    ):
         self.seed, self.real, self.real_share, self.length = seed, real, real_share, length
+        self.focus = focus
 
     def __len__(self) -> int:
         return self.length
@@ -49,7 +57,7 @@ class Mixed(Dataset):
         groups = [g for g in self.real if g]
         if groups and rng.random() < self.real_share:
             group = groups[int(rng.integers(len(groups)))]
-            img, s = augment(group[int(rng.integers(len(group)))], rng, real=True)
+            img, s = augment(group[int(rng.integers(len(group)))], rng, True, self.focus)
         else:
             img, s = augment(synth_sample(int(rng.integers(2**62))), rng, real=False)
         t = targets(s)
@@ -81,6 +89,60 @@ def losses(net: torch.nn.Module, batch: dict[str, torch.Tensor]) -> dict[str, to
         "value": l_value,
         "size": l_size,
     }
+
+
+def load_onnx_weights(net: DiceNet, path: Path) -> None:
+    """Start from an exported model: conv weights from its graph (batch norm folded in), each
+    BatchNorm set to pass its conv's bias through (frozen statistics: train with it in eval)."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    init = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    convs = [n for n in model.graph.node if n.op_type == "Conv"]
+    mods = [
+        net.stem,
+        net.s4[0],
+        net.s4[1],
+        net.s8[0],
+        net.s8[1],
+        net.s16[0],
+        net.s16[1],
+        net.s16[2],
+        net.l16,
+        net.l8,
+        net.m8,
+        net.l4,
+        net.m4,
+        net.heat,
+        net.value,
+        net.size,
+    ]
+    if len(convs) != len(mods):
+        raise ValueError(f"{path}: {len(convs)} convolutions, expected {len(mods)}")
+    with torch.no_grad():
+        for node, mod in zip(convs, mods, strict=True):
+            w = torch.from_numpy(init[node.input[1]].copy())
+            b = torch.from_numpy(init[node.input[2]].copy())
+            conv = mod[0] if isinstance(mod, torch.nn.Sequential) else mod
+            if conv.weight.shape != w.shape:
+                raise ValueError(f"{path}: weight {tuple(w.shape)} for {tuple(conv.weight.shape)}")
+            conv.weight.copy_(w)
+            if isinstance(mod, torch.nn.Sequential):
+                bn = mod[1]
+                bn.weight.fill_(1.0)
+                bn.bias.copy_(b)
+                bn.running_mean.zero_()
+                bn.running_var.fill_(1.0 - bn.eps)
+            else:
+                conv.bias.copy_(b)
+
+
+def freeze_bn(net: torch.nn.Module) -> None:
+    """Put every BatchNorm in eval mode (statistics frozen)."""
+    for m in net.modules():
+        if isinstance(m, torch.nn.BatchNorm2d):
+            m.eval()
 
 
 def export(net: DiceNet, out: Path, meta: dict[str, str]) -> None:
@@ -149,6 +211,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "models" / "dice.onnx")
     ap.add_argument("--limit", type=int, default=None, help="real images per folder (smoke)")
     ap.add_argument("--no-eval", action="store_true")
+    ap.add_argument("--focus", type=float, default=0.8, help="share of real crops on a die")
+    ap.add_argument("--init-onnx", type=Path, default=None, help="fine-tune from this model")
+    ap.add_argument("--warmup", type=float, default=0.05, help="share of steps warming up")
     ap.add_argument("--ckpt-every", type=int, default=0, help="export OUT.ckpt.onnx every N steps")
     args = ap.parse_args(argv)
 
@@ -162,7 +227,9 @@ def main(argv: list[str] | None = None) -> int:
             real.append(load_folder(args.data / folder, split, args.limit))
     n_real = sum(len(g) for g in real)
     print(f"real training images: {n_real} from {args.data}", file=sys.stderr)
-    ds = Mixed(args.seed, real, args.real_share if n_real else 0.0, args.steps * args.batch)
+    ds = Mixed(
+        args.seed, real, args.real_share if n_real else 0.0, args.steps * args.batch, args.focus
+    )
     loader = DataLoader(
         ds,
         batch_size=args.batch,
@@ -171,15 +238,20 @@ def main(argv: list[str] | None = None) -> int:
         worker_init_fn=lambda _: cv2.setNumThreads(1),
         persistent_workers=args.workers > 0,
     )
-    net = DiceNet().to(memory_format=torch.channels_last)
+    net = DiceNet()
+    if args.init_onnx:
+        load_onnx_weights(net, args.init_onnx)
+    net = net.to(memory_format=torch.channels_last)
     ema = DiceNet()
     ema.load_state_dict(net.state_dict())
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(
-        opt, max_lr=args.lr, total_steps=args.steps, pct_start=0.05
+        opt, max_lr=args.lr, total_steps=args.steps, pct_start=args.warmup
     )
     t0 = time.time()
     net.train()
+    if args.init_onnx:
+        freeze_bn(net)
     bar = tqdm(loader, total=args.steps, mininterval=15, file=sys.stderr, desc="train")
     run: dict[str, float] = {}
     for step, batch in enumerate(bar):
