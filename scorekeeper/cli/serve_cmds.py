@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import json
+import signal
 import socket
 import sys
 from pathlib import Path
@@ -82,6 +83,10 @@ def lan_address() -> str:
     return "127.0.0.1"
 
 
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve the app with waitress until interrupted.
 
@@ -134,6 +139,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.host in ("0.0.0.0", ""):
         print(f"Open {scheme}://{shown}:{port}/ on the tablets of this network.", flush=True)
     print("Press Ctrl+C to stop.", flush=True)
+    signal.signal(signal.SIGTERM, _interrupt)  # stop cleanly on `kill` too
     try:
         server.run()
     except KeyboardInterrupt:
@@ -142,6 +148,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
         server.close()
         if front:
             front.stop()
+        from scorekeeper.web.api_winprob import stop_background_solves
+
+        stop_background_solves()
     return 0
 
 

@@ -53,7 +53,8 @@ def _watch_parent(parent: int) -> None:
     os._exit(0)
 
 
-def _child_init(parent: int) -> None:
+def exit_with_parent(parent: int) -> None:
+    """A process pool's initializer: the worker exits when the process ``parent`` is gone."""
     threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
 
 
@@ -63,7 +64,7 @@ def _pool() -> ProcessPoolExecutor:
         _process_pool = ProcessPoolExecutor(
             max_workers=1,
             mp_context=multiprocessing.get_context("spawn"),
-            initializer=_child_init,
+            initializer=exit_with_parent,
             initargs=(os.getpid(),),
         )
     return _process_pool

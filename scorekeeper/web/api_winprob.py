@@ -15,6 +15,7 @@ setup page ``static/js/winprob-setup.js`` (the fair handicap for two players); a
 from __future__ import annotations
 
 import multiprocessing
+import os
 import threading
 from collections.abc import Mapping
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
@@ -27,6 +28,7 @@ from scorekeeper.errors import PositionError, UnsupportedRulesError
 from scorekeeper.rules import Rules, canonical_preset, find_rules, parse_assignments
 from scorekeeper.scoring import Dice
 from scorekeeper.store import snapshot
+from scorekeeper.web.api_advice import exit_with_parent
 from scorekeeper.winprob import Option, WinTable, cached_winprob, solve_winprob
 from scorekeeper.winprob_model import check_supported
 
@@ -62,9 +64,31 @@ def _executor(kind: str) -> Executor:
             found = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sk-winprob")
         else:
             ctx = multiprocessing.get_context("spawn")
-            found = ProcessPoolExecutor(max_workers=1, mp_context=ctx)
+            found = ProcessPoolExecutor(
+                max_workers=1,
+                mp_context=ctx,
+                initializer=exit_with_parent,
+                initargs=(os.getpid(),),
+            )
         _executors[kind] = found
     return found
+
+
+def stop_background_solves() -> None:
+    """Stop the running background solves at once (a server shutting down calls this).
+
+    A process pool otherwise waits at interpreter exit for a solve of a minute or more.
+    """
+    with _lock:
+        executors = list(_executors.values())
+        _executors.clear()
+        _running.clear()
+    for executor in executors:
+        if isinstance(executor, ProcessPoolExecutor):
+            # No public API stops a running task; terminating the workers is the only way.
+            for proc in list((getattr(executor, "_processes", None) or {}).values()):
+                proc.terminate()
+        executor.shutdown(wait=False, cancel_futures=True)
 
 
 def ensure_solved(rules: Rules, start: bool = True) -> WinTable | None:

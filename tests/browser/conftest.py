@@ -94,10 +94,7 @@ def _stop_background_solvers() -> None:
         from scorekeeper.web import api_winprob
     except ImportError:
         return
-    for executor in list(getattr(api_winprob, "_executors", {}).values()):
-        for proc in list((getattr(executor, "_processes", None) or {}).values()):
-            proc.terminate()
-        executor.shutdown(wait=False, cancel_futures=True)
+    api_winprob.stop_background_solves()
 
 
 @pytest.fixture(scope="session")
