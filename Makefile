@@ -50,7 +50,7 @@ bench: $(VENV)/.installed
 model: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	$(BIN)/python -m training.train --seed $(or $(SEED),0) --no-eval --out build/dice-stage1.onnx
-	$(BIN)/python -m training.train --seed 1 --init-onnx build/dice-stage1.onnx --steps 900 \
+	$(BIN)/python -m training.train --seed 1 --init-onnx build/dice-stage1.onnx --steps 1800 \
 		--lr 1e-3 --focus 0.5 --out models/dice.onnx
 
 clean:
