@@ -39,6 +39,11 @@ def test_training_smoke_run_exports_a_readable_model(tmp_path: Path) -> None:
         ]
     )
     assert code == 0 and out.is_file() and out.stat().st_size < 10_000_000
+    # stage 2: fine-tune from the exported model (its weights load back exactly)
+    out2 = tmp_path / "dice2.onnx"
+    args2 = ["--steps", "1", "--batch", "2", "--limit", "2", "--workers", "0", "--no-eval"]
+    assert main([*args2, "--init-onnx", str(out), "--focus", "0.5", "--out", str(out2)]) == 0
+    assert out2.is_file()
     reader = DiceReader(model_path=out, threads=1)
     assert reader.stride == 4 and reader.long_side == 512
     dets = reader.infer(np.zeros((480, 640, 3), np.uint8))
