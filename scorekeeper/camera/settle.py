@@ -11,35 +11,16 @@ from __future__ import annotations
 from collections import Counter, deque
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 import cv2
 import numpy as np
 
 from scorekeeper.camera.frames import Image, to_grey
 from scorekeeper.errors import CameraError
+from scorekeeper.vision.reader import Detection
 
-
-@dataclass(frozen=True)
-class Die:
-    """One die in a frame: its value, box in pixels ``(x0, y0, x1, y1)`` and confidence."""
-
-    value: int
-    box: tuple[float, float, float, float]
-    confidence: float
-
-    def to_dict(self) -> dict[str, Any]:
-        """``{"value", "box", "confidence"}`` with rounded numbers."""
-        return {
-            "value": self.value,
-            "box": [round(v, 1) for v in self.box],
-            "confidence": round(self.confidence, 3),
-        }
-
-    def centre(self) -> tuple[float, float]:
-        """The centre of the box."""
-        x0, y0, x1, y1 = self.box
-        return (x0 + x1) / 2, (y0 + y1) / 2
+Die = Detection
+"""One die in a frame: the dice reader's own value type (value, box in pixels, confidence)."""
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,11 @@ class Detection:
             "confidence": round(self.confidence, 4),
         }
 
+    def centre(self) -> tuple[float, float]:
+        """The centre of the box."""
+        x0, y0, x1, y1 = self.box
+        return (x0 + x1) / 2, (y0 + y1) / 2
+
 
 @dataclass(frozen=True)
 class Prepared:
