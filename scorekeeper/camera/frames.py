@@ -2,21 +2,28 @@
 
 from __future__ import annotations
 
-import struct
-
 import cv2
 import numpy as np
 import numpy.typing as npt
 
 from scorekeeper.errors import CameraError
+from scorekeeper.vision.imageio import header_size, to_grey
+
+__all__ = [
+    "Image",
+    "decode_upload",
+    "encode_jpeg",
+    "frame_problem",
+    "image_size",
+    "to_bgr",
+    "to_grey",
+]
 
 Image = npt.NDArray[np.uint8]
 
 MIN_SIDE = 16
 MAX_SIDE = 4096
 MAX_UPLOAD_BYTES = 2 * 1024 * 1024
-
-_SOF_MARKERS = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
 
 
 def frame_problem(frame: object) -> str | None:
@@ -48,16 +55,6 @@ def to_bgr(frame: Image) -> Image:
     return frame
 
 
-def to_grey(frame: Image) -> Image:
-    """The frame as one grey channel."""
-    if frame.ndim == 2:
-        return frame
-    if frame.shape[2] == 1:
-        return frame[:, :, 0]
-    code = cv2.COLOR_BGRA2GRAY if frame.shape[2] == 4 else cv2.COLOR_BGR2GRAY
-    return np.asarray(cv2.cvtColor(frame, code), dtype=np.uint8)
-
-
 def image_size(data: bytes) -> tuple[int, int] | None:
     """``(width, height)`` read from a JPEG or PNG header without decoding, or None if neither.
 
@@ -65,30 +62,9 @@ def image_size(data: bytes) -> tuple[int, int] | None:
     >>> image_size(png + bytes([0, 0, 2, 128, 0, 0, 1, 224]))
     (640, 480)
     """
-    if data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) >= 24 and data[12:16] == b"IHDR":
-        w, h = struct.unpack(">II", data[16:24])
-        return int(w), int(h)
-    if data[:2] != b"\xff\xd8":
+    if data[:8] != b"\x89PNG\r\n\x1a\n" and data[:2] != b"\xff\xd8":
         return None
-    i = 2
-    while i + 4 <= len(data):
-        if data[i] != 0xFF:
-            return None
-        marker = data[i + 1]
-        if marker == 0xFF:  # fill byte
-            i += 1
-            continue
-        if marker in (0x01, *range(0xD0, 0xD8)):  # markers without a length
-            i += 2
-            continue
-        (length,) = struct.unpack(">H", data[i + 2 : i + 4])
-        if marker in _SOF_MARKERS:
-            if i + 9 > len(data):
-                return None
-            h, w = struct.unpack(">HH", data[i + 5 : i + 9])
-            return int(w), int(h)
-        i += 2 + length
-    return None
+    return header_size(data)
 
 
 def decode_upload(data: bytes, max_bytes: int = MAX_UPLOAD_BYTES) -> Image:
