@@ -41,7 +41,11 @@ class Game:
         self.table = table_for(self.rules)
         names: list[str] = list(create["players"])
         teams: list[str | None] = list(create.get("teams") or [None] * len(names))
-        self.players = [Player(n, t) for n, t in zip(names, teams, strict=True)]
+        starts: list[int] = list(create.get("start_scores") or [0] * len(names))
+        self.players = [
+            Player(n, t, score=s, start_score=s)
+            for n, t, s in zip(names, teams, starts, strict=True)
+        ]
         self.current = 0
         self.turn = Turn(1, 0)
         self.final_round = False
@@ -55,9 +59,18 @@ class Game:
         self.history: list[dict[str, Any]] = []
         self.last_event: dict[str, Any] = {}
         self._said: list[str] = []
+        given = [f"{p.name} on {_n(p.start_score)}" for p in self.players if p.start_score]
+        starting = ""
+        if given:
+            starting = f" Starting points: {', '.join(given)}"
+            if self.rules.opening_minimum:
+                least = _n(self.rules.opening_minimum)
+                starting += f" (not on the board until {least} in one turn)"
+            starting += "."
         self._event(
             "created",
-            f"A new game: {self._names(range(len(names)))}. {self.players[0].name} throws first.",
+            f"A new game: {self._names(range(len(names)))}.{starting}"
+            f" {self.players[0].name} throws first.",
             player=None,
         )
 

@@ -46,19 +46,22 @@ def clean_name(value: Any, what: str = "a player name") -> str:
 
 
 def parse_setup(body: Any) -> dict[str, Any]:
-    """The ``create`` event from a new-game body ``{"players", "teams", "rules"}``.
+    """The ``create`` event from a new-game body ``{"players", "teams", "rules", "start_scores"}``.
 
     ``teams`` is null, a list of team names parallel to ``players`` (null for no team), or an
-    object mapping each team name to its players' names.
+    object mapping each team name to its players' names. ``start_scores`` is null (all 0) or
+    each player's starting points (a handicap), parallel to ``players``.
 
     :raises ActionError: on a malformed body, bad or repeated names.
     :raises RulesError: on bad rules.
     """
     if not isinstance(body, Mapping):
         raise ActionError('the body must be a JSON object like {"players": ["Ann", "Bob"]}')
-    extra = set(body) - {"players", "teams", "rules"}
+    extra = set(body) - {"players", "teams", "rules", "start_scores"}
     if extra:
-        raise ActionError(f"unknown field(s) {sorted(extra)}; accepted: players, teams, rules")
+        raise ActionError(
+            f"unknown field(s) {sorted(extra)}; accepted: players, teams, rules, start_scores"
+        )
     players = body.get("players")
     if not isinstance(players, list) or not players:
         raise ActionError('players must be a non-empty list of names, e.g. ["Ann", "Bob"]')
@@ -72,9 +75,30 @@ def parse_setup(body: Any) -> dict[str, Any]:
         "type": "create",
         "players": names,
         "teams": teams,
+        "start_scores": _start_scores(body.get("start_scores"), names, rules.target),
         "preset": preset,
         "rules": rules.to_dict(),
     }
+
+
+def _start_scores(value: Any, names: list[str], target: int) -> list[int]:
+    """Each player's starting points (a handicap): null for all 0, else a list parallel to
+    the players of multiples of 50 from 0 to the target less 50."""
+    if value is None:
+        return [0] * len(names)
+    if not isinstance(value, list) or len(value) != len(names):
+        raise ActionError(
+            f"start_scores must list one starting score per player ({len(names)}), got"
+            f" {_kind(value)}"
+        )
+    top = target - 50
+    for name, v in zip(names, value, strict=True):
+        if isinstance(v, bool) or not isinstance(v, int) or v < 0 or v % 50 or v > top:
+            raise ActionError(
+                f"{name}'s starting score {_kind(v)} is not accepted: a starting score is a"
+                f" multiple of 50 from 0 to {top:,} (the target less 50)"
+            )
+    return list(value)
 
 
 def _check_unique(names: list[str]) -> None:

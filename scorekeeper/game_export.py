@@ -49,10 +49,19 @@ def throws_text(throws: Sequence[dict[str, Any]]) -> str:
 
 
 def game_csv(game: Game) -> str:
-    """The turn log as CSV: one row per turn, then every player's score after that turn."""
+    """The turn log as CSV: one row per turn, then every player's score after that turn.
+
+    When a player starts on points (a handicap) a first row, turn 0 with outcome ``start``,
+    gives everyone's starting score.
+    """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow([*CSV_COLUMNS, *(_cell(p.name) for p in game.players)])
+    starts = [p.start_score for p in game.players]
+    if any(starts):
+        given = ", ".join(f"{p.name} {p.start_score}" for p in game.players if p.start_score)
+        note = _cell(f"starting points: {given}")
+        writer.writerow([0, "", "start", "", "", "", "", note, *starts])
     for h in game.history:
         scores = list(h["scores"]) + [0] * (len(game.players) - len(h["scores"]))
         writer.writerow(

@@ -52,6 +52,7 @@ class Player:
     farkle_streak: int = 0
     active: bool = True
     stats: Stats = field(default_factory=Stats)
+    start_score: int = 0  # a handicap: kept, but not on the board until the opening minimum
 
 
 @dataclass
@@ -119,6 +120,7 @@ def state_json(game: Game) -> dict[str, Any]:
                 "farkle_streak": pl.farkle_streak,
                 "team": pl.team,
                 "active": pl.active,
+                "start_score": pl.start_score,
             }
             for pl in game.players
         ],

@@ -229,7 +229,9 @@ def with_advice(snap: Snapshot, settings: AdviceSettings) -> dict[str, Any]:
                     snap.rules,
                     Dice(turn["throw"]),
                     turn["total"],
-                    player["score"],
+                    # starting points (a handicap) off the board: the advisor's model has
+                    # no banked points before the board, so it plays them as 0
+                    player["score"] if player["on_board"] else min(player["score"], 0),
                     player["on_board"],
                     player["farkle_streak"],
                     state["to_beat"] if state["final_round"] else None,

@@ -206,14 +206,69 @@ def game_chances(state: Mapping[str, Any], table: WinTable) -> dict[str, Any]:
         )
         if not final:
             table.warm_turn(me["score"], opp_score)  # the throw's advice is then a lookup
+    words = f"{me['name']} wins {_percent(p_now)} of the time from here."
+    handicapped = _off_board_with_points(state, table)
+    exact = _handicap_start(state, table)
+    approximate = bool(handicapped) and exact is None
+    if exact is not None:
+        p_now = exact
+        words = f"{me['name']} wins {_percent(p_now)} of the time from here."
+    elif approximate:
+        who = " and ".join(handicapped)
+        words += (
+            f" Approximate until {who} {'is' if len(handicapped) == 1 else 'are'} on the board:"
+            " the chances count starting points as if on the board."
+        )
     return {
         "available": True,
         "status": "ready",
         "player": me["name"],
         "chances": {me["name"]: p_now, opp["name"]: 1.0 - p_now},
         "options": options,
-        "words": f"{me['name']} wins {_percent(p_now)} of the time from here.",
+        "approximate": approximate,
+        "words": words,
     }
+
+
+def _off_board_with_points(state: Mapping[str, Any], table: WinTable) -> list[str]:
+    """The players who started on points (a handicap) and are not on the board yet.
+
+    The table's only off-the-board score is 0, so their chances are approximate (the table
+    counts them as on the board) until they meet the opening minimum; without an opening
+    minimum being on the board does not matter and the chances are exact.
+    """
+    if not table.rules.opening_minimum:
+        return []
+    return [
+        str(p["name"])
+        for p in state["players"]
+        if p.get("active", True) and not p.get("on_board") and int(p["score"]) > 0
+    ]
+
+
+def _handicap_start(state: Mapping[str, Any], table: WinTable) -> float | None:
+    """The exact chance at the game's very start when the second player has a handicap.
+
+    That is the handicap solver's position (``WinTable.p_start``): the first player, off the
+    board on 0, about to throw against the second off the board on their starting points.
+    None for any other position, or when those handicaps are not solved yet (the setup page's
+    fair handicap solves them; a page's request never waits for them).
+    """
+    cur = int(state["current"])
+    me = state["players"][cur]
+    others = [p for i, p in enumerate(state["players"]) if i != cur and p.get("active", True)]
+    turn = state["turn"]
+    if len(others) != 1 or turn.get("throw") or int(turn["total"]) or state.get("final_round"):
+        return None
+    opp = others[0]
+    if me.get("on_board") or int(me["score"]) or opp.get("on_board") or not int(opp["score"]):
+        return None
+    if not table.rules.opening_minimum:
+        return None
+    c = int(opp["score"]) // 50
+    if table.start is None or c >= len(table.start):
+        return None
+    return float(table.start[c])
 
 
 @bp.get("/games/<game_id>/winprob")
