@@ -16,7 +16,10 @@ function renderSheet(st) {
   }
   const table = h("table", { class: "sheet-table" },
     h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Round"), st.players.map((p) => h("th", { scope: "col" }, p.name)))),
-    h("tbody", {}, rows.map((r, k) => h("tr", {}, h("th", { scope: "row" }, String(k + 1)),
+    h("tbody", {}, st.players.some((p) => p.start_score)
+      ? h("tr", {}, h("th", { scope: "row" }, "Start"), st.players.map((p) => h("td", {}, fmt(p.start_score || 0))))
+      : null,
+    rows.map((r, k) => h("tr", {}, h("th", { scope: "row" }, String(k + 1)),
       st.players.map((_, i) => {
         const t = r[i];
         if (!t) return h("td", {}, "");

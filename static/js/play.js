@@ -137,6 +137,7 @@ function renderScores(st, rules) {
     else if (!p.on_board && rules.opening_minimum) flags.push("not on the board");
     if (p.farkle_streak) flags.push(`${"✗".repeat(p.farkle_streak)} ${p.farkle_streak} farkle${p.farkle_streak > 1 ? "s" : ""} in a row`);
     if (p.team) flags.push(`team ${p.team}`);
+    if (p.start_score) flags.push(`started on ${fmt(p.start_score)}`);
     const current = i === st.current && !st.over;
     return h("li", { class: current ? "current" : "", "aria-current": current ? "true" : null },
       h("div", { class: "pname" }, p.name),

@@ -10,8 +10,9 @@ const LAST_KEY = "scorekeeper.lastSetup";
 const MAX_PLAYERS = 86;
 
 const state = {
-  players: [{ name: "", team: "" }, { name: "", team: "" }],
+  players: [{ name: "", team: "", start: 0 }, { name: "", team: "", start: 0 }],
   teams: false,
+  starts: false,
   preset: "standard",
   values: { ...PRESETS.standard.rules },
   rolloff: null,
@@ -37,9 +38,14 @@ function renderPlayers(focusIndex = null) {
       "aria-label": `Player ${i + 1} team`, placeholder: "Team",
       oninput: (e) => { state.players[i].team = e.target.value; },
     }) : null;
+    const start = state.starts ? h("input", {
+      class: "start", type: "number", inputmode: "numeric", step: 50, min: 0, value: p.start || 0,
+      "aria-label": `Player ${i + 1} starting points`, title: "Starting points",
+      oninput: (e) => { state.players[i].start = e.target.value; },
+    }) : null;
     return h("li", { class: "player-row" },
       h("span", { class: "seat", "aria-hidden": "true" }, `${i + 1}.`),
-      name, team,
+      name, team, start,
       h("button", { type: "button", class: "small", "aria-label": `Move player ${i + 1} up`,
         disabled: i === 0, onclick: () => move(i, -1) }, "↑"),
       h("button", { type: "button", class: "small", "aria-label": `Move player ${i + 1} down`,
@@ -67,7 +73,7 @@ function remove(i) {
 
 $("#add-player").addEventListener("click", () => {
   if (state.players.length >= MAX_PLAYERS) return;
-  state.players.push({ name: "", team: "" });
+  state.players.push({ name: "", team: "", start: 0 });
   renderPlayers(state.players.length - 1);
 });
 
@@ -75,6 +81,27 @@ $("#teams-toggle").addEventListener("change", (e) => {
   state.teams = e.target.checked;
   renderPlayers();
 });
+
+$("#starts-toggle").addEventListener("change", (e) => {
+  state.starts = e.target.checked;
+  renderPlayers();
+});
+
+// The fair-handicap line (winprob-setup.js) applies or removes a starting score.
+$("#setup").addEventListener("sk-start-score", (e) => {
+  const { seat, points } = e.detail || {};
+  if (!state.players[seat]) return;
+  state.players[seat].start = points;
+  if (points && !state.starts) { state.starts = true; $("#starts-toggle").checked = true; }
+  renderPlayers();
+  announce(`${state.players[seat].name || `Player ${seat + 1}`} starts on ${fmt(Number(points) || 0)} points`);
+});
+
+function startScores() {
+  if (!state.starts) return null;
+  const scores = state.players.map((p) => Number(p.start || 0));
+  return scores.some((n) => n !== 0) ? scores : null;
+}
 
 function cleanNames() {
   return state.players.map((p) => p.name.trim().replace(/\s+/g, " "));
@@ -249,6 +276,8 @@ $("#setup").addEventListener("submit", async (e) => {
     teams: state.teams ? state.players.map((p) => p.team.trim() || null) : null,
     rules: { preset: state.preset, overrides: overrides() },
   };
+  const starts = startScores();
+  if (starts) body.start_scores = starts;
   const button = $("#start");
   button.disabled = true;
   say("Starting…", "ok");

@@ -32,6 +32,20 @@ function players() {
   return document.querySelectorAll("#players > li").length;
 }
 
+// "Start Bob on 300 points": a checkbox that sets (or clears) the second player's starting
+// score on the form (setup.js listens for the event and sends start_scores).
+function applyControl(points) {
+  const rows = document.querySelectorAll("#players > li");
+  if (rows.length !== 2 || !points) return null;
+  const name = (rows[1].querySelector("input.name") || {}).value?.trim() || "the second player";
+  const start = rows[1].querySelector("input.start");
+  const on = Boolean(start) && Number(start.value) === points;
+  const input = h("input", { type: "checkbox", id: "winprob-apply", checked: on,
+    onchange: (e) => form.dispatchEvent(new CustomEvent("sk-start-score",
+      { detail: { seat: 1, points: e.target.checked ? points : 0 } })) });
+  return h("label", { class: "apply-handicap" }, " ", input, ` Start ${name} on ${points} points`);
+}
+
 async function ask(solve = false) {
   clearTimeout(timer);
   const q = query();
@@ -49,7 +63,8 @@ async function ask(solve = false) {
   if (data.available) {
     const pct = (100 * data.p_first).toFixed(1);
     fill(box, `Fair handicap${two}: start the second player on ${data.fair_compensation} points. `
-      + `Without it the first player wins ${pct}% of games between equals.`);
+      + `Without it the first player wins ${pct}% of games between equals.`,
+      applyControl(data.fair_compensation));
   } else if (data.status === "solving") {
     fill(box, `Fair handicap${two}: working it out for these rules…`);
     timer = setTimeout(() => ask(false), RETRY_MS);

@@ -206,6 +206,50 @@ def test_setup_with_a_preset_overrides_teams_and_a_roll_off(
     assert tab.errors == []
 
 
+def test_setup_applies_the_fair_handicap(live_server: Server, open_tab: Callable[..., Tab]) -> None:
+    """The fair-handicap line's "Start Bob on 300 points" sends start_scores; the play page
+    shows Bob on 300, not on the board yet."""
+    from scorekeeper.rules import find_rules
+    from scorekeeper.winprob import solve_winprob
+
+    rules = find_rules("standard", {"target": 1000})
+    solved = solve_winprob(rules, live_server.db.parent / "cache" / "winprob")
+    fair = solved.fair_compensation()  # 300 (solves the handicaps, kept in the cache)
+    tab = open_tab(*TABLET)
+    page = tab.page
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("#presets input[value='standard']")
+    page.check("#presets input[value='standard']")
+    page.fill("#players li:nth-child(1) input.name", "Ann")
+    page.fill("#players li:nth-child(2) input.name", "Bob")
+    page.fill("#opt-target", "1000")
+    page.dispatch_event("#opt-target", "change")
+    page.wait_for_selector("#winprob-apply", timeout=5000)
+    label = page.locator("label.apply-handicap")
+    assert label.inner_text().strip() == f"Start Bob on {fair} points"
+    page.check("#winprob-apply")
+    assert page.is_checked("#starts-toggle")
+    assert page.input_value("#players li:nth-child(2) input.start") == str(fair)
+    assert page.input_value("#players li:nth-child(1) input.start") == "0"
+    wait_js(tab, "document.querySelector('#winprob-apply')?.checked === true")
+    assert touch_targets_too_small(tab) == []
+    tab.shot("setup-handicap")
+    page.click("#start")
+    page.wait_for_url("**/play/**")
+    game_id = page.url.rsplit("/", 1)[1]
+    st = api(live_server, f"/api/games/{game_id}")["state"]
+    assert [(p["score"], p["start_score"], p["on_board"]) for p in st["players"]] == [
+        (0, 0, False),
+        (fair, fair, False),
+    ]
+    page.wait_for_selector("#turn:not([hidden])")
+    bob = page.locator("#scores li", has_text="Bob")
+    assert bob.locator(".pscore").inner_text() == str(fair)
+    assert f"started on {fair}" in bob.locator(".pflags").inner_text()
+    assert "not on the board" in bob.locator(".pflags").inner_text()
+    assert tab.errors == []
+
+
 def play_whole_game_by_taps(tab: Tab, kind: str, board: Tab | None = None) -> None:
     """Ann and Bob, standard rules, target 1,000: the opening minimum refused then met, a
     farkle, hot dice, an undo, the final round with must-beat, and the winner. ``board``, when
