@@ -29,8 +29,8 @@ import numpy as np
 from scorekeeper.errors import PositionError
 from scorekeeper.rules import Rules
 from scorekeeper.scoring import Dice, table_for
-from scorekeeper.winprob_handicap import start_chances
-from scorekeeper.winprob_model import MUST_ROLL, UNIT, FloatArray
+from scorekeeper.winprob_handicap import handicap_positions, handicap_turn, start_chances
+from scorekeeper.winprob_model import MUST_ROLL, UNIT, FloatArray, threshold
 from scorekeeper.winprob_solver import DEFAULT_MARGIN, Geometry, solve_table, turn_single
 
 SOLVER_VERSION = 2
@@ -100,8 +100,11 @@ class WinTable:
     start: FloatArray | None  # the first player's chance at the start, by compensation
     cache_path: Path | None = None  # where the table is cached (the handicaps join it later)
     handicap_seconds: float = 0.0  # how long the handicaps took (this process)
+    # (q1, q2) of ``handicap_positions`` by compensation 0, 50, ...: turn starts against a
+    # player off the board on starting points (with an opening minimum; else None)
+    handicap_q: FloatArray | None = None
     _geo: Geometry | None = field(default=None, repr=False)
-    _turns: OrderedDict[tuple[int, int], tuple[FloatArray, FloatArray]] = field(
+    _turns: OrderedDict[tuple[int, ...], tuple[FloatArray, FloatArray]] = field(
         default_factory=OrderedDict, repr=False
     )
 
@@ -152,9 +155,12 @@ class WinTable:
         if self.rules.opening_minimum == 0:
             out: FloatArray = self.table[0, : min(self.rules.target // UNIT, upto // UNIT + 1)]
             return out
-        if self.start is None or len(self.start) < size:
+        have = self.handicap_q
+        if self.start is None or len(self.start) < size or have is None or have.shape[2] < size:
             began = time.perf_counter()
-            self.start = start_chances(self.geo, self.table, np.arange(size))
+            q1, q2 = handicap_positions(self.geo, self.table, np.arange(size))
+            self.handicap_q = np.stack([q1, q2])
+            self.start = q1[0]
             self.handicap_seconds = time.perf_counter() - began
             if self.cache_path is not None:
                 _save(self.cache_path, self)
@@ -226,6 +232,107 @@ class WinTable:
             out.append(Option(keep.dice, keep.points, after * UNIT, left or 6, bank, roll))
         out.sort(key=lambda o: (-o.value, -o.points))
         return out
+
+    def handicap_ready(self, starting_points: int) -> bool:
+        """Whether positions against a player off the board on ``starting_points`` are solved
+        (``handicaps`` solves them; without an opening minimum the table itself covers them).
+        """
+        if not self.rules.opening_minimum:
+            return True
+        q = self.handicap_q
+        return q is not None and 0 <= starting_points // UNIT < q.shape[2]
+
+    def handicap_p_win(
+        self,
+        my_score: int,
+        opp_score: int,
+        turn_total: int = 0,
+        dice_left: int = 6,
+        *,
+        off_board: str,
+        must_roll: bool = False,
+    ) -> float:
+        """``p_win`` where one player is off the board on starting points (a handicap).
+
+        ``off_board`` is ``"me"`` or ``"opp"``: who started on points and has not met the
+        opening minimum yet; the other is on the board, or off it on 0. Not the final round.
+
+        :raises PositionError: on an impossible position, or handicaps not solved yet.
+        """
+        values, _, _, _ = self._handicap_turn(my_score, opp_score, off_board)
+        _, _, t = self._check(my_score, opp_score, turn_total, dice_left, False)
+        state = MUST_ROLL if must_roll and dice_left == 6 else self._state(t, dice_left)
+        u = min(my_score // UNIT + t, self.geo.rows - 1)
+        return float(values[u, state])
+
+    def handicap_options(
+        self,
+        my_score: int,
+        opp_score: int,
+        turn_total: int,
+        throw: Dice | list[int],
+        *,
+        off_board: str,
+    ) -> list[Option]:
+        """``option_values`` where one player is off the board on starting points.
+
+        :raises PositionError: as ``handicap_p_win``.
+        """
+        dice = throw if isinstance(throw, Dice) else Dice(throw)
+        values, bank_at, farkle, least = self._handicap_turn(my_score, opp_score, off_board)
+        i, _, t = self._check(my_score, opp_score, turn_total, len(dice), False)
+        geo, model = self.geo, self.geo.model
+        span = model.max_points + 1
+        hot = MUST_ROLL if self.rules.hot_dice == "must_roll" else 6
+        out = []
+        for keep in table_for(self.rules).keeps(dice.counts):
+            after = t + keep.points // UNIT
+            left = len(dice) - len(keep.dice)
+            state = hot if left == 0 else left
+            base = min(i + after, geo.cap)
+            rows = np.ascontiguousarray(values[base : base + span]).reshape(span * 7, 1)
+            n = 6 if state == MUST_ROLL else state
+            roll = float(
+                model.roll_values(rows, 0)[n - 1, 0] + model.farkle[n] * farkle + model.win[n]
+            )
+            bank: float | None = None
+            if after >= least and state != MUST_ROLL:
+                bank = float(bank_at[min(i + after, geo.rows - 1)])
+            out.append(Option(keep.dice, keep.points, after * UNIT, left or 6, bank, roll))
+        out.sort(key=lambda o: (-o.value, -o.points))
+        return out
+
+    def _handicap_turn(
+        self, my_score: int, opp_score: int, off_board: str
+    ) -> tuple[FloatArray, FloatArray, float, int]:
+        if off_board not in ("me", "opp"):
+            raise PositionError(f"off_board is 'me' or 'opp', not {off_board!r}")
+        i, j, _ = self._check(my_score, opp_score, 0, 6, False)
+        c, x = (i, j) if off_board == "me" else (j, i)
+        if not self.rules.opening_minimum or c == 0 or not self.handicap_ready(c * UNIT):
+            raise PositionError(
+                f"no solved handicap position for starting points {c * UNIT} (needs an opening"
+                " minimum, points above 0, and the handicaps solved: WinTable.handicaps)"
+            )
+        assert self.handicap_q is not None
+        key = (i, j, 1 if off_board == "me" else 2)
+        with _LOCK:
+            found = self._turns.get(key)
+        if found is None:
+            values, bank, farkle, least = handicap_turn(
+                self.geo, self.table, self.handicap_q, x, c, off_board == "me"
+            )
+            found = (values, bank)
+            with _LOCK:
+                self._turns[key] = found
+                while len(self._turns) > MEMORY_TURNS:
+                    self._turns.popitem(last=False)
+        q = self.handicap_q
+        if off_board == "me":
+            farkle, least = 1.0 - float(q[0, x, c]), threshold(self.rules, on_board=False)
+        else:
+            farkle, least = 1.0 - float(q[1, x, c]), int(self.geo.thresholds(np.array([x]))[0])
+        return found[0], found[1], farkle, least
 
     def fair_compensation(self) -> int:
         """The second player's starting points that bring the first one nearest 50%.
@@ -444,6 +551,7 @@ def _load(path: Path, rules: Rules, margin: int) -> WinTable | None:
                 int(meta["passes"]),
                 np.array(data["start"]) if len(data["start"]) else None,
                 path,
+                handicap_q=np.array(data["handicap_q"]) if "handicap_q" in data.files else None,
             )
     except (OSError, KeyError, ValueError):
         return None
@@ -462,9 +570,14 @@ def _save(path: Path, table: WinTable) -> None:
         fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp.npz")
         with os.fdopen(fd, "wb") as handle:
             start = table.start if table.start is not None else np.zeros(0)
-            np.savez_compressed(
-                handle, table=table.table, start=start, meta=np.array(json.dumps(meta))
-            )
+            arrays: dict[str, Any] = {
+                "table": table.table,
+                "start": start,
+                "meta": np.array(json.dumps(meta)),
+            }
+            if table.handicap_q is not None:
+                arrays["handicap_q"] = table.handicap_q
+            np.savez_compressed(handle, **arrays)
         os.replace(tmp, path)
     except OSError:
         return

@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from scorekeeper.winprob_model import FloatArray, IntArray, threshold
-from scorekeeper.winprob_solver import Geometry, _fixed_point, turn_pass
+from scorekeeper.winprob_solver import Geometry, _fixed_point, turn_pass, turn_single
 
 
 class _Pairs:
@@ -51,10 +51,24 @@ def start_chances(geo: Geometry, table: FloatArray, comps: IntArray) -> FloatArr
 
     Without an opening minimum this is ``table[0, comps]``.
     """
-    rules = geo.rules
-    if rules.opening_minimum == 0:
+    if geo.rules.opening_minimum == 0:
         out: FloatArray = table[0, comps]
         return out
+    first: FloatArray = handicap_positions(geo, table, comps)[0][0]
+    return first
+
+
+def handicap_positions(
+    geo: Geometry, table: FloatArray, comps: IntArray
+) -> tuple[FloatArray, FloatArray]:
+    """Every turn-start position against a player off the board on starting points.
+
+    Returns ``(q1, q2)``, each (target units, len(comps)): ``q1[x, k]`` is the chance of the
+    player on ``x`` (0: off the board) about to throw against one off the board on
+    ``comps[k]``; ``q2[x, k]`` the chance of that player off the board, about to throw
+    against the one on ``x``. Needs an opening minimum (without one, see ``table``).
+    """
+    rules = geo.rules
     size = geo.target
     k = len(comps)
     off = threshold(rules, on_board=False)
@@ -97,5 +111,43 @@ def start_chances(geo: Geometry, table: FloatArray, comps: IntArray) -> FloatArr
         q1[x] = values[:k]
         q2[x] = values[k:][::-1]
         warm = values
-    result: FloatArray = q1[0]
-    return result
+    return q1, q2
+
+
+def handicap_turn(
+    geo: Geometry,
+    table: FloatArray,
+    q: FloatArray,
+    x: int,
+    c: int,
+    handicapped: bool,
+) -> tuple[FloatArray, FloatArray, float, int]:
+    """One turn in a handicap position: its values (rows, 7), bank values (rows,), farkle
+    value and least bankable total (units).
+
+    ``q`` is ``(q1, q2)`` stacked, with columns by compensation in units. ``handicapped``: the
+    player off the board on ``c`` throws against the one on ``x``; else the one on ``x``
+    throws against them. Exactly the turns whose starts ``handicap_positions`` solved.
+    """
+    rules = geo.rules
+    q1, q2 = q[0], q[1]
+    u = np.arange(geo.rows)
+    top = u >= geo.target
+    below = np.minimum(u, geo.target - 1)
+    off = threshold(rules, on_board=False)
+    zeros = np.zeros(geo.rows, dtype=np.intp)
+    if handicapped:
+        me, least, farkle = c, off, 1.0 - float(q1[x, c])
+        chase = geo.chase(np.full(geo.rows, x), u, zeros, zeros) if rules.final_round else 0.0
+        bank = np.where(top, 1.0 - chase, 1.0 - table[x, below])
+    else:
+        me, farkle = x, 1.0 - float(q2[x, c])
+        least = int(geo.thresholds(np.array([x]))[0])
+        chase = (
+            geo.chase(np.full(geo.rows, c), u, zeros, zeros, np.full(geo.rows, off))
+            if rules.final_round
+            else 0.0
+        )
+        bank = np.where(top, 1.0 - chase, 1.0 - q2[below, c])
+    allowed = (u - me) >= least
+    return turn_single(geo, me, bank, allowed, farkle), bank, farkle, least

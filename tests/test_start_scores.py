@@ -5,8 +5,10 @@ from __future__ import annotations
 import csv
 import io
 import time
+from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from flask.testing import FlaskClient
 from test_game_api import Table
@@ -148,7 +150,7 @@ def test_exports_show_the_starting_scores(client: FlaskClient) -> None:
     assert len(rows) == 1  # no start row without starting points
 
 
-def test_game_chances_with_a_handicap() -> None:
+def test_game_chances_with_a_handicap_use_the_handicap_positions() -> None:
     rules = find_rules("standard", {"target": 1000})
     table = solve_winprob(rules, cache_dir=False)
     table.handicaps()
@@ -157,22 +159,96 @@ def test_game_chances_with_a_handicap() -> None:
     )
     game = replay([setup])
     start = game_chances(game.to_json(), table)
-    # the very start: the handicap solver's position (Bob off the board on 200), exact
+    # the very start: the handicap solver's position (Bob off the board on 200)
     assert start["approximate"] is False
-    assert start["chances"]["Ann"] == pytest.approx(table.p_start(200))
+    assert start["chances"]["Ann"] == pytest.approx(table.p_start(200), abs=1e-12)
     assert table.p_start(200) != pytest.approx(table.p_win(0, 200))  # 200 on the board differs
-    game.apply({"type": "quick_score", "points": 0})  # Ann farkles: Bob throws, still off
-    after = game_chances(game.to_json(), table)
-    assert (
-        after["approximate"] is True and "Approximate until Bob is on the board" in after["words"]
+    game.apply({"type": "throw", "dice": [1, 5, 2, 3, 4, 4], "source": "manual"})
+    thrown = game_chances(game.to_json(), table)
+    assert thrown["chances"]["Ann"] == thrown["options"][0]["value"]
+    plain = table.option_values(0, 200, 0, [1, 5, 2, 3, 4, 4])  # Bob as if on the board
+    assert thrown["options"][0]["roll"] != pytest.approx(plain[0].roll)
+    game.apply({"type": "keep", "dice": [1]})
+    game.apply({"type": "throw", "dice": [2, 3, 4, 6, 6], "source": "manual"})  # a farkle
+    bob = game_chances(game.to_json(), table)
+    assert bob["approximate"] is False and "Approximate" not in bob["words"]
+    assert bob["chances"]["Bob"] == pytest.approx(
+        table.handicap_p_win(200, 0, off_board="me"), abs=1e-12
     )
-    assert after["chances"]["Bob"] == pytest.approx(table.p_win(200, 0))
-    game.apply({"type": "quick_score", "points": 500})  # Bob on the board: 700, exact again
+    assert bob["chances"]["Bob"] != pytest.approx(table.p_win(200, 0))
+    game.apply({"type": "throw", "dice": [1, 1, 1, 2, 3, 4], "source": "manual"})
+    options = game_chances(game.to_json(), table)["options"]
+    keep3 = next(o for o in options if o["keep"] == [1, 1, 1])
+    assert keep3["bank"] is not None  # 1,000 in one turn meets the opening minimum
+    # 200 + 1,000 reaches the target: Ann (off the board on 0) gets a last turn to beat it,
+    # the same chase the main table has for Bob on 200
+    same = next(o for o in table.option_values(200, 0, 0, [1, 1, 1, 2, 3, 4]) if o.points == 1000)
+    assert 0.5 < keep3["bank"] < 1.0 and keep3["bank"] == pytest.approx(same.bank, abs=1e-12)
+    assert all(o["bank"] is None for o in options if o["turn_total"] < 500)
+    game.apply({"type": "keep", "dice": [1]})  # keep one 1: 100, off the board still
+    mid = game_chances(game.to_json(), table)
+    assert mid["chances"]["Bob"] == pytest.approx(
+        table.handicap_p_win(200, 0, 100, 5, off_board="me"), abs=1e-12
+    )
+    game.apply({"type": "throw", "dice": [1, 1, 5, 5, 2], "source": "manual"})
+    game.apply({"type": "keep", "dice": [1, 1, 5, 5]})
+    game.apply({"type": "throw", "dice": [5], "source": "manual"})
+    game.apply({"type": "keep", "dice": [5]})  # hot dice: 450
+    game.apply({"type": "throw", "dice": [1, 2, 3, 4, 6, 6], "source": "manual"})
+    game.apply({"type": "keep", "dice": [1]})
+    game.apply({"type": "bank"})  # Bob banks 550: on the board on 750
     on = game_chances(game.to_json(), table)
-    assert on["approximate"] is False and "Approximate" not in on["words"]
-    assert on["chances"]["Ann"] == pytest.approx(table.p_win(0, 700))
+    assert game.players[1].on_board and game.players[1].score == 750
+    assert on["approximate"] is False
+    assert on["chances"]["Ann"] == pytest.approx(table.p_win(0, 750), abs=1e-12)
+
+
+def test_handicap_positions_equal_the_table_when_the_minimum_does_not_bind() -> None:
+    """With an opening minimum of 50 being off the board changes nothing: the handicap
+    positions must then reproduce the main table, at turn starts, inside a turn and for
+    every option of a throw."""
+    rules = find_rules("standard", {"target": 1000, "opening_minimum": 50})
+    table = solve_winprob(rules, cache_dir=False)
+    table.handicaps()
+    for me, opp in ((300, 0), (300, 450), (950, 600)):
+        off = table.handicap_p_win(me, opp, off_board="me")
+        assert off == pytest.approx(table.p_win(me, opp), abs=1e-12)
+        assert table.handicap_p_win(opp, me, off_board="opp") == pytest.approx(
+            table.p_win(opp, me), abs=1e-12
+        )
+        inside = table.handicap_p_win(me, opp, 150, 3, off_board="me")
+        assert inside == pytest.approx(table.p_win(me, opp, 150, 3), abs=1e-12)
+        got = table.handicap_options(me, opp, 100, [1, 5, 5, 2, 3], off_board="me")
+        want = table.option_values(me, opp, 100, [1, 5, 5, 2, 3])
+        assert [(o.keep, o.bank, o.roll) for o in got] == [
+            (o.keep, pytest.approx(o.bank), pytest.approx(o.roll)) for o in want
+        ]
+
+
+def test_chances_are_marked_approximate_where_no_handicap_position_covers_them() -> None:
+    rules = find_rules("standard", {"target": 1000})
+    table = solve_winprob(rules, cache_dir=False)
+    table.handicaps()
+    both = parse_setup(
+        {"players": ["Ann", "Bob"], "start_scores": [100, 200], "rules": rules_body(rules)}
+    )
+    body = game_chances(replay([both]).to_json(), table)
+    assert body["approximate"] is True
+    assert "Approximate until Ann and Bob are on the board" in body["words"]
+    assert body["chances"]["Ann"] == pytest.approx(table.p_win(100, 200))
 
 
 def rules_body(rules: Any) -> dict[str, Any]:
     """A create body's rules for ``rules`` (the standard preset with its target)."""
     return {"preset": "standard", "overrides": {"target": rules.target}}
+
+
+def test_the_handicap_positions_are_cached_with_the_table(tmp_path: Path) -> None:
+    rules = find_rules("standard", {"target": 800})
+    table = solve_winprob(rules, tmp_path)
+    assert not table.handicap_ready(200)  # not solved yet: a page never waits for them
+    table.handicaps()
+    assert table.handicap_ready(200) and table.cache_path is not None
+    with np.load(table.cache_path) as data:
+        assert np.array_equal(data["handicap_q"], table.handicap_q)
+        assert np.array_equal(data["start"], table.handicap_q[0][0])

@@ -184,17 +184,36 @@ def game_chances(state: Mapping[str, Any], table: WinTable) -> dict[str, Any]:
     opp_score = int(state["to_beat"]) if final else int(opp["score"])
     if final and (opp["score"] != opp_score or state.get("leader") != opp["name"]):
         raise PositionError("a tie-break round is not covered by the win-probability table")
+    handicapped = _off_board_with_points(state, table)
+    off = _exact_handicap(handicapped, me, opp, final, table)
+    approximate = bool(handicapped) and off is None
     options: list[dict[str, Any]] = []
     throw = turn.get("throw")
+    must_roll = bool(turn.get("must_roll"))
     if throw:
-        found = table.option_values(me["score"], opp_score, total, Dice(throw), final_round=final)
+        if off is not None:
+            found = table.handicap_options(
+                me["score"], opp_score, total, Dice(throw), off_board=off
+            )
+        else:
+            found = table.option_values(
+                me["score"], opp_score, total, Dice(throw), final_round=final
+            )
         options = [option_json(o) for o in found]
         if found:
             p_now = found[0].value
         elif final:
             p_now = 0.0
-        else:  # a farkle: the turn passes with the scores unchanged
+        elif off is not None:  # a farkle: the opponent throws next, the scores unchanged
+            swapped = "opp" if off == "me" else "me"
+            p_now = 1.0 - table.handicap_p_win(opp_score, me["score"], off_board=swapped)
+        else:
             p_now = 1.0 - table.p_win(opp_score, me["score"])
+    elif off is not None:
+        dice_now = dice if total else 6
+        p_now = table.handicap_p_win(
+            me["score"], opp_score, total, dice_now, off_board=off, must_roll=must_roll
+        )
     else:
         p_now = table.p_win(
             me["score"],
@@ -202,18 +221,12 @@ def game_chances(state: Mapping[str, Any], table: WinTable) -> dict[str, Any]:
             total,
             dice if total else 6,
             final_round=final,
-            must_roll=bool(turn.get("must_roll")),
+            must_roll=must_roll,
         )
         if not final:
             table.warm_turn(me["score"], opp_score)  # the throw's advice is then a lookup
     words = f"{me['name']} wins {_percent(p_now)} of the time from here."
-    handicapped = _off_board_with_points(state, table)
-    exact = _handicap_start(state, table)
-    approximate = bool(handicapped) and exact is None
-    if exact is not None:
-        p_now = exact
-        words = f"{me['name']} wins {_percent(p_now)} of the time from here."
-    elif approximate:
+    if approximate:
         who = " and ".join(handicapped)
         words += (
             f" Approximate until {who} {'is' if len(handicapped) == 1 else 'are'} on the board:"
@@ -230,12 +243,31 @@ def game_chances(state: Mapping[str, Any], table: WinTable) -> dict[str, Any]:
     }
 
 
+def _exact_handicap(
+    handicapped: list[str],
+    me: Mapping[str, Any],
+    opp: Mapping[str, Any],
+    final: bool,
+    table: WinTable,
+) -> str | None:
+    """``"me"`` or ``"opp"``: who is off the board on starting points, when the table's
+    handicap positions cover the position exactly (one such player, not the final round, the
+    handicaps solved; a page's request never waits for them); else None."""
+    if len(handicapped) != 1 or final:
+        return None
+    who = me if me["name"] == handicapped[0] else opp
+    if not table.handicap_ready(int(who["score"])):
+        return None
+    return "me" if who is me else "opp"
+
+
 def _off_board_with_points(state: Mapping[str, Any], table: WinTable) -> list[str]:
     """The players who started on points (a handicap) and are not on the board yet.
 
-    The table's only off-the-board score is 0, so their chances are approximate (the table
-    counts them as on the board) until they meet the opening minimum; without an opening
-    minimum being on the board does not matter and the chances are exact.
+    The main table's only off-the-board score is 0; the handicap positions
+    (``WinTable.handicap_p_win``) cover one such player outside the final round, and the
+    chances are approximate otherwise (starting points counted as if on the board) until they
+    meet the opening minimum. Without an opening minimum being on the board does not matter.
     """
     if not table.rules.opening_minimum:
         return []
@@ -244,31 +276,6 @@ def _off_board_with_points(state: Mapping[str, Any], table: WinTable) -> list[st
         for p in state["players"]
         if p.get("active", True) and not p.get("on_board") and int(p["score"]) > 0
     ]
-
-
-def _handicap_start(state: Mapping[str, Any], table: WinTable) -> float | None:
-    """The exact chance at the game's very start when the second player has a handicap.
-
-    That is the handicap solver's position (``WinTable.p_start``): the first player, off the
-    board on 0, about to throw against the second off the board on their starting points.
-    None for any other position, or when those handicaps are not solved yet (the setup page's
-    fair handicap solves them; a page's request never waits for them).
-    """
-    cur = int(state["current"])
-    me = state["players"][cur]
-    others = [p for i, p in enumerate(state["players"]) if i != cur and p.get("active", True)]
-    turn = state["turn"]
-    if len(others) != 1 or turn.get("throw") or int(turn["total"]) or state.get("final_round"):
-        return None
-    opp = others[0]
-    if me.get("on_board") or int(me["score"]) or opp.get("on_board") or not int(opp["score"]):
-        return None
-    if not table.rules.opening_minimum:
-        return None
-    c = int(opp["score"]) // 50
-    if table.start is None or c >= len(table.start):
-        return None
-    return float(table.start[c])
 
 
 @bp.get("/games/<game_id>/winprob")
