@@ -35,6 +35,7 @@ function render(data) {
   box.hidden = false;
   fill(box,
     h("strong", {}, "Chance to win: "), chances,
+    data.approximate ? h("span", { class: "muted" }, " (approximate: a player with starting points is not on the board yet)") : null,
     !onBoard && lines.length ? h("ol", { class: "winprob-options" }, lines) : null);
 }
 

@@ -247,6 +247,10 @@ def test_setup_applies_the_fair_handicap(live_server: Server, open_tab: Callable
     assert bob.locator(".pscore").inner_text() == str(fair)
     assert f"started on {fair}" in bob.locator(".pflags").inner_text()
     assert "not on the board" in bob.locator(".pflags").inner_text()
+    # The live chance is the handicap position's (Bob off the board on 300), not approximate.
+    ann = round(100 * solved.p_start(fair))
+    wait_js(tab, f"document.querySelector('#winprob')?.textContent.includes('Ann {ann}%')")
+    assert "approximate" not in text(tab, "#winprob")
     assert tab.errors == []
 
 
