@@ -319,7 +319,7 @@ class WinTable:
         with _LOCK:
             found = self._turns.get(key)
         if found is None:
-            values, bank, farkle, least = handicap_turn(
+            values, bank, _, _ = handicap_turn(
                 self.geo, self.table, self.handicap_q, x, c, off_board == "me"
             )
             found = (values, bank)
