@@ -83,6 +83,6 @@ function later() {
 
 if (form && anchor) {
   form.addEventListener("change", later);
-  form.addEventListener("click", (e) => { if (e.target.closest && e.target.closest(".preset, #reset-options, #add-player")) later(); });
+  form.addEventListener("click", (e) => { if (e.target.closest && e.target.closest(".preset, #reset-options, #add-player, .player-row button, #rolloff button")) later(); });
   later();
 }
