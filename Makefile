@@ -51,7 +51,9 @@ model: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	$(BIN)/python -m training.train --seed $(or $(SEED),0) --no-eval --out build/dice-stage1.onnx
 	$(BIN)/python -m training.train --seed 1 --init-onnx build/dice-stage1.onnx --steps 1800 \
-		--lr 1e-3 --focus 0.5 --out models/dice.onnx
+		--lr 1e-3 --focus 0.5 --no-eval --out build/dice-stage2.onnx
+	$(BIN)/python -m training.train --seed 2 --init-onnx build/dice-stage2.onnx --steps 5000 \
+		--stop-after 2000 --lr 5e-4 --focus 0.6 --out models/dice.onnx
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info

@@ -215,6 +215,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--init-onnx", type=Path, default=None, help="fine-tune from this model")
     ap.add_argument("--warmup", type=float, default=0.05, help="share of steps warming up")
     ap.add_argument("--ckpt-every", type=int, default=0, help="export OUT.ckpt.onnx every N steps")
+    ap.add_argument(
+        "--stop-after", type=int, default=0, help="stop after N steps of the --steps schedule"
+    )
     args = ap.parse_args(argv)
 
     torch.manual_seed(args.seed)
@@ -282,6 +285,8 @@ def main(argv: list[str] | None = None) -> int:
         if not math.isfinite(float(loss)):
             print("loss is not finite; stopping", file=sys.stderr)
             return 1
+        if args.stop_after and step + 1 >= args.stop_after:
+            break
     bar.close()
     minutes = (time.time() - t0) / 60
     meta = {
@@ -289,6 +294,7 @@ def main(argv: list[str] | None = None) -> int:
         "long_side": str(LONG_SIDE),
         "seed": str(args.seed),
         "steps": str(args.steps),
+        "stopped_after": str(step + 1),
         "batch": str(args.batch),
         "crop": str(CROP),
         "producer": "training/train.py (DiceNet)",
