@@ -82,6 +82,10 @@ export class GameClient {
   _apply(data, why) {
     if (!data || typeof data.version !== "number") return false;
     if (data.version < this.version && why !== "undo") return false;
+    // An action's answer can arrive after the stream already brought the same version with
+    // its advice: keep the state that has the advice.
+    if (data.version === this.version && this.game?.state?.turn?.advice_pending === false
+        && data.state?.turn?.advice_pending === true) return false;
     const merged = { ...(this.game || {}), ...data };
     if (this.game && this.game.control && data.control === undefined) merged.control = true;
     this.game = merged;
