@@ -445,7 +445,7 @@ def test_keyboard_and_quick_score_on_a_laptop(
         "#keeps-best .keep, #keeps-other .keep", "els => els.map(e => e.dataset.keep)"
     )
     page.keyboard.press(str(order.index("1,5") + 1))  # option N by its digit: keep 1 and 5
-    assert "150" in text(tab, "#act-bank")
+    wait_js(tab, "document.querySelector('#act-bank').textContent.includes('150')")
     page.keyboard.press("b")
     wait_version(tab, 6)
     assert text(tab, "#turn-title") == "Cy's turn"
@@ -455,7 +455,7 @@ def test_keyboard_and_quick_score_on_a_laptop(
     page.check("#quick-toggle")
     page.fill("#quick-points", "275")
     page.click("#quick-submit")
-    assert "multiple of 50" in text(tab, "#message")
+    wait_js(tab, "document.querySelector('#message').textContent.includes('multiple of 50')")
     page.fill("#quick-points", "600")
     page.click("#quick-submit")
     dismiss_flash(tab, "FINAL ROUND!")
