@@ -23,6 +23,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +101,21 @@ def watch(port: int, gid: str, arrivals: dict[int, float], stop: threading.Event
             arrivals.setdefault(int(line[4:].strip().rstrip(b"p")), time.perf_counter())
 
 
+def run_clients(
+    play: Callable[[int], None], clients: int, seconds: float, stop: threading.Event
+) -> float:
+    """Run ``play(i)`` in ``clients`` threads for ``seconds``, then stop them; the elapsed s."""
+    threads = [threading.Thread(target=play, args=(i,)) for i in range(clients)]
+    start = time.perf_counter()
+    for t in threads:
+        t.start()
+    time.sleep(seconds)
+    stop.set()
+    for t in threads:
+        t.join()
+    return time.perf_counter() - start
+
+
 def own_games(
     port: int, clients: int, seconds: float, pace: float = 0.0, report: bool = True
 ) -> None:
@@ -141,15 +157,7 @@ def own_games(
     watcher = threading.Thread(target=watch, args=(port, games[0][0], arrivals, stop), daemon=True)
     watcher.start()
     time.sleep(0.3)
-    threads = [threading.Thread(target=play, args=(i,)) for i in range(clients)]
-    start = time.perf_counter()
-    for t in threads:
-        t.start()
-    time.sleep(seconds)
-    stop.set()
-    for t in threads:
-        t.join()
-    elapsed = time.perf_counter() - start
+    elapsed = run_clients(play, clients, seconds, stop)
     if errors:
         raise SystemExit(f"unexpected answers: {errors[:3]}")
     delays = [(arrivals[v] - sent[v]) * 1000 for v in sent if v in arrivals]
@@ -200,15 +208,7 @@ def one_game(port: int, clients: int, seconds: float) -> None:
                 raise SystemExit(f"unexpected answer {status} {body}")
             version, state = body["version"], body["state"]
 
-    threads = [threading.Thread(target=play, args=(i,)) for i in range(clients)]
-    start = time.perf_counter()
-    for t in threads:
-        t.start()
-    time.sleep(seconds)
-    stop.set()
-    for t in threads:
-        t.join()
-    elapsed = time.perf_counter() - start
+    elapsed = run_clients(play, clients, seconds, stop)
     _, body = Client(port).call("GET", f"/api/games/{gid}")
     assert body["version"] == len(won), (body["version"], len(won))
     print(
