@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from itertools import combinations, permutations
+from itertools import combinations, permutations, product
 
 from scorekeeper.errors import DiceError
 from scorekeeper.rules import Rules
@@ -194,23 +194,9 @@ def _all_counts(max_total: int) -> list[Counts]:
 
 def _sub_counts(c: Counts) -> Iterator[Counts]:
     """Every non-empty sub-multiset of ``c``."""
-    for sub in _product_ranges(c):
+    for sub in product(*(range(n + 1) for n in c)):
         if any(sub):
-            yield sub
-
-
-def _product_ranges(c: Counts) -> Iterator[Counts]:
-    if not any(c):
-        yield (0, 0, 0, 0, 0, 0)
-        return
-    i = next(k for k, n in enumerate(c) if n)
-    head = list(c)
-    head[i] = 0
-    for rest in _product_ranges(_counts(head)):
-        for n in range(c[i] + 1):
-            r = list(rest)
-            r[i] = n
-            yield _counts(r)
+            yield _counts(sub)
 
 
 def multinomial(c: Counts) -> int:
@@ -309,6 +295,13 @@ def score_keep(throw: Dice, keep: Dice, rules: Rules) -> Keep:
             + ")"
         )
     return found
+
+
+def keeps_report(throw: Dice, rules: Rules) -> dict[str, object]:
+    """The JSON report of a throw's keeps: ``{"farkle", "max", "keeps"}`` (the CLI's and API's)."""
+    keeps = legal_keeps(throw, rules)
+    best = {"keep": keeps[0].dice.to_list(), "points": keeps[0].points} if keeps else None
+    return {"farkle": not keeps, "max": best, "keeps": [k.to_dict() for k in keeps]}
 
 
 def throw_outcomes(n: int) -> list[tuple[Counts, int]]:

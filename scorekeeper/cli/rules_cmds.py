@@ -6,7 +6,7 @@ import argparse
 
 from scorekeeper.cli.common import add_rules_options, print_json, rules_from_args
 from scorekeeper.rules import find_rules, parse_assignments
-from scorekeeper.scoring import Dice, legal_keeps, parse_faces
+from scorekeeper.scoring import Dice, keeps_report, parse_faces
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -32,12 +32,9 @@ def cmd_score(args: argparse.Namespace) -> int:
     """Print every legal keep of the throw, most points first."""
     name, rules = rules_from_args(args)
     order = parse_faces(" ".join(args.dice))
-    keeps = legal_keeps(Dice(order), rules)
     out: dict[str, object] = {"dice": order, "rules": name}
     if args.overrides:
         out["overrides"] = rules.differences(find_rules(name))
-    out["farkle"] = not keeps
-    out["max"] = {"keep": keeps[0].dice.to_list(), "points": keeps[0].points} if keeps else None
-    out["keeps"] = [k.to_dict() for k in keeps]
+    out.update(keeps_report(Dice(order), rules))
     print_json(out)
     return 0

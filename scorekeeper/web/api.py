@@ -18,7 +18,7 @@ from flask import Blueprint, Response, current_app, g, jsonify, request
 from scorekeeper.errors import ActionError, ControlTokenError, StaleVersionError
 from scorekeeper.game_actions import parse_action, parse_setup
 from scorekeeper.rules import canonical_preset, find_rules, parse_assignments
-from scorekeeper.scoring import Dice, legal_keeps
+from scorekeeper.scoring import Dice, keeps_report
 from scorekeeper.store import (
     Snapshot,
     append,
@@ -118,14 +118,7 @@ def score() -> Any:
     name = canonical_preset(request.args.get("rules", "standard"))
     rules = find_rules(name, parse_assignments(request.args.getlist("set")))
     throw = Dice.parse(request.args.get("dice", ""))
-    keeps = legal_keeps(throw, rules)
-    return jsonify(
-        dice=throw.to_list(),
-        rules=name,
-        farkle=not keeps,
-        max={"keep": keeps[0].dice.to_list(), "points": keeps[0].points} if keeps else None,
-        keeps=[k.to_dict() for k in keeps],
-    )
+    return jsonify(dice=throw.to_list(), rules=name, **keeps_report(throw, rules))
 
 
 @bp.get("/suggest")
