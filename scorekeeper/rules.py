@@ -300,6 +300,15 @@ def parse_assignments(items: list[str] | None) -> dict[str, str]:
     return out
 
 
+def named_rules(name: str, assignments: list[str] | None = None) -> tuple[str, Rules]:
+    """A preset's canonical name and its rules with ``KEY=VALUE`` assignments applied.
+
+    :raises RulesError: on an unknown preset, a bad assignment, key or value.
+    """
+    canonical = canonical_preset(name)
+    return canonical, find_rules(canonical, parse_assignments(assignments))
+
+
 def rules_from_json(data: Any) -> tuple[str, Rules]:
     """Rules from the API's JSON form ``{"preset": NAME, "overrides": {...}}`` or a full dict.
 

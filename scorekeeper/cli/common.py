@@ -7,7 +7,7 @@ import json
 import sys
 from typing import Any
 
-from scorekeeper.rules import Rules, canonical_preset, find_rules, parse_assignments
+from scorekeeper.rules import Rules, named_rules
 
 
 def add_rules_options(parser: argparse.ArgumentParser) -> None:
@@ -30,8 +30,7 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
 
 def rules_from_args(args: argparse.Namespace) -> tuple[str, Rules]:
     """The preset's canonical name and the rules built from ``--rules`` and ``--set``."""
-    name = canonical_preset(args.rules)
-    return name, find_rules(name, parse_assignments(args.overrides))
+    return named_rules(args.rules, args.overrides)
 
 
 def print_json(obj: Any) -> None:

@@ -17,7 +17,7 @@ from flask import Blueprint, Response, current_app, g, jsonify, request
 
 from scorekeeper.errors import ActionError, ControlTokenError, StaleVersionError
 from scorekeeper.game_actions import parse_action, parse_setup
-from scorekeeper.rules import canonical_preset, find_rules, parse_assignments
+from scorekeeper.rules import named_rules
 from scorekeeper.scoring import Dice, keeps_report
 from scorekeeper.store import (
     Snapshot,
@@ -115,8 +115,7 @@ def game_json(snap: Snapshot, settings: AdviceSettings | None = None) -> dict[st
 @bp.get("/score")
 def score() -> Any:
     """``GET /api/score?dice=1,1,5&rules=standard&set=KEY=VALUE``: every legal keep."""
-    name = canonical_preset(request.args.get("rules", "standard"))
-    rules = find_rules(name, parse_assignments(request.args.getlist("set")))
+    name, rules = named_rules(request.args.get("rules", "standard"), request.args.getlist("set"))
     throw = Dice.parse(request.args.get("dice", ""))
     return jsonify(dice=throw.to_list(), rules=name, **keeps_report(throw, rules))
 

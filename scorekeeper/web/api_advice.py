@@ -31,7 +31,7 @@ from typing import Any
 from werkzeug.exceptions import ServiceUnavailable
 
 from scorekeeper.errors import ActionError
-from scorekeeper.rules import Rules, canonical_preset, find_rules, parse_assignments
+from scorekeeper.rules import Rules, named_rules
 from scorekeeper.scoring import Dice
 from scorekeeper.store import CHANGES, Snapshot
 
@@ -268,9 +268,8 @@ def suggest(args: Mapping[str, Any], cache_dir: str | None = None) -> dict[str, 
     :raises ActionError: on a bad number.
     :raises ServiceUnavailable: when the advisor is not installed.
     """
-    name = canonical_preset(str(args.get("rules", "standard")))
     sets = args.getlist("set") if hasattr(args, "getlist") else []
-    rules = find_rules(name, parse_assignments(list(sets)))
+    name, rules = named_rules(str(args.get("rules", "standard")), list(sets))
     throw = Dice.parse(str(args.get("dice", "")))
     on_board = str(args.get("on_board", "true")).lower() not in ("0", "false", "no", "off")
     beat_raw = args.get("beat")

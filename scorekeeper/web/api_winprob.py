@@ -25,7 +25,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request, url_for
 
 from scorekeeper.errors import PositionError, UnsupportedRulesError
-from scorekeeper.rules import Rules, canonical_preset, find_rules, parse_assignments
+from scorekeeper.rules import Rules, named_rules
 from scorekeeper.scoring import Dice
 from scorekeeper.store import snapshot
 from scorekeeper.web.api_advice import exit_with_parent
@@ -316,8 +316,7 @@ def rules_winprob() -> Any:
     unless ``solve=0`` (then ``"status": "not_solved"``).
     """
     args = request.args
-    name = canonical_preset(args.get("rules", "standard"))
-    rules = find_rules(name, parse_assignments(args.getlist("set")))
+    _, rules = named_rules(args.get("rules", "standard"), args.getlist("set"))
     start = args.get("solve", "1") not in {"0", "false", "no"}
     try:
         table = ensure_solved(rules, start)
