@@ -45,15 +45,20 @@ test: lint typecheck pytest
 bench: $(VENV)/.installed
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
-# Train the dice reader (about an hour on two CPU cores) and export models/dice.onnx: stage 1
-# from scratch, stage 2 fine-tunes it with more background crops (frozen batch norm).
+# Train the dice reader (under two hours on two CPU cores) and export models/dice.onnx: stage 1
+# from scratch, stages 2 and 3 fine-tune the detector with more background crops (frozen batch
+# norm); then the second look is trained on the detector's candidates and exported with it.
 model: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	$(BIN)/python -m training.train --seed $(or $(SEED),0) --no-eval --out build/dice-stage1.onnx
 	$(BIN)/python -m training.train --seed 1 --init-onnx build/dice-stage1.onnx --steps 1800 \
 		--lr 1e-3 --focus 0.5 --no-eval --out build/dice-stage2.onnx
 	$(BIN)/python -m training.train --seed 2 --init-onnx build/dice-stage2.onnx --steps 5000 \
-		--stop-after 2000 --lr 5e-4 --focus 0.6 --out models/dice.onnx
+		--stop-after 2000 --lr 5e-4 --focus 0.6 --no-eval --out build/dice-stage3.onnx
+	$(BIN)/python -m training.patch_data --detector build/dice-stage3.onnx --synth 4000 \
+		--out build/patches.npz
+	$(BIN)/python -m training.train_patch --patches build/patches.npz \
+		--detector build/dice-stage3.onnx --steps 8000 --out models/dice.onnx
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info

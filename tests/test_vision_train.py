@@ -64,3 +64,39 @@ def test_training_smoke_run_exports_a_readable_model(tmp_path: Path) -> None:
     assert t["heat"].shape == (1, g, g) and t["heat"][0, 12, 24] == 1.0
     assert t["heat"][0].sum() < 40 and t["value"][12, 24] == 4 and t["weight"][12, 24] > 0
     assert np.isclose(t["size"][0, 12, 24], np.log(10.0))
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.skipif(not HAVE_TORCH, reason="torch, onnx and tqdm (the train extra) not installed")
+def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT))
+    from scorekeeper.vision import default_model_path
+    from scorekeeper.vision.patches import PATCH_SIZE
+    from training.patch_data import STORE
+    from training.patch_data import main as mine
+    from training.train_patch import augment_patch
+    from training.train_patch import main as train
+
+    patches = tmp_path / "patches.npz"
+    args = ["--detector", str(default_model_path()), "--out", str(patches), "--synth", "3"]
+    assert mine([*args, "--limit", "1", "--variants", "2", "--workers", "1"]) == 0
+    data = np.load(patches)
+    assert data["X"].shape[1:] == (STORE, STORE, 3) and data["X"].dtype == np.uint8
+    assert len(data["y"]) == len(data["src"]) > 0 and set(data["y"]) <= set(range(7))
+    assert 0 in set(data["y"]) and set(data["src"]) <= {0, 1, 2}
+    rng = np.random.default_rng(0)
+    aug = augment_patch(data["X"][0], rng)
+    assert aug.shape == (3, PATCH_SIZE, PATCH_SIZE) and aug.min() >= 0 and aug.max() <= 1
+    out = tmp_path / "two.onnx"
+    detector = default_model_path()
+    assert train(["--patches", str(patches), "--detector", str(detector), "--steps", "2",
+                  "--batch", "4", "--no-eval", "--out", str(out)]) == 0  # fmt: skip
+    two = DiceReader(out, threads=1)
+    assert two.two_stage and two.patch_size == PATCH_SIZE
+    # the detector's weights are copied unchanged: the same candidates as the source model
+    frame = np.asarray(__import__("cv2").imread(str(ROOT / "sample_images" / "scene-01-wood.jpg")))
+    src = DiceReader(detector, threads=1)
+    a, b = src.candidates(frame, 0.3), two.candidates(frame, 0.3)
+    assert [d.value for d in a] == [d.value for d in b]
+    assert np.allclose([d.box for d in a], [d.box for d in b], atol=0.05)
+    assert two.patch_logits(frame, [d.box for d in b]).shape == (len(b), 7)

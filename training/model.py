@@ -60,3 +60,42 @@ class Exported(nn.Module):
     def forward(self, x: torch.Tensor) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         heat, value, size = self.net(x)
         return torch.sigmoid(heat), value, size
+
+
+class PatchNet(nn.Module):
+    """The second look: a colour patch (N, 3, 48, 48) in [0, 1] around a candidate die ->
+    logits (N, 7) of "not a die" and faces 1..6."""
+
+    def __init__(self, widths: tuple[int, int, int, int] = (16, 32, 48, 80)):
+        super().__init__()
+        a, b, c, d = widths
+        self.features = nn.Sequential(
+            cbr(3, a),
+            cbr(a, b, 2),
+            cbr(b, b),
+            cbr(b, c, 2),
+            cbr(c, c),
+            cbr(c, d, 2),
+            cbr(d, d),
+            cbr(d, d),
+        )
+        self.head = nn.Linear(d, 7)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        f = self.features((x - 0.5) * 4.0)
+        return self.head(f.mean(dim=(2, 3)))
+
+
+class TwoStage(nn.Module):
+    """The exported graph: the detector's maps and, independently, the patch logits."""
+
+    def __init__(self, det: DiceNet, patch: PatchNet):
+        super().__init__()
+        self.det = Exported(det)
+        self.patch = patch
+
+    def forward(
+        self, image: torch.Tensor, patches: torch.Tensor
+    ) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor, torch.Tensor]:
+        heat, value, size = self.det(image)
+        return heat, value, size, self.patch(patches)

@@ -99,7 +99,10 @@ def load_onnx_weights(net: DiceNet, path: Path) -> None:
 
     model = onnx.load(str(path))
     init = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
-    convs = [n for n in model.graph.node if n.op_type == "Conv"]
+    # a two-stage model's second-look convolutions are not the detector's
+    convs = [
+        n for n in model.graph.node if n.op_type == "Conv" and not n.name.startswith("/patch/")
+    ]
     mods = [
         net.stem,
         net.s4[0],

@@ -41,9 +41,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def _reader_options(p: argparse.ArgumentParser) -> None:
-    """``--model``, ``--threshold``, ``--threads``."""
+    """``--model``, ``--threshold``, ``--candidate-threshold``, ``--threads``, ``--long-side``."""
     p.add_argument("--model", metavar="PATH", help="ONNX model (default models/dice.onnx)")
-    p.add_argument("--threshold", type=float, default=0.5, help="detection score threshold")
+    p.add_argument(
+        "--threshold",
+        type=float,
+        default=0.5,
+        help="probability of being a die that a candidate needs to count (default 0.5)",
+    )
+    p.add_argument(
+        "--candidate-threshold",
+        type=float,
+        default=None,
+        metavar="HEAT",
+        help="heat-map peak a spot needs to be looked at again (default: the model's own, 0.3)",
+    )
     p.add_argument("--threads", type=int, default=1, help="CPU threads for the model")
     p.add_argument(
         "--long-side",
@@ -61,6 +73,7 @@ def _reader(args: argparse.Namespace) -> Any:
     return DiceReader(
         model_path=args.model or default_model_path(),
         score_threshold=args.threshold,
+        candidate_threshold=args.candidate_threshold,
         threads=args.threads,
         long_side=args.long_side,
     )

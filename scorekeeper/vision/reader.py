@@ -12,6 +12,7 @@ import numpy as np
 
 from scorekeeper.errors import ImageError
 from scorekeeper.vision.imageio import check_frame, to_grey
+from scorekeeper.vision.patches import PATCH_SIZE, patch_batch
 
 DEFAULT_LONG_SIDE = 512
 """The model's input long side when the ONNX file does not say otherwise."""
@@ -21,6 +22,9 @@ DEFAULT_STRIDE = 4
 
 MULTIPLE = 16
 """The model's input height and width are padded to a multiple of this."""
+
+DEFAULT_CANDIDATE_THRESHOLD = 0.3
+"""Heat a peak needs to become a candidate for the second look, unless the model says."""
 
 
 def default_model_path() -> Path:
@@ -179,8 +183,40 @@ def decode(
     return out
 
 
+def second_look(
+    candidates: list[Detection], logits: np.ndarray, threshold: float
+) -> list[Detection]:
+    """Keep the candidates whose patch the second look calls a die, with its value.
+
+    ``logits`` is (N, 7): "not a die" then faces 1..6. A candidate stays when the summed
+    probability of the six faces is at least ``threshold``; its value is the likeliest face and
+    its confidence that face's probability.
+
+    >>> c = [Detection(3, (0, 0, 9, 9), 0.9), Detection(2, (20, 0, 29, 9), 0.8)]
+    >>> lg = np.array([[-5, 0, 0, 0, 0, 6, 0], [5, 0, 0, 0, 0, 0, 0]], np.float32)
+    >>> [(d.value, round(d.confidence, 2)) for d in second_look(c, lg, 0.5)]
+    [(5, 0.99)]
+    """
+    if logits.shape != (len(candidates), 7):
+        raise ValueError(f"expected ({len(candidates)}, 7) patch logits, got {logits.shape}")
+    probs = _softmax(logits.astype(np.float64), axis=1)
+    out = []
+    for cand, p in zip(candidates, probs, strict=True):
+        if 1.0 - p[0] < threshold:
+            continue
+        value = int(np.argmax(p[1:])) + 1
+        out.append(Detection(value=value, box=cand.box, confidence=float(p[value])))
+    out.sort(key=lambda d: -d.confidence)
+    return out
+
+
 class DiceReader:
-    """Finds every die in a frame and reads its face, with an ONNX model on the CPU."""
+    """Finds every die in a frame and reads its face, with an ONNX model on the CPU.
+
+    The model's first stage finds candidate dice on a grey heat map; when the model has a
+    second-look head (a ``patches`` input), a colour patch around each candidate, cut from the
+    full-resolution frame, decides whether it is a die and reads its face.
+    """
 
     def __init__(
         self,
@@ -189,17 +225,25 @@ class DiceReader:
         threads: int = 1,
         *,
         long_side: int | None = None,
+        candidate_threshold: float | None = None,
     ) -> None:
         """Load the model (``default_model_path()`` when None) on ``threads`` CPU threads.
 
-        ``long_side`` overrides the input size stored in the model (larger reads smaller dice,
-        slower). :raises ImageError: when the model file is missing or not a dice model;
+        ``score_threshold`` is the die probability the second look needs (the heat a peak
+        needs for a one-stage model); ``candidate_threshold`` the heat a peak needs to be
+        looked at again (default: the model's metadata, else 0.3). ``long_side`` overrides the
+        input size stored in the model (larger reads smaller dice, slower).
+        :raises ImageError: when the model file is missing or not a dice model;
             ValueError for a threshold outside (0, 1) or threads < 1.
         """
         import onnxruntime as ort
 
-        if not 0.0 < score_threshold < 1.0:
-            raise ValueError(f"score_threshold must be between 0 and 1, got {score_threshold}")
+        for name, t in (
+            ("score_threshold", score_threshold),
+            ("candidate_threshold", candidate_threshold),
+        ):
+            if t is not None and not 0.0 < t < 1.0:
+                raise ValueError(f"{name} must be between 0 and 1, got {t}")
         if threads < 1:
             raise ValueError(f"threads must be at least 1, got {threads}")
         path = Path(model_path) if model_path is not None else default_model_path()
@@ -216,33 +260,51 @@ class DiceReader:
             )
         except Exception as exc:  # onnxruntime raises its own exception types
             raise ImageError(f"{path} is not a loadable ONNX model: {exc}") from exc
-        inputs = self._session.get_inputs()
-        if len(inputs) != 1 or len(inputs[0].shape) != 4:
-            raise ImageError(f"{path}: expected one (N, 1, H, W) input")
-        self._input_name: str = inputs[0].name
-        names = [o.name for o in self._session.get_outputs()]
-        missing = {"heat", "value", "size"} - set(names)
+        inputs = {i.name: i for i in self._session.get_inputs()}
+        image = inputs.get("image") or (next(iter(inputs.values())) if len(inputs) == 1 else None)
+        if image is None or len(image.shape) != 4 or set(inputs) - {image.name, "patches"}:
+            raise ImageError(f"{path}: expected an (N, 1, H, W) 'image' input")
+        self._input_name: str = image.name
+        names = {o.name for o in self._session.get_outputs()}
+        wanted = {"heat", "value", "size"} | ({"patch_logits"} if "patches" in inputs else set())
+        missing = wanted - names
         if missing:
             raise ImageError(f"{path}: the model lacks outputs {sorted(missing)}")
         self._outputs = ["heat", "value", "size"]
         meta = self._session.get_modelmeta().custom_metadata_map
         self.stride: int = int(meta.get("stride", DEFAULT_STRIDE))
-        fixed = inputs[0].shape[2:]
+        fixed = image.shape[2:]
         if all(isinstance(d, int) for d in fixed):
             self.long_side: int = int(max(fixed))
         else:
             self.long_side = int(long_side or meta.get("long_side", DEFAULT_LONG_SIDE))
+        self.two_stage: bool = "patches" in inputs
+        """True when the model has the second-look head."""
+        self.patch_size: int = int(meta.get("patch_size", PATCH_SIZE))
+        if self.two_stage:
+            self.candidate_threshold: float = candidate_threshold or float(
+                meta.get("candidate_threshold", DEFAULT_CANDIDATE_THRESHOLD)
+            )
+            # each run feeds both inputs; the one not in use gets a tiny blank
+            self._blank_patches = np.zeros((1, 3, self.patch_size, self.patch_size), np.float32)
+            self._blank_image = np.zeros((1, 1, MULTIPLE, MULTIPLE), np.float32)
+        else:
+            self.candidate_threshold = candidate_threshold or score_threshold
         self.score_threshold = score_threshold
         self.threads = threads
         self.model_path = path
 
     def raw(self, prepared: Prepared) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Run the model on a prepared tensor: (heat (h, w), values (6, h, w), sizes (2, h, w))."""
-        heat, values, sizes = self._session.run(self._outputs, {self._input_name: prepared.tensor})
+        feed = {self._input_name: prepared.tensor}
+        if self.two_stage:
+            feed["patches"] = self._blank_patches
+        heat, values, sizes = self._session.run(self._outputs, feed)
         return np.asarray(heat)[0, 0], np.asarray(values)[0], np.asarray(sizes)[0]
 
-    def infer(self, frame: np.ndarray) -> list[Detection]:
-        """Every die in the frame (uint8 BGR, grey or BGRA), strongest first.
+    def candidates(self, frame: np.ndarray, threshold: float | None = None) -> list[Detection]:
+        """The first stage alone: peaks of the heat map at ``threshold`` (default: the
+        candidate threshold), valued by the heat-map head, strongest first.
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
@@ -255,5 +317,30 @@ class DiceReader:
             stride=self.stride,
             scale=prepared.scale,
             frame_size=prepared.frame_size,
-            threshold=self.score_threshold,
+            threshold=self.candidate_threshold if threshold is None else threshold,
         )
+
+    def patch_logits(
+        self, frame: np.ndarray, boxes: list[tuple[float, float, float, float]]
+    ) -> np.ndarray:
+        """The second look's (N, 7) logits ("not a die", faces 1..6) for boxes in a frame."""
+        if not self.two_stage:
+            raise ImageError(f"{self.model_path} has no second-look head")
+        if not boxes:
+            return np.zeros((0, 7), np.float32)
+        patches = patch_batch(check_frame(frame), boxes, self.patch_size)
+        (logits,) = self._session.run(
+            ["patch_logits"], {self._input_name: self._blank_image, "patches": patches}
+        )
+        return np.asarray(logits, np.float32)
+
+    def infer(self, frame: np.ndarray) -> list[Detection]:
+        """Every die in the frame (uint8 BGR, grey or BGRA), strongest first.
+
+        :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
+        """
+        found = self.candidates(frame)
+        if not self.two_stage or not found:
+            return found
+        logits = self.patch_logits(frame, [d.box for d in found])
+        return second_look(found, logits, self.score_threshold)

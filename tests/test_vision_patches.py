@@ -1,0 +1,81 @@
+"""The second look's pure parts: patches cut from frames and the decision on their logits."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from scorekeeper.vision.patches import PATCH_CONTEXT, crop_patch, patch_batch, to_bgr
+from scorekeeper.vision.reader import Detection, second_look
+
+
+def test_to_bgr_accepts_grey_bgr_and_bgra() -> None:
+    grey = np.arange(12, dtype=np.uint8).reshape(3, 4)
+    assert to_bgr(grey).shape == (3, 4, 3) and (to_bgr(grey)[:, :, 2] == grey).all()
+    bgra = np.zeros((3, 4, 4), np.uint8)
+    bgra[:, :, 3] = 255
+    assert to_bgr(bgra).shape == (3, 4, 3) and to_bgr(bgra).max() == 0
+    bgr = np.ones((3, 4, 3), np.uint8)
+    assert to_bgr(bgr) is bgr
+
+
+def test_crop_patch_centres_and_scales() -> None:
+    img = np.zeros((100, 100, 3), np.uint8)
+    img[40:60, 20:40] = (10, 200, 30)  # a 20 px square centred on (30, 50)
+    p = crop_patch(img, 30.0, 50.0, 40.0, 20)
+    assert p.shape == (20, 20, 3)
+    # the square fills the middle half of the patch, in its colour
+    assert (p[6:14, 6:14] == (10, 200, 30)).all()
+    assert p[:4].max() == 0 and p[:, :4].max() == 0
+
+
+def test_crop_patch_repeats_edges_outside_the_frame() -> None:
+    img = np.zeros((10, 10, 3), np.uint8)
+    img[:, 0] = 255
+    p = crop_patch(img, 0.0, 5.0, 8.0, 8)
+    # left of the frame repeats the white first column
+    assert p[:, :4].min() == 255 and p[:, 5:].max() == 0
+    # a box wholly outside still gives a patch of the right size
+    assert crop_patch(img, -50.0, -50.0, 6.0, 8).shape == (8, 8, 3)
+
+
+def test_patch_batch_layout_and_range() -> None:
+    frame = np.full((60, 80), 128, np.uint8)
+    frame[20:30, 40:50] = 255
+    batch = patch_batch(frame, [(40, 20, 50, 30), (0, 0, 5, 5)], 16)
+    assert batch.shape == (2, 3, 16, 16) and batch.dtype == np.float32
+    assert batch.min() >= 0.0 and batch.max() <= 1.0
+    side = PATCH_CONTEXT * 10
+    inner = round(16 * 10 / side)  # the white square's share of the patch
+    mid = batch[
+        0, 0, 8 - inner // 2 + 1 : 8 + inner // 2 - 1, 8 - inner // 2 + 1 : 8 + inner // 2 - 1
+    ]
+    assert np.allclose(mid, 1.0)
+    assert np.allclose(batch[1], 128 / 255)
+
+
+def _cands(n: int) -> list[Detection]:
+    return [Detection(1, (10.0 * i, 0.0, 10.0 * i + 9, 9.0), 0.9 - 0.1 * i) for i in range(n)]
+
+
+def test_second_look_keeps_dice_rereads_faces_and_ranks() -> None:
+    logits = np.array(
+        [
+            [0.0, 0, 0, 0, 0, 0, 8],  # a six, sure
+            [8.0, 0, 0, 0, 0, 0, 0],  # not a die
+            [0.0, 0, 3, 0, 0, 0, 0],  # a two, less sure
+        ],
+        np.float32,
+    )
+    out = second_look(_cands(3), logits, 0.5)
+    assert [d.value for d in out] == [6, 2]
+    assert out[0].confidence > out[1].confidence
+    assert out[1].box == _cands(3)[2].box
+    # a stricter threshold drops the less sure die only when its die probability is lower
+    assert [d.value for d in second_look(_cands(3), logits, 0.999)] == [6]
+
+
+def test_second_look_refuses_mismatched_logits() -> None:
+    with pytest.raises(ValueError, match="patch logits"):
+        second_look(_cands(2), np.zeros((3, 7), np.float32), 0.5)
+    assert second_look([], np.zeros((0, 7), np.float32), 0.5) == []

@@ -1,0 +1,198 @@
+"""Patches for the second look: the first stage's candidates on training images, labelled.
+
+    python -m training.patch_data --detector build/dice-stage3.onnx --out build/patches.npz
+
+Each candidate the detector proposes (at a low heat threshold) on a real training photo or a
+synthetic scene becomes a patch labelled with the face of the die it matches (the evaluation's
+rule: its centre in the labelled box, one candidate per die, strongest first) or 0 when it
+matches none: a false die, a side face, a second peak on one die. The labelled boxes are added
+too, so dice the detector misses still teach faces. Patches are stored larger than the model's
+(``STORE_CONTEXT`` times the box) so training can rotate, shift and scale them. Deterministic
+given the seed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from multiprocessing import Pool
+from pathlib import Path
+
+import cv2
+import numpy as np
+from tqdm import tqdm
+
+from scorekeeper.vision.evaluate import Truth, list_labelled, parse_yolo
+from scorekeeper.vision.patches import crop_patch
+from scorekeeper.vision.reader import Detection, DiceReader
+from scorekeeper.vision.synth import TRAIN_BACKGROUNDS, render_scene
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DATA = ROOT.parent / "shared" / "dice-data"
+TRAIN_FOLDERS = (("webcam-table/Train", "all"), ("dice-tray/train", "train"))
+
+STORE = 72
+"""Side in pixels of a stored patch."""
+
+STORE_CONTEXT = 2.0
+"""A stored patch covers this many times the longer side of its box."""
+
+MINE_THRESHOLD = 0.12
+"""Heat a peak needs to be mined as a candidate (below the reader's candidate threshold)."""
+
+SOURCES = ("webcam", "tray", "synth")
+
+_reader: DiceReader | None = None
+
+
+def label_candidates(dets: list[Detection], truth: Truth) -> list[int]:
+    """Each candidate's label: the value of the die it matches, or 0.
+
+    >>> d = [Detection(2, (0, 0, 10, 10), 0.9), Detection(2, (1, 1, 11, 11), 0.5)]
+    >>> label_candidates(d, [(4, (0.0, 0.0, 12.0, 12.0))])
+    [4, 0]
+    """
+    used = [False] * len(truth)
+    labels = []
+    for d in dets:  # strongest first, as the detector returns them
+        cx, cy = d.centre()
+        best, best_dist = -1, math.inf
+        for i, (_, (x0, y0, x1, y1)) in enumerate(truth):
+            if used[i] or not (x0 <= cx <= x1 and y0 <= cy <= y1):
+                continue
+            dist = math.hypot(cx - (x0 + x1) / 2, cy - (y0 + y1) / 2)
+            if dist < best_dist:
+                best, best_dist = i, dist
+        if best >= 0:
+            used[best] = True
+            labels.append(truth[best][0])
+        else:
+            labels.append(0)
+    return labels
+
+
+def _store(image: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
+    """The stored patch of a box."""
+    x0, y0, x1, y1 = box
+    side = STORE_CONTEXT * max(x1 - x0, y1 - y0, 1.0)
+    return crop_patch(image, (x0 + x1) / 2, (y0 + y1) / 2, side, STORE)
+
+
+def _variant(image: np.ndarray, truth: Truth, k: int) -> tuple[np.ndarray, Truth]:
+    """Variant k of a real photo: as is, turned half round, or grey and softened."""
+    if k == 0:
+        return image, truth
+    h, w = image.shape[:2]
+    if k == 1:
+        flipped = [(v, (w - x1, h - y1, w - x0, h - y0)) for v, (x0, y0, x1, y1) in truth]
+        return np.ascontiguousarray(image[::-1, ::-1]), flipped
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    small = cv2.resize(grey, (w * 2 // 3, h * 2 // 3), interpolation=cv2.INTER_AREA)
+    grey = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    return cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), truth
+
+
+def _mine(
+    image: np.ndarray, truth: Truth, rng: np.random.Generator
+) -> list[tuple[np.ndarray, int]]:
+    """Labelled patches of one image: candidates, labelled boxes, one random background box."""
+    assert _reader is not None
+    dets = _reader.candidates(image, MINE_THRESHOLD)
+    out = [
+        (_store(image, d.box), lab)
+        for d, lab in zip(dets, label_candidates(dets, truth), strict=True)
+    ]
+    out += [(_store(image, box), v) for v, box in truth]
+    h, w = image.shape[:2]
+    sides = [max(b[2] - b[0], b[3] - b[1]) for _, b in truth] or [rng.uniform(20, 90)]
+    for _ in range(10):
+        s = float(rng.choice(sides)) * rng.uniform(0.8, 1.2)
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        if all(
+            math.hypot(cx - (b[0] + b[2]) / 2, cy - (b[1] + b[3]) / 2) > 0.9 * s for _, b in truth
+        ):
+            out.append((_store(image, (cx - s / 2, cy - s / 2, cx + s / 2, cy + s / 2)), 0))
+            break
+    return out
+
+
+def _init(model: str) -> None:
+    global _reader
+    cv2.setNumThreads(1)
+    _reader = DiceReader(model, threads=1)
+
+
+def _real_job(job: tuple[str, str, int, int]) -> tuple[int, list[tuple[np.ndarray, int]]]:
+    img_path, label_path, k, seed = job
+    image = cv2.imread(img_path, cv2.IMREAD_COLOR)
+    h, w = image.shape[:2]
+    truth = parse_yolo(Path(label_path).read_text(), w, h) if Path(label_path).exists() else []
+    image, truth = _variant(image, truth, k)
+    return 0 if "webcam" in img_path else 1, _mine(image, truth, np.random.default_rng(seed))
+
+
+def _synth_job(seed: int) -> tuple[int, list[tuple[np.ndarray, int]]]:
+    rng = np.random.default_rng([seed, 1])
+    lo = math.exp(rng.uniform(math.log(14), math.log(100)))
+    image, truth = render_scene(
+        seed,
+        640,
+        480,
+        die_size=(lo, lo * 1.3),
+        styles=TRAIN_BACKGROUNDS,
+        clean=bool(rng.random() < 0.2),
+    )
+    return 2, _mine(image, truth, rng)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Mine and save ``X`` (N, STORE, STORE, 3) uint8 BGR, ``y`` labels 0..6, ``src`` sources."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--detector", required=True, help="an ONNX model with the first stage")
+    ap.add_argument("--out", type=Path, default=ROOT / "build" / "patches.npz")
+    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--synth", type=int, default=2500, help="synthetic scenes")
+    ap.add_argument("--variants", type=int, default=3, help="variants of each real photo (1-3)")
+    ap.add_argument("--limit", type=int, default=None, help="real images per folder (smoke)")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--workers", type=int, default=2)
+    args = ap.parse_args(argv)
+    jobs: list[tuple[str, str, int, int]] = []
+    for folder, split in TRAIN_FOLDERS:
+        if (args.data / folder).is_dir():
+            for ip, lp in list_labelled(args.data / folder, split)[: args.limit]:
+                for k in range(args.variants):
+                    jobs.append((str(ip), str(lp), k, args.seed * 1_000_003 + len(jobs)))
+    seeds = [9_000_000 + args.seed * 100_000 + i for i in range(args.synth)]
+    X: list[np.ndarray] = []
+    y: list[int] = []
+    src: list[int] = []
+    total = len(jobs) + len(seeds)
+    with Pool(args.workers, _init, (args.detector,)) as pool:
+        results = [
+            pool.imap(_real_job, jobs, chunksize=4),
+            pool.imap(_synth_job, seeds, chunksize=4),
+        ]
+        bar = tqdm(total=total, mininterval=10, file=sys.stderr, desc="mine")
+        for it in results:
+            for source, patches in it:
+                for p, lab in patches:
+                    X.append(p)
+                    y.append(lab)
+                    src.append(source)
+                bar.update()
+        bar.close()
+    ya, sa = np.array(y, np.int8), np.array(src, np.int8)
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez(
+        args.out, X=np.stack(X) if X else np.zeros((0, STORE, STORE, 3), np.uint8), y=ya, src=sa
+    )
+    for s, name in enumerate(SOURCES):
+        counts = np.bincount(ya[sa == s], minlength=7).tolist()
+        print(f"{name}: {counts} (label 0 = not a die)", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,206 @@
+"""Train the second look (PatchNet) on mined patches and export it with the detector.
+
+    python -m training.train_patch --patches build/patches.npz --detector build/dice-stage3.onnx \
+        --out models/dice.onnx
+
+The detector's weights are copied unchanged from ``--detector``; the exported graph has two
+inputs (``image``, ``patches``) and four outputs (``heat``, ``value``, ``size``,
+``patch_logits``). Deterministic given the seed. Progress goes to stderr through tqdm.
+"""
+
+from __future__ import annotations
+
+import argparse
+import copy
+import json
+import math
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+import torch
+import torch.nn.functional as F
+from tqdm import tqdm
+
+from scorekeeper.vision.patches import PATCH_CONTEXT, PATCH_SIZE
+from training.model import DiceNet, PatchNet, TwoStage
+from training.patch_data import STORE, STORE_CONTEXT
+from training.train import DEFAULT_DATA, LONG_SIDE, ROOT, evaluate, load_onnx_weights
+
+CANDIDATE_THRESHOLD = 0.3
+
+
+def augment_patch(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A stored patch (STORE², BGR uint8) as the model's (3, PATCH_SIZE²) float input,
+    re-framed (rotated, mirrored, shifted and scaled as the detector's boxes vary) and re-lit."""
+    box = STORE / STORE_CONTEXT
+    side = PATCH_CONTEXT * box * math.exp(rng.uniform(math.log(0.85), math.log(1.2)))
+    cx, cy = (STORE - 1) / 2 + rng.normal(0, 0.06 * box, 2)
+    theta = rng.uniform(0, 2 * math.pi)
+    k = side / PATCH_SIZE
+    c, s = math.cos(theta) * k, math.sin(theta) * k
+    flip = -1.0 if rng.random() < 0.5 else 1.0
+    a = np.array([[c * flip, -s], [s * flip, c]])
+    # output pixel (u, v) -> stored pixel: the output's centre lands on (cx, cy)
+    t = np.array([cx, cy]) - a @ np.full(2, (PATCH_SIZE - 1) / 2)
+    out = cv2.warpAffine(
+        patch,
+        np.hstack([a, t[:, None]]),
+        (PATCH_SIZE, PATCH_SIZE),
+        flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+        borderMode=cv2.BORDER_REPLICATE,
+    ).astype(np.float32) * np.float32(1 / 255)
+    if rng.random() < 0.3:  # a smaller die: fewer pixels
+        f = rng.uniform(0.35, 0.8)
+        n = max(8, round(PATCH_SIZE * f))
+        out = cv2.resize(
+            cv2.resize(out, (n, n), interpolation=cv2.INTER_AREA),
+            (PATCH_SIZE, PATCH_SIZE),
+            interpolation=cv2.INTER_LINEAR,
+        )
+    if rng.random() < 0.5:
+        out = out[:, :, rng.permutation(3)]
+    if rng.random() < 0.25:
+        out = np.repeat(out @ np.array([[0.114], [0.587], [0.299]], np.float32), 3, axis=2)
+    out = out * rng.uniform(0.8, 1.2, 3).astype(np.float32)
+    if rng.random() < 0.08:
+        out = 1.0 - out
+    out = np.clip(out, 0, 1) ** np.float32(math.exp(rng.uniform(-0.5, 0.5)))
+    lo, hi = rng.uniform(0, 0.2), rng.uniform(0.75, 1.1)
+    out = lo + out * (hi - lo)
+    if rng.random() < 0.25:
+        ramp = np.linspace(-1, 1, PATCH_SIZE, dtype=np.float32)
+        a = rng.uniform(0, 2 * math.pi)
+        out = out + rng.uniform(0, 0.25) * (
+            math.cos(a) * ramp[None, :, None] + math.sin(a) * ramp[:, None, None]
+        )
+    if rng.random() < 0.3:
+        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.2))
+    out = out + rng.normal(0, rng.uniform(0, 0.04), out.shape).astype(np.float32)
+    return np.clip(out, 0, 1).transpose(2, 0, 1)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Train, export and report; returns the exit code."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--patches", type=Path, default=ROOT / "build" / "patches.npz")
+    ap.add_argument("--detector", type=Path, required=True)
+    ap.add_argument("--out", type=Path, default=ROOT / "models" / "dice.onnx")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--steps", type=int, default=6000)
+    ap.add_argument("--batch", type=int, default=128)
+    ap.add_argument("--lr", type=float, default=3e-3)
+    ap.add_argument("--synth-share", type=float, default=0.5)
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--no-eval", action="store_true")
+    args = ap.parse_args(argv)
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    torch.use_deterministic_algorithms(True)
+    cv2.setNumThreads(1)
+    data = np.load(args.patches)
+    X, y, src = data["X"], data["y"].astype(np.int64), data["src"]
+    real_idx, synth_idx = np.nonzero(src < 2)[0], np.nonzero(src == 2)[0]
+    print(f"patches: {len(real_idx)} real, {len(synth_idx)} synthetic", file=sys.stderr)
+    rng = np.random.default_rng(args.seed)
+    net = PatchNet().to(memory_format=torch.channels_last)
+    ema = copy.deepcopy(net)
+    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(
+        opt, max_lr=args.lr, total_steps=args.steps, pct_start=0.05
+    )
+    t0 = time.time()
+    bar = tqdm(range(args.steps), mininterval=15, file=sys.stderr, desc="second look")
+    run_loss, run_acc = 2.0, 0.0
+    for step in bar:
+        n_synth = int(rng.binomial(args.batch, args.synth_share if len(real_idx) else 1.0))
+        idx = np.concatenate(
+            [rng.choice(synth_idx, n_synth), rng.choice(real_idx, args.batch - n_synth)]
+            if len(real_idx)
+            else [rng.choice(synth_idx, args.batch)]
+        )
+        xb = torch.from_numpy(np.stack([augment_patch(X[i], rng) for i in idx]))
+        yb = torch.from_numpy(y[idx])
+        logits = net(xb.contiguous(memory_format=torch.channels_last))
+        loss = F.cross_entropy(logits, yb, label_smoothing=0.05)
+        opt.zero_grad(set_to_none=True)
+        loss.backward()
+        opt.step()
+        sched.step()
+        decay = min(0.998, (1 + step) / (10 + step))
+        with torch.no_grad():
+            for pe, pn in zip(ema.state_dict().values(), net.state_dict().values(), strict=True):
+                if pe.dtype.is_floating_point:
+                    pe.mul_(decay).add_(pn.detach(), alpha=1 - decay)
+                else:
+                    pe.copy_(pn)
+        run_loss = 0.98 * run_loss + 0.02 * float(loss)
+        run_acc = 0.98 * run_acc + 0.02 * float((logits.argmax(1) == yb).float().mean())
+        bar.set_postfix(loss=f"{run_loss:.3f}", acc=f"{run_acc:.3f}", refresh=False)
+        if not math.isfinite(float(loss)):
+            print("loss is not finite; stopping", file=sys.stderr)
+            return 1
+    bar.close()
+    minutes = (time.time() - t0) / 60
+    det = DiceNet()
+    load_onnx_weights(det, args.detector)
+    export(
+        TwoStage(det, ema).eval(),
+        args.out,
+        {
+            "stride": "4",
+            "long_side": str(LONG_SIDE),
+            "patch_size": str(PATCH_SIZE),
+            "candidate_threshold": str(CANDIDATE_THRESHOLD),
+            "seed": str(args.seed),
+            "patch_steps": str(args.steps),
+            "detector": args.detector.name,
+            "producer": "training/train_patch.py (DiceNet + PatchNet)",
+        },
+    )
+    print(
+        f"exported {args.out} ({args.out.stat().st_size} bytes) after {minutes:.1f} min",
+        file=sys.stderr,
+    )
+    if not args.no_eval and args.data.is_dir():
+        print(json.dumps(evaluate(args.out, args.data), indent=1))
+    return 0
+
+
+def export(model: TwoStage, out: Path, meta: dict[str, str]) -> None:
+    """Write the two-input ONNX model (dynamic image size and patch count) with metadata."""
+    import onnx
+
+    out.parent.mkdir(parents=True, exist_ok=True)
+    dummy = (torch.zeros(1, 1, 384, LONG_SIDE), torch.zeros(2, 3, PATCH_SIZE, PATCH_SIZE))
+    axes = {
+        "image": {2: "height", 3: "width"},
+        "heat": {2: "h", 3: "w"},
+        "value": {2: "h", 3: "w"},
+        "size": {2: "h", 3: "w"},
+        "patches": {0: "n"},
+        "patch_logits": {0: "n"},
+    }
+    torch.onnx.export(
+        model,
+        dummy,
+        str(out),
+        input_names=["image", "patches"],
+        output_names=["heat", "value", "size", "patch_logits"],
+        dynamic_axes=axes,
+        opset_version=17,
+        dynamo=False,
+    )
+    onnx_model = onnx.load(str(out))
+    for k, v in sorted(meta.items()):
+        p = onnx_model.metadata_props.add()
+        p.key, p.value = k, v
+    onnx.save(onnx_model, str(out))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
