@@ -1,6 +1,6 @@
 """Benchmark the dice reader: the whole read of one 640×480 frame after warm-up.
 
-Prints one JSON line ``{"ms_median", "ms_p90", "frames", "threads"}``. Run:
+Prints one JSON line ``{"ms_median", "ms_p90", "frames", "threads", "dice_per_frame"}``. Run:
 ``.venv/bin/python benchmarks/bench_reader.py --threads 1 [IMAGE...]`` (default: the scenes in
 sample_images/). Each image is resized to 640×480 first; the timing covers pre-processing,
 the model and post-processing (``DiceReader.infer``).
@@ -39,17 +39,19 @@ def main(argv: list[str] | None = None) -> int:
     reader = DiceReader(args.model or default_model_path(), threads=args.threads)
     for f in frames * max(1, 10 // len(frames)):
         reader.infer(f)
-    times = []
+    times, dice = [], 0
     for i in range(args.frames):
         frame = frames[i % len(frames)]
         t = time.perf_counter()
-        reader.infer(frame)
+        found = reader.infer(frame)
         times.append((time.perf_counter() - t) * 1000)
+        dice += len(found)
     out = {
         "ms_median": round(statistics.median(times), 2),
         "ms_p90": round(float(np.percentile(times, 90)), 2),
         "frames": len(times),
         "threads": args.threads,
+        "dice_per_frame": round(dice / len(times), 1),
     }
     print(json.dumps(out))
     return 0

@@ -176,9 +176,7 @@ class _Cache:
         self._lock = threading.Lock()
         self._size = size
         self._games: dict[tuple[str, str], tuple[int, Game]] = {}
-        self._states: OrderedDict[tuple[str, str], tuple[int, dict[str, Any], Game]] = (
-            OrderedDict()
-        )
+        self._states: OrderedDict[tuple[str, str], tuple[int, dict[str, Any], Game]] = OrderedDict()
 
     def take(self, key: tuple[str, str], version: int) -> Game | None:
         """Remove and return the cached game if it is at ``version`` (writers own it)."""

@@ -75,8 +75,11 @@ def test_grey_bgra_and_bgr_frames_agree(reader: DiceReader) -> None:
     grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)
     bgra = cv2.cvtColor(bgr, cv2.COLOR_BGR2BGRA)
     a, b, c = reader.infer(bgr), reader.infer(grey), reader.infer(bgra)
-    assert a == b == c
-    assert reader.infer(grey[:, :, None]) == a
+    assert a == c
+    # the second look sees colour: a grey frame reads the same dice, with other confidences
+    assert sorted(d.value for d in b) == sorted(d.value for d in a)
+    assert sorted(d.box for d in b) == sorted(d.box for d in a)
+    assert reader.infer(grey[:, :, None]) == b
 
 
 def test_boxes_are_in_frame_pixels_at_any_size(reader: DiceReader) -> None:

@@ -29,20 +29,32 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenes", type=int, default=100)
     ap.add_argument("--model", default=None)
     ap.add_argument("--threshold", type=float, default=0.5)
+    ap.add_argument("--candidate-threshold", type=float, default=None)
+    ap.add_argument("--seed-base", type=int, default=SEED_BASE)
+    ap.add_argument("--brief", action="store_true", help="one line per style, no confusion")
     args = ap.parse_args(argv)
-    reader = DiceReader(args.model or default_model_path(), args.threshold, threads=2)
+    reader = DiceReader(
+        args.model or default_model_path(),
+        args.threshold,
+        threads=2,
+        candidate_threshold=args.candidate_threshold,
+    )
     out = {}
     for style in args.style or list(HELD_OUT_BACKGROUNDS):
         tally = Tally()
         for i in range(args.scenes):
             image, truth = render_scene(
-                SEED_BASE + i, 640, 480, die_size=(20.0, 90.0), background_style=style
+                args.seed_base + i, 640, 480, die_size=(20.0, 90.0), background_style=style
             )
             tally.add(f"{style}-{i}", reader.infer(image), truth)
         fig = tally.figures()
         fig["wrong_images"] = fig["wrong_images"][:10]
         out[style] = fig
-    print(json.dumps(out, indent=1))
+        if args.brief:
+            keys = ("precision", "recall", "value_accuracy", "exact_images")
+            print(style, " / ".join(f"{fig[k]:.3f}" for k in keys), flush=True)
+    if not args.brief:
+        print(json.dumps(out, indent=1))
     return 0
 
 

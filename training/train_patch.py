@@ -26,10 +26,45 @@ from tqdm import tqdm
 
 from scorekeeper.vision.patches import PATCH_CONTEXT, PATCH_SIZE
 from training.model import DiceNet, PatchNet, TwoStage
-from training.patch_data import STORE, STORE_CONTEXT
+from training.patch_data import SOURCES, STORE, STORE_CONTEXT
 from training.train import DEFAULT_DATA, LONG_SIDE, ROOT, evaluate, load_onnx_weights
 
 CANDIDATE_THRESHOLD = 0.3
+HARD_BOOST = 4.0
+"""With --hard-from, a patch is drawn 1 + HARD_BOOST × (1 - p(its label)) times as often."""
+REAL_SHARES = (0.4, 0.6)
+"""How the real part of a batch is split between the webcam and the tray photos."""
+
+
+def _glare(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Specular streaks or arcs over the middle of a patch, as on glossy or translucent dice."""
+    size = patch.shape[0]
+    box = size / PATCH_CONTEXT
+    g = np.zeros((size, size), np.float32)
+    for _ in range(int(rng.integers(1, 3))):
+        centre = (size / 2 + rng.normal(0, 0.15 * box, 2)).tolist()
+        angle = float(rng.uniform(0, 180))
+        if rng.random() < 0.6:
+            axes = (box * rng.uniform(0.12, 0.45), box * rng.uniform(0.025, 0.08))
+            cv2.ellipse(g, (centre, (2 * axes[0], 2 * axes[1]), angle), 1.0, -1, cv2.LINE_AA)
+        else:
+            r = box * rng.uniform(0.25, 0.6)
+            start = float(rng.uniform(0, 360))
+            cv2.ellipse(
+                g,
+                (round(centre[0]), round(centre[1])),
+                (round(r), round(r * rng.uniform(0.6, 1.0))),
+                angle,
+                start,
+                start + float(rng.uniform(40, 120)),
+                1.0,
+                int(rng.integers(1, 4)),
+                cv2.LINE_AA,
+            )
+    g = cv2.GaussianBlur(g, (0, 0), float(rng.uniform(0.4, 1.2))) * np.float32(
+        rng.uniform(0.5, 1.0)
+    )
+    return patch + g[:, :, None] * (1.0 - patch)
 
 
 def augment_patch(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -52,6 +87,8 @@ def augment_patch(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
         borderMode=cv2.BORDER_REPLICATE,
     ).astype(np.float32) * np.float32(1 / 255)
+    if rng.random() < 0.4:
+        out = _glare(out, rng)
     if rng.random() < 0.3:  # a smaller die: fewer pixels
         f = rng.uniform(0.35, 0.8)
         n = max(8, round(PATCH_SIZE * f))
@@ -62,7 +99,7 @@ def augment_patch(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         )
     if rng.random() < 0.5:
         out = out[:, :, rng.permutation(3)]
-    if rng.random() < 0.25:
+    if rng.random() < 0.1:  # grey: red pips on a black die all but vanish, so not often
         out = np.repeat(out @ np.array([[0.114], [0.587], [0.299]], np.float32), 3, axis=2)
     out = out * rng.uniform(0.8, 1.2, 3).astype(np.float32)
     if rng.random() < 0.08:
@@ -82,6 +119,30 @@ def augment_patch(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(out, 0, 1).transpose(2, 0, 1)
 
 
+def true_probability(model: Path, X: np.ndarray, y: np.ndarray, batch: int = 512) -> np.ndarray:
+    """The probability a two-stage model's second look gives each stored patch's label, on
+    the patch as the reader would cut it (no augmentation)."""
+    from scorekeeper.vision import DiceReader
+
+    reader = DiceReader(model, threads=2)
+    margin = round(STORE * (1 - PATCH_CONTEXT / STORE_CONTEXT) / 2)
+    size = reader.patch_size
+    out = np.empty(len(X), np.float64)
+    for i in tqdm(range(0, len(X), batch), mininterval=15, file=sys.stderr, desc="score"):
+        views = [
+            cv2.resize(
+                p[margin:-margin, margin:-margin], (size, size), interpolation=cv2.INTER_AREA
+            )
+            for p in X[i : i + batch]
+        ]
+        patches = np.stack(views).transpose(0, 3, 1, 2).astype(np.float32) * np.float32(1 / 255)
+        logits = reader.run_patches(patches)
+        e = np.exp(logits - logits.max(1, keepdims=True))
+        probs = e / e.sum(1, keepdims=True)
+        out[i : i + batch] = probs[np.arange(len(probs)), y[i : i + batch]]
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     """Train, export and report; returns the exit code."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -96,6 +157,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--no-eval", action="store_true")
+    ap.add_argument(
+        "--hard-from",
+        type=Path,
+        default=None,
+        help="a two-stage model: draw the patches it gets wrong more often",
+    )
     args = ap.parse_args(argv)
 
     torch.manual_seed(args.seed)
@@ -104,8 +171,20 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     data = np.load(args.patches)
     X, y, src = data["X"], data["y"].astype(np.int64), data["src"]
-    real_idx, synth_idx = np.nonzero(src < 2)[0], np.nonzero(src == 2)[0]
-    print(f"patches: {len(real_idx)} real, {len(synth_idx)} synthetic", file=sys.stderr)
+    # each batch: the synthetic share, the rest real photos split by REAL_SHARES
+    by_source = [np.nonzero(src == k)[0] for k in range(len(SOURCES))]
+    wanted = [*(r * (1 - args.synth_share) for r in REAL_SHARES), args.synth_share]
+    groups = [g for g, w in zip(by_source, wanted, strict=True) if len(g) and w > 0]
+    shares = np.array([w for g, w in zip(by_source, wanted, strict=True) if len(g) and w > 0])
+    shares /= shares.sum()
+    weights = None
+    if args.hard_from:
+        hard = 1.0 + HARD_BOOST * (1.0 - true_probability(args.hard_from, X, y))
+        weights = [hard[g] / hard[g].sum() for g in groups]
+    print(
+        f"patches per source {dict(zip(SOURCES, map(len, by_source), strict=True))}",
+        file=sys.stderr,
+    )
     rng = np.random.default_rng(args.seed)
     net = PatchNet().to(memory_format=torch.channels_last)
     ema = copy.deepcopy(net)
@@ -117,11 +196,12 @@ def main(argv: list[str] | None = None) -> int:
     bar = tqdm(range(args.steps), mininterval=15, file=sys.stderr, desc="second look")
     run_loss, run_acc = 2.0, 0.0
     for step in bar:
-        n_synth = int(rng.binomial(args.batch, args.synth_share if len(real_idx) else 1.0))
+        group = rng.choice(len(groups), args.batch, p=shares)
         idx = np.concatenate(
-            [rng.choice(synth_idx, n_synth), rng.choice(real_idx, args.batch - n_synth)]
-            if len(real_idx)
-            else [rng.choice(synth_idx, args.batch)]
+            [
+                rng.choice(g, int((group == k).sum()), p=None if weights is None else weights[k])
+                for k, g in enumerate(groups)
+            ]
         )
         xb = torch.from_numpy(np.stack([augment_patch(X[i], rng) for i in idx]))
         yb = torch.from_numpy(y[idx])
@@ -138,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
                     pe.mul_(decay).add_(pn.detach(), alpha=1 - decay)
                 else:
                     pe.copy_(pn)
-        run_loss = 0.98 * run_loss + 0.02 * float(loss)
+        run_loss = 0.98 * run_loss + 0.02 * float(loss.detach())
         run_acc = 0.98 * run_acc + 0.02 * float((logits.argmax(1) == yb).float().mean())
         bar.set_postfix(loss=f"{run_loss:.3f}", acc=f"{run_acc:.3f}", refresh=False)
         if not math.isfinite(float(loss)):
@@ -155,6 +235,7 @@ def main(argv: list[str] | None = None) -> int:
             "stride": "4",
             "long_side": str(LONG_SIDE),
             "patch_size": str(PATCH_SIZE),
+            "patch_context": str(PATCH_CONTEXT),
             "candidate_threshold": str(CANDIDATE_THRESHOLD),
             "seed": str(args.seed),
             "patch_steps": str(args.steps),

@@ -17,7 +17,9 @@ class ReaderLike(Protocol):
         """Detections of one frame."""
 
 
-def default_reader_factory(threads: int = 1, score_threshold: float = 0.5) -> Callable[[], Any]:
+def default_reader_factory(
+    threads: int = 1, score_threshold: float | None = None
+) -> Callable[[], Any]:
     """A factory building the project's ONNX dice reader (imported when first called)."""
 
     def make() -> Any:

@@ -152,4 +152,3 @@ def _pump(client: ssl.SSLSocket, backend: socket.socket, idle: float = 300.0) ->
                 client.sendall(data)
         except (OSError, ssl.SSLError):
             return
-

@@ -46,15 +46,15 @@ def _reader_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--threshold",
         type=float,
-        default=0.5,
-        help="probability of being a die that a candidate needs to count (default 0.5)",
+        default=None,
+        help="probability of being a die that a candidate needs to count (default: the model's)",
     )
     p.add_argument(
         "--candidate-threshold",
         type=float,
         default=None,
         metavar="HEAT",
-        help="heat-map peak a spot needs to be looked at again (default: the model's own, 0.3)",
+        help="heat-map peak a spot needs to be looked at again (default: the model's)",
     )
     p.add_argument("--threads", type=int, default=1, help="CPU threads for the model")
     p.add_argument(

@@ -53,9 +53,13 @@ def crop_patch(frame: np.ndarray, cx: float, cy: float, side: float, size: int) 
 
 
 def patch_batch(
-    frame: np.ndarray, boxes: list[tuple[float, float, float, float]], size: int = PATCH_SIZE
+    frame: np.ndarray,
+    boxes: list[tuple[float, float, float, float]],
+    size: int = PATCH_SIZE,
+    context: float = PATCH_CONTEXT,
 ) -> np.ndarray:
-    """(N, 3, size, size) float32 patches in [0, 1] (BGR order) around each (x0, y0, x1, y1) box.
+    """(N, 3, size, size) float32 patches in [0, 1] (BGR order) around each (x0, y0, x1, y1) box,
+    each ``context`` times the box's longer side.
 
     >>> patch_batch(np.zeros((20, 30), np.uint8), [(2, 2, 8, 10)], 16).shape
     (1, 3, 16, 16)
@@ -63,7 +67,7 @@ def patch_batch(
     bgr = to_bgr(frame)
     out = np.empty((len(boxes), 3, size, size), np.float32)
     for i, (x0, y0, x1, y1) in enumerate(boxes):
-        side = PATCH_CONTEXT * max(x1 - x0, y1 - y0, 1.0)
+        side = context * max(x1 - x0, y1 - y0, 1.0)
         p = crop_patch(bgr, (x0 + x1) / 2, (y0 + y1) / 2, side, size)
         out[i] = p.transpose(2, 0, 1) * np.float32(1 / 255)
     return out

@@ -12,7 +12,7 @@ import numpy as np
 
 from scorekeeper.errors import ImageError
 from scorekeeper.vision.imageio import check_frame, to_grey
-from scorekeeper.vision.patches import PATCH_SIZE, patch_batch
+from scorekeeper.vision.patches import PATCH_CONTEXT, PATCH_SIZE, patch_batch
 
 DEFAULT_LONG_SIDE = 512
 """The model's input long side when the ONNX file does not say otherwise."""
@@ -22,6 +22,9 @@ DEFAULT_STRIDE = 4
 
 MULTIPLE = 16
 """The model's input height and width are padded to a multiple of this."""
+
+DEFAULT_SCORE_THRESHOLD = 0.5
+"""Die probability (heat, for a one-stage model) a die needs, unless the model says."""
 
 DEFAULT_CANDIDATE_THRESHOLD = 0.3
 """Heat a peak needs to become a candidate for the second look, unless the model says."""
@@ -221,7 +224,7 @@ class DiceReader:
     def __init__(
         self,
         model_path: str | os.PathLike[str] | None = None,
-        score_threshold: float = 0.5,
+        score_threshold: float | None = None,
         threads: int = 1,
         *,
         long_side: int | None = None,
@@ -231,7 +234,8 @@ class DiceReader:
 
         ``score_threshold`` is the die probability the second look needs (the heat a peak
         needs for a one-stage model); ``candidate_threshold`` the heat a peak needs to be
-        looked at again (default: the model's metadata, else 0.3). ``long_side`` overrides the
+        looked at again. Both default to the model's metadata, else 0.5 and 0.3.
+        ``long_side`` overrides the
         input size stored in the model (larger reads smaller dice, slower).
         :raises ImageError: when the model file is missing or not a dice model;
             ValueError for a threshold outside (0, 1) or threads < 1.
@@ -281,6 +285,9 @@ class DiceReader:
         self.two_stage: bool = "patches" in inputs
         """True when the model has the second-look head."""
         self.patch_size: int = int(meta.get("patch_size", PATCH_SIZE))
+        self.patch_context: float = float(meta.get("patch_context", PATCH_CONTEXT))
+        if score_threshold is None:
+            score_threshold = float(meta.get("score_threshold", DEFAULT_SCORE_THRESHOLD))
         if self.two_stage:
             self.candidate_threshold: float = candidate_threshold or float(
                 meta.get("candidate_threshold", DEFAULT_CANDIDATE_THRESHOLD)
@@ -328,7 +335,14 @@ class DiceReader:
             raise ImageError(f"{self.model_path} has no second-look head")
         if not boxes:
             return np.zeros((0, 7), np.float32)
-        patches = patch_batch(check_frame(frame), boxes, self.patch_size)
+        return self.run_patches(
+            patch_batch(check_frame(frame), boxes, self.patch_size, self.patch_context)
+        )
+
+    def run_patches(self, patches: np.ndarray) -> np.ndarray:
+        """The second look's (N, 7) logits for ready (N, 3, size, size) float32 patches."""
+        if not self.two_stage:
+            raise ImageError(f"{self.model_path} has no second-look head")
         (logits,) = self._session.run(
             ["patch_logits"], {self._input_name: self._blank_image, "patches": patches}
         )

@@ -61,9 +61,10 @@ def _build_service(app: Flask) -> CameraService:
     cfg = app.config
     under_test = app.testing or "PYTEST_CURRENT_TEST" in os.environ
     source = cfg.get("CAMERA") or ("none" if under_test else "auto")
+    threshold = cfg.get("CAMERA_SCORE_THRESHOLD")  # None: the model's own
     reader_factory = cfg.get("CAMERA_READER_FACTORY") or default_reader_factory(
         threads=int(cfg.get("CAMERA_THREADS", 1)),
-        score_threshold=float(cfg.get("CAMERA_SCORE_THRESHOLD", 0.5)),
+        score_threshold=None if threshold is None else float(threshold),
     )
     return CameraService(
         str(source),
@@ -194,8 +195,12 @@ def _mjpeg(svc: CameraService, max_fps: float) -> Iterator[bytes]:
             last = reading.frame_id
         data = svc.jpeg(svc.latest() if svc.picture_ok() else None)
         yield (
-            f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(data)}\r\n\r\n"
-        ).encode() + data + b"\r\n"
+            (
+                f"--{BOUNDARY}\r\nContent-Type: image/jpeg\r\nContent-Length: {len(data)}\r\n\r\n"
+            ).encode()
+            + data
+            + b"\r\n"
+        )
         if svc.kind == "none":
             time.sleep(1.0)
 
