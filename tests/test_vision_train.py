@@ -100,3 +100,15 @@ def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
     assert [d.value for d in a] == [d.value for d in b]
     assert np.allclose([d.box for d in a], [d.box for d in b], atol=0.05)
     assert two.patch_logits(frame, [d.box for d in b]).shape == (len(b), 7)
+    # a second round drawing the first round's mistakes more often
+    out2 = tmp_path / "two2.onnx"
+    args = ["--patches", str(patches), "--detector", str(out), "--hard-from", str(out)]
+    assert train([*args, "--steps", "1", "--batch", "4", "--no-eval", "--out", str(out2)]) == 0
+    # thresholds chosen on synthetic scenes land in the model's metadata and become defaults
+    from training.tune_thresholds import CANDIDATE_GRID, SCORE_GRID
+    from training.tune_thresholds import main as tune
+
+    assert tune(["--model", str(out2), "--scenes", "1", "--write"]) == 0
+    tuned = DiceReader(out2, threads=1)
+    assert tuned.candidate_threshold in CANDIDATE_GRID and tuned.score_threshold in SCORE_GRID
+    assert DiceReader(out2, 0.42, candidate_threshold=0.11).candidate_threshold == 0.11
