@@ -58,7 +58,7 @@ def test_sample_scenes_read_exactly(reader: DiceReader) -> None:
 
 def test_hard_scenes_floor(reader: DiceReader) -> None:
     """Two harder scenes (unseen marble background, clutter), measured: 11 of 11 dice found,
-    all with the right value, 2 extra detections on marble specks and pip-like clutter."""
+    all with the right value, nothing extra (the one-stage model had 2 extras here)."""
     hard = SAMPLES / "hard"
     labels = json.loads((hard / "labels.json").read_text())
     tally = Tally()
@@ -67,7 +67,7 @@ def test_hard_scenes_floor(reader: DiceReader) -> None:
         tally.add(name, reader.infer(load_image(hard / name)), truth)
     fig = tally.figures()
     assert fig["recall"] >= 0.9 and fig["value_accuracy"] >= 0.9
-    assert fig["precision"] >= 0.8
+    assert fig["precision"] >= 0.9
 
 
 def test_grey_bgra_and_bgr_frames_agree(reader: DiceReader) -> None:

@@ -80,15 +80,17 @@ def _store(image: np.ndarray, box: tuple[float, float, float, float]) -> np.ndar
 
 
 def _variant(image: np.ndarray, truth: Truth, k: int) -> tuple[np.ndarray, Truth]:
-    """Variant k of a real photo: as is, turned half round, or softened (fewer pixels)."""
+    """Variant k of a real photo: as is, turned half round, or grey and softened."""
     if k == 0:
         return image, truth
     h, w = image.shape[:2]
     if k == 1:
         flipped = [(v, (w - x1, h - y1, w - x0, h - y0)) for v, (x0, y0, x1, y1) in truth]
         return np.ascontiguousarray(image[::-1, ::-1]), flipped
-    small = cv2.resize(image, (w * 2 // 3, h * 2 // 3), interpolation=cv2.INTER_AREA)
-    return cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR), truth
+    grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    small = cv2.resize(grey, (w * 2 // 3, h * 2 // 3), interpolation=cv2.INTER_AREA)
+    grey = cv2.resize(small, (w, h), interpolation=cv2.INTER_LINEAR)
+    return cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), truth
 
 
 def _mine(
@@ -150,7 +152,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--detector", required=True, help="an ONNX model with the first stage")
     ap.add_argument("--out", type=Path, default=ROOT / "build" / "patches.npz")
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
-    ap.add_argument("--synth", type=int, default=2500, help="synthetic scenes")
+    ap.add_argument("--synth", type=int, default=4000, help="synthetic scenes")
     ap.add_argument("--variants", type=int, default=3, help="variants of each real photo (1-3)")
     ap.add_argument("--limit", type=int, default=None, help="real images per folder (smoke)")
     ap.add_argument("--seed", type=int, default=0)

@@ -99,7 +99,7 @@ def augment_patch(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         )
     if rng.random() < 0.5:
         out = out[:, :, rng.permutation(3)]
-    if rng.random() < 0.1:  # grey: red pips on a black die all but vanish, so not often
+    if rng.random() < 0.25:
         out = np.repeat(out @ np.array([[0.114], [0.587], [0.299]], np.float32), 3, axis=2)
     out = out * rng.uniform(0.8, 1.2, 3).astype(np.float32)
     if rng.random() < 0.08:
@@ -150,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--detector", type=Path, required=True)
     ap.add_argument("--out", type=Path, default=ROOT / "models" / "dice.onnx")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--steps", type=int, default=6000)
+    ap.add_argument("--steps", type=int, default=8000)
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--synth-share", type=float, default=0.5)
