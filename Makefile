@@ -47,7 +47,8 @@ bench: $(VENV)/.installed
 
 # Train the dice reader (under two hours on two CPU cores) and export models/dice.onnx: stage 1
 # from scratch, stages 2 and 3 fine-tune the detector with more background crops (frozen batch
-# norm); then the second look is trained on the detector's candidates and exported with it.
+# norm); then the second look is trained on the detector's candidates, exported with it, its
+# thresholds chosen on synthetic scenes, and the held-out figures printed.
 model: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	$(BIN)/python -m training.train --seed $(or $(SEED),0) --no-eval --out build/dice-stage1.onnx
@@ -58,7 +59,10 @@ model: $(VENV)/.installed
 	$(BIN)/python -m training.patch_data --detector build/dice-stage3.onnx --synth 4000 \
 		--out build/patches.npz
 	$(BIN)/python -m training.train_patch --patches build/patches.npz \
-		--detector build/dice-stage3.onnx --steps 8000 --out models/dice.onnx
+		--detector build/dice-stage3.onnx --steps 8000 --no-eval --out build/dice-two-stage.onnx
+	$(BIN)/python -m training.tune_thresholds --model build/dice-two-stage.onnx --write
+	cp build/dice-two-stage.onnx models/dice.onnx
+	$(BIN)/python -m training.train --eval-only models/dice.onnx
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info

@@ -30,7 +30,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--frames", type=int, default=200, help="timed reads (cycling the images)")
     ap.add_argument("--model", type=Path, default=None)
+    ap.add_argument(
+        "--second-look",
+        metavar="N,N,...",
+        default=None,
+        help="instead: median ms of the second look alone on batches of N patches",
+    )
     args = ap.parse_args(argv)
+    if args.second_look:
+        return _second_look(args)
     paths = args.images or sorted((ROOT / "sample_images").glob("*.jpg"))
     if not paths:
         print("no images given and none in sample_images/", file=sys.stderr)
@@ -54,6 +62,28 @@ def main(argv: list[str] | None = None) -> int:
         "dice_per_frame": round(dice / len(times), 1),
     }
     print(json.dumps(out))
+    return 0
+
+
+def _second_look(args: argparse.Namespace) -> int:
+    """Print ``{"second_look_ms": {N: median ms}}`` for random patch batches of each size."""
+    reader = DiceReader(args.model or default_model_path(), threads=args.threads)
+    if not reader.two_stage:
+        print("the model has no second look", file=sys.stderr)
+        return 2
+    out = {}
+    for n in (int(v) for v in args.second_look.split(",")):
+        size = reader.patch_size
+        patches = np.random.default_rng(n).random((n, 3, size, size)).astype(np.float32)
+        for _ in range(10):
+            reader.run_patches(patches)
+        times = []
+        for _ in range(args.frames):
+            t = time.perf_counter()
+            reader.run_patches(patches)
+            times.append((time.perf_counter() - t) * 1000)
+        out[str(n)] = round(statistics.median(times), 2)
+    print(json.dumps({"second_look_ms": out, "threads": args.threads}))
     return 0
 
 

@@ -214,6 +214,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "models" / "dice.onnx")
     ap.add_argument("--limit", type=int, default=None, help="real images per folder (smoke)")
     ap.add_argument("--no-eval", action="store_true")
+    ap.add_argument(
+        "--eval-only",
+        type=Path,
+        default=None,
+        metavar="MODEL",
+        help="print MODEL's held-out figures",
+    )
     ap.add_argument("--focus", type=float, default=0.8, help="share of real crops on a die")
     ap.add_argument("--init-onnx", type=Path, default=None, help="fine-tune from this model")
     ap.add_argument("--warmup", type=float, default=0.05, help="share of steps warming up")
@@ -222,6 +229,9 @@ def main(argv: list[str] | None = None) -> int:
         "--stop-after", type=int, default=0, help="stop after N steps of the --steps schedule"
     )
     args = ap.parse_args(argv)
+    if args.eval_only:
+        print(json.dumps(evaluate(args.eval_only, args.data, args.limit), indent=1))
+        return 0
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
