@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
-from scorekeeper.vision.evaluate import Truth, list_labelled, parse_yolo
+from scorekeeper.vision.evaluate import Truth, assign, list_labelled, parse_yolo
 from scorekeeper.vision.patches import crop_patch
 from scorekeeper.vision.reader import Detection, DiceReader
 from scorekeeper.vision.synth import TRAIN_BACKGROUNDS, render_scene
@@ -53,23 +53,8 @@ def label_candidates(dets: list[Detection], truth: Truth) -> list[int]:
     >>> label_candidates(d, [(4, (0.0, 0.0, 12.0, 12.0))])
     [4, 0]
     """
-    used = [False] * len(truth)
-    labels = []
-    for d in dets:  # strongest first, as the detector returns them
-        cx, cy = d.centre()
-        best, best_dist = -1, math.inf
-        for i, (_, (x0, y0, x1, y1)) in enumerate(truth):
-            if used[i] or not (x0 <= cx <= x1 and y0 <= cy <= y1):
-                continue
-            dist = math.hypot(cx - (x0 + x1) / 2, cy - (y0 + y1) / 2)
-            if dist < best_dist:
-                best, best_dist = i, dist
-        if best >= 0:
-            used[best] = True
-            labels.append(truth[best][0])
-        else:
-            labels.append(0)
-    return labels
+    # strongest first, as the detector returns them
+    return [truth[i][0] if i >= 0 else 0 for i in assign(dets, truth)]
 
 
 def _store(image: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:

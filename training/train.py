@@ -141,6 +141,17 @@ def load_onnx_weights(net: DiceNet, path: Path) -> None:
                 conv.bias.copy_(b)
 
 
+def ema_update(ema: torch.nn.Module, net: torch.nn.Module, step: int) -> None:
+    """Move the averaged weights towards the trained ones (decay ramping up to 0.998)."""
+    decay = min(0.998, (1 + step) / (10 + step))
+    with torch.no_grad():
+        for pe, pn in zip(ema.state_dict().values(), net.state_dict().values(), strict=True):
+            if pe.dtype.is_floating_point:
+                pe.mul_(decay).add_(pn.detach(), alpha=1 - decay)
+            else:
+                pe.copy_(pn)
+
+
 def freeze_bn(net: torch.nn.Module) -> None:
     """Put every BatchNorm in eval mode (statistics frozen)."""
     for m in net.modules():
@@ -150,10 +161,7 @@ def freeze_bn(net: torch.nn.Module) -> None:
 
 def export(net: DiceNet, out: Path, meta: dict[str, str]) -> None:
     """Write the ONNX model (dynamic H, W) with its metadata."""
-    import onnx
-
     net = net.eval()
-    out.parent.mkdir(parents=True, exist_ok=True)
     dummy = torch.zeros(1, 1, 384, LONG_SIDE)
     axes = {
         "image": {2: "height", 3: "width"},
@@ -161,12 +169,28 @@ def export(net: DiceNet, out: Path, meta: dict[str, str]) -> None:
         "value": {2: "h", 3: "w"},
         "size": {2: "h", 3: "w"},
     }
+    write_onnx(Exported(net), (dummy,), out, ["image"], ["heat", "value", "size"], axes, meta)
+
+
+def write_onnx(
+    module: torch.nn.Module,
+    dummy: tuple[torch.Tensor, ...],
+    out: Path,
+    inputs: list[str],
+    outputs: list[str],
+    axes: dict[str, dict[int, str]],
+    meta: dict[str, str],
+) -> None:
+    """Export a module to ONNX (opset 17, the given dynamic axes) with metadata properties."""
+    import onnx
+
+    out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(
-        Exported(net),
+        module,
         dummy,
         str(out),
-        input_names=["image"],
-        output_names=["heat", "value", "size"],
+        input_names=inputs,
+        output_names=outputs,
         dynamic_axes=axes,
         opset_version=17,
         dynamo=False,
@@ -279,13 +303,7 @@ def main(argv: list[str] | None = None) -> int:
         torch.nn.utils.clip_grad_norm_(net.parameters(), 5.0)
         opt.step()
         sched.step()
-        decay = min(0.998, (1 + step) / (10 + step))
-        with torch.no_grad():
-            for pe, pn in zip(ema.state_dict().values(), net.state_dict().values(), strict=True):
-                if pe.dtype.is_floating_point:
-                    pe.mul_(decay).add_(pn.detach(), alpha=1 - decay)
-                else:
-                    pe.copy_(pn)
+        ema_update(ema, net, step)
         for k, v in parts.items():
             run[k] = 0.98 * run.get(k, float(v.detach())) + 0.02 * float(v.detach())
         bar.set_postfix({k: f"{v:.3f}" for k, v in run.items()}, refresh=False)

@@ -27,7 +27,15 @@ from tqdm import tqdm
 from scorekeeper.vision.patches import PATCH_CONTEXT, PATCH_SIZE
 from training.model import DiceNet, PatchNet, TwoStage
 from training.patch_data import SOURCES, STORE, STORE_CONTEXT
-from training.train import DEFAULT_DATA, LONG_SIDE, ROOT, evaluate, load_onnx_weights
+from training.train import (
+    DEFAULT_DATA,
+    LONG_SIDE,
+    ROOT,
+    ema_update,
+    evaluate,
+    load_onnx_weights,
+    write_onnx,
+)
 
 CANDIDATE_THRESHOLD = 0.3
 HARD_BOOST = 4.0
@@ -211,13 +219,7 @@ def main(argv: list[str] | None = None) -> int:
         loss.backward()
         opt.step()
         sched.step()
-        decay = min(0.998, (1 + step) / (10 + step))
-        with torch.no_grad():
-            for pe, pn in zip(ema.state_dict().values(), net.state_dict().values(), strict=True):
-                if pe.dtype.is_floating_point:
-                    pe.mul_(decay).add_(pn.detach(), alpha=1 - decay)
-                else:
-                    pe.copy_(pn)
+        ema_update(ema, net, step)
         run_loss = 0.98 * run_loss + 0.02 * float(loss.detach())
         run_acc = 0.98 * run_acc + 0.02 * float((logits.argmax(1) == yb).float().mean())
         bar.set_postfix(loss=f"{run_loss:.3f}", acc=f"{run_acc:.3f}", refresh=False)
@@ -254,9 +256,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def export(model: TwoStage, out: Path, meta: dict[str, str]) -> None:
     """Write the two-input ONNX model (dynamic image size and patch count) with metadata."""
-    import onnx
-
-    out.parent.mkdir(parents=True, exist_ok=True)
     dummy = (torch.zeros(1, 1, 384, LONG_SIDE), torch.zeros(2, 3, PATCH_SIZE, PATCH_SIZE))
     axes = {
         "image": {2: "height", 3: "width"},
@@ -266,21 +265,8 @@ def export(model: TwoStage, out: Path, meta: dict[str, str]) -> None:
         "patches": {0: "n"},
         "patch_logits": {0: "n"},
     }
-    torch.onnx.export(
-        model,
-        dummy,
-        str(out),
-        input_names=["image", "patches"],
-        output_names=["heat", "value", "size", "patch_logits"],
-        dynamic_axes=axes,
-        opset_version=17,
-        dynamo=False,
-    )
-    onnx_model = onnx.load(str(out))
-    for k, v in sorted(meta.items()):
-        p = onnx_model.metadata_props.add()
-        p.key, p.value = k, v
-    onnx.save(onnx_model, str(out))
+    outputs = ["heat", "value", "size", "patch_logits"]
+    write_onnx(model, dummy, out, ["image", "patches"], outputs, axes, meta)
 
 
 if __name__ == "__main__":

@@ -85,16 +85,19 @@ def list_labelled(folder: str | Path, split: str = "all") -> list[tuple[Path, Pa
     return [(files[n], labels / (files[n].stem + ".txt")) for n in split_names(list(files), split)]
 
 
-def match(dets: Sequence[Detection], truth: Truth) -> tuple[list[tuple[int, int]], int, int]:
-    """Match predictions to labelled dice: a die is found when a predicted box's centre lies
-    in its labelled box, one prediction per die (strongest first, nearest centre on ties).
+def assign(dets: Sequence[Detection], truth: Truth) -> list[int]:
+    """For each prediction, in the order given, the index of the labelled die it finds, or -1.
 
-    Returns ([(true value, predicted value)] of found dice, missed dice, extra predictions).
+    A die is found when a predicted box's centre lies in its labelled box, one prediction per
+    die; among several free dice around a centre, the nearest wins.
+
+    >>> d = [Detection(2, (0, 0, 10, 10), 0.9), Detection(2, (1, 1, 11, 11), 0.5)]
+    >>> assign(d, [(4, (0.0, 0.0, 12.0, 12.0))])
+    [0, -1]
     """
     used = [False] * len(truth)
-    pairs: list[tuple[int, int]] = []
-    extra = 0
-    for d in sorted(dets, key=lambda d: -d.confidence):
+    out = []
+    for d in dets:
         cx, cy = (d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2
         best, best_dist = -1, math.inf
         for i, (_, (x0, y0, x1, y1)) in enumerate(truth):
@@ -103,12 +106,21 @@ def match(dets: Sequence[Detection], truth: Truth) -> tuple[list[tuple[int, int]
             dist = math.hypot(cx - (x0 + x1) / 2, cy - (y0 + y1) / 2)
             if dist < best_dist:
                 best, best_dist = i, dist
-        if best < 0:
-            extra += 1
-        else:
+        if best >= 0:
             used[best] = True
-            pairs.append((truth[best][0], d.value))
-    return pairs, used.count(False), extra
+        out.append(best)
+    return out
+
+
+def match(dets: Sequence[Detection], truth: Truth) -> tuple[list[tuple[int, int]], int, int]:
+    """Match predictions to labelled dice with :func:`assign`, strongest prediction first.
+
+    Returns ([(true value, predicted value)] of found dice, missed dice, extra predictions).
+    """
+    ranked = sorted(dets, key=lambda d: -d.confidence)
+    found = assign(ranked, truth)
+    pairs = [(truth[i][0], d.value) for d, i in zip(ranked, found, strict=True) if i >= 0]
+    return pairs, len(truth) - len(pairs), found.count(-1)
 
 
 @dataclass
