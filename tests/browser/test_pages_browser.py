@@ -595,3 +595,40 @@ def test_board_reconnects_by_itself_after_the_server_restarts(
         proc.wait()
     expected = ("ERR_CONNECTION_", "ERR_INCOMPLETE_CHUNKED_ENCODING", "ERR_EMPTY_RESPONSE")
     assert [e for e in board.errors if not any(x in e for x in expected)] == []
+
+
+def test_tie_break_then_end_the_game_by_two_taps(
+    live_server: Server, open_tab: Callable[..., Tab]
+) -> None:
+    """A tie at the target starts a tie-break (banner and flash on the page, live); "End the
+    game" needs a second tap, then the page shows who won and locks the controls."""
+    rules = {"opening_minimum": 0, "target": 1000, "final_round_must_beat": False}
+    game_id, token = new_game(live_server, ["Ann", "Bob"], "standard", **rules)
+    tab = open_tab(*TABLET)
+    open_play_page(live_server, tab, game_id, token)
+    page = tab.page
+    version = 0
+    for points in (1000, 1000):  # Ann reaches the target, Bob ties it in the final round
+        body = {"version": version, "type": "quick_score", "points": points}
+        version = api(live_server, f"/api/games/{game_id}/actions", body, token)["version"]
+    wait_version(tab, version)
+    dismiss_flash(tab, "TIE-BREAK!")
+    assert "Tie-break! Score to beat: 1,000." in text(tab, "#final-banner")
+    assert text(tab, "#turn-title") == "Ann's turn"
+    tab.shot("play-tablet-tie-break")
+    # One tap only arms the button; nothing is sent.
+    page.click("#table-tools summary")
+    page.click("#end-game")
+    assert "Tap again" in text(tab, "#end-game")
+    time.sleep(0.3)
+    assert api(live_server, f"/api/games/{game_id}")["version"] == version
+    page.click("#end-game")
+    wait_version(tab, version + 1)
+    tab.shot("play-tablet-ended")
+    dismiss_flash(tab, "WINNER!")
+    page.wait_for_selector("#winner:not([hidden])")
+    # ended while tied: the tied leaders share the win
+    assert "Ann and Bob share the win!" in text(tab, "#winner")
+    assert page.is_hidden("#turn") and page.is_disabled("#end-game")
+    wait_js(tab, "document.title.startsWith('Game over')")
+    assert tab.errors == []
