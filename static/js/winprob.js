@@ -23,11 +23,20 @@ let timer = null;
 const pct = (p) => ((p > 0 && p < 0.01) || (p > 0.99 && p < 1)
   ? `${(100 * p).toFixed(2)}%` : `${Math.round(100 * p)}%`);
 
+/** Why no chances are shown, in a player's words (the API's reason also tells a CLI user
+ * which setting to change). */
+function reasonText(data) {
+  if (data.status === "solving") return "Chances to win: working them out for these rules…";
+  if (data.status !== "unsupported") return data.reason;
+  const rules = data.reason.replace(/^the win-probability solver does not support /, "")
+    .replace(/; set it to [^)]*\)/g, ")").replace(/ \(set it to [^)]*\)/g, "");
+  return `Chances to win are not worked out under these house rules: ${rules}.`;
+}
+
 function render(data) {
   if (!data.available) {
     box.hidden = data.status === "not_applicable" && onBoard;
-    fill(box, h("span", { class: "muted" },
-      data.status === "solving" ? "Chances to win: working them out for these rules…" : data.reason));
+    fill(box, h("span", { class: "muted" }, reasonText(data)));
     return;
   }
   const chances = Object.entries(data.chances).map(([name, p]) => `${name} ${pct(p)}`).join(" · ");

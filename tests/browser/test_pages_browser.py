@@ -632,3 +632,32 @@ def test_tie_break_then_end_the_game_by_two_taps(
     assert page.is_hidden("#turn") and page.is_disabled("#end-game")
     wait_js(tab, "document.title.startsWith('Game over')")
     assert tab.errors == []
+
+
+def test_toxic_twos_wipe_the_score_on_the_page(
+    live_server: Server, open_tab: Callable[..., Tab]
+) -> None:
+    """With toxic twos on, four 2s tapped on the pad flash TOXIC TWOS! and wipe the thrower's
+    banked score; the other player's turn follows."""
+    game_id, token = new_game(live_server, ["Ann", "Bob"], "standard", toxic_twos=True)
+    tab = open_tab(*TABLET)
+    open_play_page(live_server, tab, game_id, token)
+    version = 0
+    for points in (600, 550):
+        body = {"version": version, "type": "quick_score", "points": points}
+        version = api(live_server, f"/api/games/{game_id}/actions", body, token)["version"]
+    wait_version(tab, version)
+    assert text(tab, "#turn-title") == "Ann's turn"
+    tap_throw(tab, [2, 2, 2, 2, 3, 4])
+    tab.shot("play-tablet-toxic-twos")
+    dismiss_flash(tab, "TOXIC TWOS!")
+    state = api(live_server, f"/api/games/{game_id}")["state"]
+    assert [p["score"] for p in state["players"]] == [0, 550]
+    assert text(tab, "#turn-title") == "Bob's turn"
+    assert text(tab, "#scores").split("\n")[:2] == ["Ann", "0"]
+    # no win chances under these rules, said in a player's words
+    wait_js(tab, "document.querySelector('#winprob')?.textContent.includes('house rules')")
+    assert text(tab, "#winprob") == (
+        "Chances to win are not worked out under these house rules: toxic_twos (scores can fall)."
+    )
+    assert tab.errors == []
