@@ -235,8 +235,8 @@ class DiceReader:
         ``score_threshold`` is the die probability the second look needs (the heat a peak
         needs for a one-stage model); ``candidate_threshold`` the heat a peak needs to be
         looked at again. Both default to the model's metadata, else 0.5 and 0.3.
-        ``long_side`` overrides the
-        input size stored in the model (larger reads smaller dice, slower).
+        ``long_side`` overrides the input size stored in the model (larger reads smaller dice,
+        slower).
         :raises ImageError: when the model file is missing or not a dice model;
             ValueError for a threshold outside (0, 1) or threads < 1.
         """
