@@ -129,3 +129,31 @@ def test_eval_reader_figures(capsys: pytest.CaptureFixture[str], tmp_path: Path)
 def test_eval_reader_bad_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, _, err = run(capsys, "eval-reader", str(tmp_path))
     assert code == 2 and "images/ and labels/" in err
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "said"),
+    [
+        ("--threshold", "1.5", "got 1.5"),
+        ("--threshold", "0", "got 0"),
+        ("--candidate-threshold", "abc", "got 'abc'"),
+    ],
+)
+def test_read_bad_thresholds_exit_2(
+    capsys: pytest.CaptureFixture[str], option: str, value: str, said: str
+) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["read", option, value, str(SAMPLES / "scene-01-wood.jpg")])
+    out, err = capsys.readouterr()
+    assert exc.value.code == 2 and out == ""
+    assert f"argument {option}: expected a number between 0 and 1, {said}" in err
+
+
+def test_read_thresholds_override_the_model(capsys: pytest.CaptureFixture[str]) -> None:
+    image = str(SAMPLES / "scene-04-tray.jpg")
+    code, out, _ = run(capsys, "read", "--json", image)
+    assert code == 0
+    strict = ("--threshold", "0.99", "--candidate-threshold", "0.9")
+    code, out_strict, _ = run(capsys, "read", "--json", *strict, image)
+    assert code == 0
+    assert len(json.loads(out_strict)[0]["dice"]) < len(json.loads(out)[0]["dice"])

@@ -40,18 +40,31 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=cmd_eval_reader)
 
 
+def _fraction(text: str) -> float:
+    """An argparse type: a number strictly between 0 and 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a number between 0 and 1, got {text!r}"
+        ) from None
+    if not 0.0 < value < 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text}")
+    return value
+
+
 def _reader_options(p: argparse.ArgumentParser) -> None:
     """``--model``, ``--threshold``, ``--candidate-threshold``, ``--threads``, ``--long-side``."""
     p.add_argument("--model", metavar="PATH", help="ONNX model (default models/dice.onnx)")
     p.add_argument(
         "--threshold",
-        type=float,
+        type=_fraction,
         default=None,
         help="probability of being a die that a candidate needs to count (default: the model's)",
     )
     p.add_argument(
         "--candidate-threshold",
-        type=float,
+        type=_fraction,
         default=None,
         metavar="HEAT",
         help="heat-map peak a spot needs to be looked at again (default: the model's)",
