@@ -98,7 +98,7 @@ def assign(dets: Sequence[Detection], truth: Truth) -> list[int]:
     used = [False] * len(truth)
     out = []
     for d in dets:
-        cx, cy = (d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2
+        cx, cy = d.centre()
         best, best_dist = -1, math.inf
         for i, (_, (x0, y0, x1, y1)) in enumerate(truth):
             if used[i] or not (x0 <= cx <= x1 and y0 <= cy <= y1):
