@@ -18,6 +18,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorekeeper.errors import ImageError
 from scorekeeper.vision import DiceReader, default_model_path, load_image
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -30,6 +31,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--frames", type=int, default=200, help="timed reads (cycling the images)")
     ap.add_argument("--model", type=Path, default=None)
+    ap.add_argument("--single-scale", action="store_true", help="skip the coarse look for big dice")
     ap.add_argument(
         "--second-look",
         metavar="N,N,...",
@@ -43,8 +45,16 @@ def main(argv: list[str] | None = None) -> int:
     if not paths:
         print("no images given and none in sample_images/", file=sys.stderr)
         return 2
-    frames = [cv2.resize(load_image(p), (640, 480), interpolation=cv2.INTER_AREA) for p in paths]
-    reader = DiceReader(args.model or default_model_path(), threads=args.threads)
+    try:
+        frames = [
+            cv2.resize(load_image(p), (640, 480), interpolation=cv2.INTER_AREA) for p in paths
+        ]
+        reader = DiceReader(
+            args.model or default_model_path(), threads=args.threads, coarse=not args.single_scale
+        )
+    except (ImageError, ValueError) as exc:
+        print(f"bench_reader: {exc}", file=sys.stderr)
+        return 2
     for f in frames * max(1, 10 // len(frames)):
         reader.infer(f)
     times, dice = [], 0
@@ -60,6 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         "frames": len(times),
         "threads": args.threads,
         "dice_per_frame": round(dice / len(times), 1),
+        "coarse_side": reader.coarse_side,
     }
     print(json.dumps(out))
     return 0

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from scorekeeper.vision.patches import PATCH_CONTEXT, crop_patch, patch_batch, to_bgr
-from scorekeeper.vision.reader import Detection, second_look
+from scorekeeper.vision.reader import Detection, merge_scales, resolve_overlaps, second_look
 
 
 def test_to_bgr_accepts_grey_bgr_and_bgra() -> None:
@@ -79,3 +79,27 @@ def test_second_look_refuses_mismatched_logits() -> None:
     with pytest.raises(ValueError, match="patch logits"):
         second_look(_cands(2), np.zeros((3, 7), np.float32), 0.5)
     assert second_look([], np.zeros((0, 7), np.float32), 0.5) == []
+
+
+def test_merge_scales_adds_only_what_the_fine_look_missed() -> None:
+    fine = [Detection(2, (100, 100, 140, 140), 0.9), Detection(1, (300, 300, 310, 310), 0.8)]
+    coarse = [
+        Detection(2, (98, 102, 142, 139), 0.7),  # the same die: dropped
+        Detection(6, (250, 250, 400, 400), 0.6),  # much bigger, holds the fine "1": kept
+        Detection(4, (500, 10, 560, 70), 0.5),  # nowhere near: kept
+    ]
+    assert [d.value for d in merge_scales(fine, coarse)] == [2, 1, 6, 4]
+    assert merge_scales([], coarse) == coarse
+    assert merge_scales(fine, []) == fine
+
+
+def test_resolve_overlaps_keeps_the_most_confident_per_place() -> None:
+    big = Detection(6, (250, 250, 400, 400), 0.95)
+    pip = Detection(1, (300, 300, 310, 310), 0.8)  # a pip of the big die
+    side = Detection(3, (10, 10, 50, 50), 0.7)
+    touching = Detection(4, (50, 10, 90, 50), 0.6)  # shares an edge, centre outside: kept
+    out = resolve_overlaps([pip, touching, big, side])
+    assert out == [big, side, touching]
+    # the pip wins when it is more confident: confidence decides, not size
+    assert resolve_overlaps([Detection(1, pip.box, 0.99), big])[0].value == 1
+    assert resolve_overlaps([]) == []

@@ -1,6 +1,7 @@
 """The reader's figures on synthetic 640×480 scenes, e.g. on the held-out ``marble`` background.
 
     python -m training.eval_synth [--style marble] [--scenes 100] [--model PATH]
+                                  [--die-size LO HI] [--dice N] [--single-scale]
 
 Scenes use seeds far from the training ones; prints one JSON object per style.
 """
@@ -28,9 +29,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--scenes", type=int, default=100)
     ap.add_argument("--model", default=None)
-    ap.add_argument("--threshold", type=float, default=0.5)
+    ap.add_argument("--threshold", type=float, default=None, help="default: the model's")
     ap.add_argument("--candidate-threshold", type=float, default=None)
     ap.add_argument("--seed-base", type=int, default=SEED_BASE)
+    ap.add_argument(
+        "--die-size",
+        nargs=2,
+        type=float,
+        default=(20.0, 90.0),
+        metavar=("LO", "HI"),
+        help="bounds of a die's top face in pixels (default 20 90)",
+    )
+    ap.add_argument("--dice", type=int, default=None, help="dice per scene (default: random)")
+    ap.add_argument("--single-scale", action="store_true", help="skip the coarse look")
     ap.add_argument("--brief", action="store_true", help="one line per style, no confusion")
     args = ap.parse_args(argv)
     reader = DiceReader(
@@ -38,13 +49,19 @@ def main(argv: list[str] | None = None) -> int:
         args.threshold,
         threads=2,
         candidate_threshold=args.candidate_threshold,
+        coarse=not args.single_scale,
     )
     out = {}
     for style in args.style or list(HELD_OUT_BACKGROUNDS):
         tally = Tally()
         for i in range(args.scenes):
             image, truth = render_scene(
-                args.seed_base + i, 640, 480, die_size=(20.0, 90.0), background_style=style
+                args.seed_base + i,
+                640,
+                480,
+                n_dice=args.dice,
+                die_size=tuple(args.die_size),
+                background_style=style,
             )
             tally.add(f"{style}-{i}", reader.infer(image), truth)
         fig = tally.figures()

@@ -29,6 +29,12 @@ DEFAULT_SCORE_THRESHOLD = 0.5
 DEFAULT_CANDIDATE_THRESHOLD = 0.3
 """Heat a peak needs to become a candidate for the second look, unless the model says."""
 
+COARSE_FACTOR = 0.4
+"""A two-stage reader also looks at the frame at this fraction of ``long_side``, for big dice."""
+
+SIZE_RATIO = 2.5
+"""A coarse candidate is the same as an overlapping fine one within this ratio of areas."""
+
 
 def default_model_path() -> Path:
     """The bundled model: ``$SCOREKEEPER_MODEL`` if set, else ``models/dice.onnx`` in the repo."""
@@ -213,6 +219,57 @@ def second_look(
     return out
 
 
+def _area(box: tuple[float, float, float, float]) -> float:
+    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
+
+
+def _inside(point: tuple[float, float], box: tuple[float, float, float, float]) -> bool:
+    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
+
+
+def _overlap(a: Detection, b: Detection) -> bool:
+    """True when either box holds the other's centre."""
+    return _inside(a.centre(), b.box) or _inside(b.centre(), a.box)
+
+
+def merge_scales(fine: list[Detection], coarse: list[Detection]) -> list[Detection]:
+    """The fine pass's candidates plus the coarse pass's that no fine candidate already covers.
+
+    A coarse candidate is covered when a fine one of similar size (area within
+    :data:`SIZE_RATIO` either way) overlaps it.
+
+    >>> fine = [Detection(2, (0, 0, 10, 10), 0.9)]
+    >>> coarse = [Detection(2, (1, 1, 11, 11), 0.8), Detection(5, (-20, -20, 40, 40), 0.7)]
+    >>> [d.value for d in merge_scales(fine, coarse)]
+    [2, 5]
+    """
+    out = list(fine)
+    for c in coarse:
+        a = _area(c.box)
+        if not any(
+            _overlap(c, f) and a / SIZE_RATIO <= _area(f.box) <= a * SIZE_RATIO for f in fine
+        ):
+            out.append(c)
+    return out
+
+
+def resolve_overlaps(dice: list[Detection]) -> list[Detection]:
+    """One die per place: of dice whose boxes hold each other's centre, the most confident.
+
+    >>> pip = Detection(1, (40, 40, 50, 50), 0.6)
+    >>> big = Detection(4, (10, 10, 90, 90), 0.9)
+    >>> twin = Detection(3, (12, 12, 88, 88), 0.5)
+    >>> far = Detection(2, (100, 0, 120, 20), 0.4)
+    >>> [d.value for d in resolve_overlaps([pip, big, twin, far])]
+    [4, 2]
+    """
+    kept: list[Detection] = []
+    for d in sorted(dice, key=lambda d: -d.confidence):
+        if not any(_overlap(d, k) for k in kept):
+            kept.append(d)
+    return kept
+
+
 class DiceReader:
     """Finds every die in a frame and reads its face, with an ONNX model on the CPU.
 
@@ -229,6 +286,7 @@ class DiceReader:
         *,
         long_side: int | None = None,
         candidate_threshold: float | None = None,
+        coarse: bool = True,
     ) -> None:
         """Load the model (``default_model_path()`` when None) on ``threads`` CPU threads.
 
@@ -236,7 +294,8 @@ class DiceReader:
         needs for a one-stage model); ``candidate_threshold`` the heat a peak needs to be
         looked at again. Both default to the model's metadata, else 0.5 and 0.3.
         ``long_side`` overrides the input size stored in the model (larger reads smaller dice,
-        slower).
+        slower). A two-stage reader also looks at the frame at half that size, so that dice
+        too big for the first size are found; ``coarse=False`` turns that off.
         :raises ImageError: when the model file is missing or not a dice model;
             ValueError for a threshold outside (0, 1) or threads < 1.
         """
@@ -280,10 +339,15 @@ class DiceReader:
         fixed = image.shape[2:]
         if all(isinstance(d, int) for d in fixed):
             self.long_side: int = int(max(fixed))
+            coarse = False  # a fixed input size cannot take a second size
         else:
             self.long_side = int(long_side or meta.get("long_side", DEFAULT_LONG_SIDE))
         self.two_stage: bool = "patches" in inputs
         """True when the model has the second-look head."""
+        self.coarse_side: int | None = (
+            round(self.long_side * COARSE_FACTOR) if self.two_stage and coarse else None
+        )
+        """The second, smaller input size a two-stage reader also looks at (big dice), if any."""
         self.patch_size: int = int(meta.get("patch_size", PATCH_SIZE))
         self.patch_context: float = float(meta.get("patch_context", PATCH_CONTEXT))
         if score_threshold is None:
@@ -309,13 +373,16 @@ class DiceReader:
         heat, values, sizes = self._session.run(self._outputs, feed)
         return np.asarray(heat)[0, 0], np.asarray(values)[0], np.asarray(sizes)[0]
 
-    def candidates(self, frame: np.ndarray, threshold: float | None = None) -> list[Detection]:
-        """The first stage alone: peaks of the heat map at ``threshold`` (default: the
-        candidate threshold), valued by the heat-map head, strongest first.
+    def candidates(
+        self, frame: np.ndarray, threshold: float | None = None, *, long_side: int | None = None
+    ) -> list[Detection]:
+        """The first stage alone at one input size (default ``self.long_side``): peaks of the
+        heat map at ``threshold`` (default: the candidate threshold), valued by the heat-map
+        head, strongest first.
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
-        prepared = preprocess(frame, self.long_side)
+        prepared = preprocess(frame, long_side or self.long_side)
         heat, values, sizes = self.raw(prepared)
         return decode(
             heat,
@@ -354,7 +421,11 @@ class DiceReader:
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
         found = self.candidates(frame)
-        if not self.two_stage or not found:
+        if not self.two_stage:
             return found
+        if self.coarse_side:
+            found = merge_scales(found, self.candidates(frame, long_side=self.coarse_side))
+        if not found:
+            return []
         logits = self.patch_logits(frame, [d.box for d in found])
-        return second_look(found, logits, self.score_threshold)
+        return resolve_overlaps(second_look(found, logits, self.score_threshold))
