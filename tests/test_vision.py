@@ -143,6 +143,9 @@ def test_reader_rejects_bad_settings(tmp_path: Path) -> None:
         DiceReader(score_threshold=1.5)
     with pytest.raises(ValueError, match="threads"):
         DiceReader(threads=0)
+    for side in (0, 63, 100_000):
+        with pytest.raises(ValueError, match="long_side must be 64 to 4096 pixels"):
+            DiceReader(long_side=side)
     with pytest.raises(ImageError, match="no dice model"):
         DiceReader(model_path=tmp_path / "missing.onnx")
     (tmp_path / "junk.onnx").write_bytes(b"not a model")

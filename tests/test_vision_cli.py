@@ -149,6 +149,24 @@ def test_read_bad_thresholds_exit_2(
     assert f"argument {option}: expected a number between 0 and 1, {said}" in err
 
 
+@pytest.mark.parametrize("value", ["0", "-3", "100000", "big"])
+def test_read_bad_long_side_exits_2(capsys: pytest.CaptureFixture[str], value: str) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["read", "--long-side", value, str(SAMPLES / "scene-01-wood.jpg")])
+    out, err = capsys.readouterr()
+    assert exc.value.code == 2 and out == ""
+    assert f"--long-side: expected a whole number of pixels from 64 to 4096, got '{value}'" in err
+
+
+def test_read_single_scale_reads_the_samples_the_same(capsys: pytest.CaptureFixture[str]) -> None:
+    image = str(SAMPLES / "scene-02-felt.jpg")
+    code, both, _ = run(capsys, "read", "--json", image)
+    code_one, one, _ = run(capsys, "read", "--json", "--single-scale", image)
+    assert code == code_one == 0
+    values = [sorted(d["value"] for d in json.loads(o)[0]["dice"]) for o in (both, one)]
+    assert values[0] == values[1] and values[0]
+
+
 def test_read_thresholds_override_the_model(capsys: pytest.CaptureFixture[str]) -> None:
     image = str(SAMPLES / "scene-04-tray.jpg")
     code, out, _ = run(capsys, "read", "--json", image)

@@ -53,8 +53,25 @@ def _fraction(text: str) -> float:
     return value
 
 
+def _long_side(text: str) -> int:
+    """An argparse type: a whole number of pixels the reader accepts as its input long side."""
+    from scorekeeper.vision.reader import MAX_LONG_SIDE, MIN_LONG_SIDE
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not MIN_LONG_SIDE <= value <= MAX_LONG_SIDE:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of pixels from {MIN_LONG_SIDE} to {MAX_LONG_SIDE}, "
+            f"got {text!r}"
+        )
+    return value
+
+
 def _reader_options(p: argparse.ArgumentParser) -> None:
-    """``--model``, ``--threshold``, ``--candidate-threshold``, ``--threads``, ``--long-side``."""
+    """``--model``, ``--threshold``, ``--candidate-threshold``, ``--threads``, ``--long-side``,
+    ``--single-scale``."""
     p.add_argument("--model", metavar="PATH", help="ONNX model (default models/dice.onnx)")
     p.add_argument(
         "--threshold",
@@ -72,10 +89,15 @@ def _reader_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--threads", type=int, default=1, help="CPU threads for the model")
     p.add_argument(
         "--long-side",
-        type=int,
+        type=_long_side,
         default=None,
         metavar="PX",
         help="model input long side in pixels (default: the model's own)",
+    )
+    p.add_argument(
+        "--single-scale",
+        action="store_true",
+        help="look at one input size only (faster; misses dice over about 100 px in 640)",
     )
 
 
@@ -89,6 +111,7 @@ def _reader(args: argparse.Namespace) -> Any:
         candidate_threshold=args.candidate_threshold,
         threads=args.threads,
         long_side=args.long_side,
+        coarse=not args.single_scale,
     )
 
 

@@ -20,6 +20,9 @@ DEFAULT_LONG_SIDE = 512
 DEFAULT_STRIDE = 4
 """Input pixels per heat-map cell when the ONNX file does not say otherwise."""
 
+MIN_LONG_SIDE, MAX_LONG_SIDE = 64, 4096
+"""The input long sides a reader accepts."""
+
 MULTIPLE = 16
 """The model's input height and width are padded to a multiple of this."""
 
@@ -297,7 +300,8 @@ class DiceReader:
         slower). A two-stage reader also looks at the frame at half that size, so that dice
         too big for the first size are found; ``coarse=False`` turns that off.
         :raises ImageError: when the model file is missing or not a dice model;
-            ValueError for a threshold outside (0, 1) or threads < 1.
+            ValueError for a threshold outside (0, 1), threads < 1 or a ``long_side`` outside
+            64–4096.
         """
         import onnxruntime as ort
 
@@ -309,6 +313,10 @@ class DiceReader:
                 raise ValueError(f"{name} must be between 0 and 1, got {t}")
         if threads < 1:
             raise ValueError(f"threads must be at least 1, got {threads}")
+        if long_side is not None and not MIN_LONG_SIDE <= long_side <= MAX_LONG_SIDE:
+            raise ValueError(
+                f"long_side must be {MIN_LONG_SIDE} to {MAX_LONG_SIDE} pixels, got {long_side}"
+            )
         path = Path(model_path) if model_path is not None else default_model_path()
         if not path.is_file():
             raise ImageError(f"no dice model at {path}; build one with `make model`")
