@@ -29,6 +29,7 @@ run: $(VENV)/.installed
 
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 typecheck: $(VENV)/.installed-dev
 	$(BIN)/mypy

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from scorekeeper.vision import DiceReader
 from scorekeeper.vision.evaluate import Tally
-from scorekeeper.vision.reader import second_look
+from scorekeeper.vision.reader import resolve_overlaps, second_look
 from scorekeeper.vision.synth import TRAIN_BACKGROUNDS, render_scene
 
 SEED_BASE = 8_000_000
@@ -44,10 +44,11 @@ def main(argv: list[str] | None = None) -> int:
                 seed, 640, 480, die_size=(16.0, 90.0), background_style=style
             )
             for c in CANDIDATE_GRID:
-                found = reader.candidates(image, c)
+                found = reader.all_candidates(image, c)
                 logits = reader.patch_logits(image, [d.box for d in found])
                 for s in SCORE_GRID:
-                    tallies[(c, s)].add(str(seed), second_look(found, logits, s), truth)
+                    read = resolve_overlaps(second_look(found, logits, s))
+                    tallies[(c, s)].add(str(seed), read, truth)
     rows = []
     for (c, s), tally in tallies.items():
         fig = tally.figures()

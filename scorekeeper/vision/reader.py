@@ -428,12 +428,20 @@ class DiceReader:
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
-        found = self.candidates(frame)
-        if not self.two_stage:
+        found = self.all_candidates(frame)
+        if not self.two_stage or not found:
             return found
-        if self.coarse_side:
-            found = merge_scales(found, self.candidates(frame, long_side=self.coarse_side))
-        if not found:
-            return []
         logits = self.patch_logits(frame, [d.box for d in found])
         return resolve_overlaps(second_look(found, logits, self.score_threshold))
+
+    def all_candidates(self, frame: np.ndarray, threshold: float | None = None) -> list[Detection]:
+        """What the second look judges: the first stage's candidates at ``long_side`` plus those
+        at ``coarse_side`` that they do not already cover (:func:`merge_scales`).
+
+        :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
+        """
+        found = self.candidates(frame, threshold)
+        if self.coarse_side:
+            coarse = self.candidates(frame, threshold, long_side=self.coarse_side)
+            found = merge_scales(found, coarse)
+        return found
