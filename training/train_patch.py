@@ -86,10 +86,6 @@ def augment_patch(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     c, s = math.cos(theta) * k, math.sin(theta) * k
     flip = -1.0 if rng.random() < 0.5 else 1.0
     a = np.array([[c * flip, -s], [s * flip, c]])
-    if rng.random() < 0.5:  # foreshortened, as a die seen at a steep angle
-        phi = rng.uniform(0, math.pi)
-        r = np.array([[math.cos(phi), -math.sin(phi)], [math.sin(phi), math.cos(phi)]])
-        a = a @ r @ np.diag([1.0, rng.uniform(1.0, 1.45)]) @ r.T
     # output pixel (u, v) -> stored pixel: the output's centre lands on (cx, cy)
     t = np.array([cx, cy]) - a @ np.full(2, (PATCH_SIZE - 1) / 2)
     out = cv2.warpAffine(
