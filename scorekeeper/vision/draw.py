@@ -27,9 +27,10 @@ def draw(image: np.ndarray, dets: Sequence[Detection]) -> np.ndarray:
         x0, y0, x1, y1 = (round(v) for v in d.box)
         cv2.rectangle(out, (x0, y0), (x1, y1), (0, 0, 255), thick)
         label = f"{d.value}"
-        scale = max(0.5, (y1 - y0) / 40)
+        # the label grows with the die, up to a size readable on the whole frame
+        scale = min(max(0.5, (y1 - y0) / 40), max(0.8, max(out.shape[:2]) / 500))
         (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, thick + 1)
-        ty = y0 - 3 if y0 - th - 3 >= 0 else y1 + th + 3
+        ty = y0 - 3 if y0 - th - 3 >= 0 else y0 + th + 3  # above the box, else inside it
         cv2.rectangle(out, (x0, ty - th - 2), (x0 + tw + 2, ty + 2), (0, 0, 255), -1)
         cv2.putText(
             out,
