@@ -297,8 +297,9 @@ class DiceReader:
         needs for a one-stage model); ``candidate_threshold`` the heat a peak needs to be
         looked at again. Both default to the model's metadata, else 0.5 and 0.3.
         ``long_side`` overrides the input size stored in the model (larger reads smaller dice,
-        slower). A two-stage reader also looks at the frame at half that size, so that dice
-        too big for the first size are found; ``coarse=False`` turns that off.
+        slower). A two-stage reader also looks at the frame at :data:`COARSE_FACTOR` of that
+        size, so that dice too big for the first size are found; ``coarse=False`` turns that
+        off.
         :raises ImageError: when the model file is missing or not a dice model;
             ValueError for a threshold outside (0, 1), threads < 1 or a ``long_side`` outside
             64–4096.
@@ -440,8 +441,9 @@ class DiceReader:
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
-        found = self.candidates(frame, threshold)
+        grey = to_grey(check_frame(frame))  # once for both sizes
+        found = self.candidates(grey, threshold)
         if self.coarse_side:
-            coarse = self.candidates(frame, threshold, long_side=self.coarse_side)
+            coarse = self.candidates(grey, threshold, long_side=self.coarse_side)
             found = merge_scales(found, coarse)
         return found
