@@ -147,6 +147,20 @@ function renderProposal() {
   els.msg.textContent = changed
     ? `corrected to ${n} ${noun}${left !== null && left !== n ? `, ${left} ${left === 1 ? "is" : "are"} left to throw` : ""}.`
     : `${p.message}.`;
+  // rebuild the buttons only when the dice change: a button replaced between a tap's press and
+  // release loses the tap (and the old button's hold timer would still remove its die)
+  const key = cam.dice.join(",");
+  if (els.dice.dataset.key !== key) {
+    els.dice.dataset.key = key;
+    fillDice();
+  }
+  const why = refusal(left, n);
+  els.use.disabled = Boolean(why);
+  els.why.textContent = why || "";
+  els.add.disabled = n >= 6;
+}
+
+function fillDice() {
   fill(els.dice, cam.dice.map((v, i) => {
     const b = h("button", { type: "button", class: "cam-die", "aria-label": `die ${i + 1}: ${v}, tap to change` }, die(v, 44));
     b.addEventListener("click", () => { cam.dice[i] = (cam.dice[i] % 6) + 1; renderProposal(); });
@@ -159,10 +173,6 @@ function renderProposal() {
     b.addEventListener("pointerup", (e) => { if (hold === "done") e.preventDefault(); clearTimeout(hold); });
     return b;
   }));
-  const why = refusal(left, n);
-  els.use.disabled = Boolean(why);
-  els.why.textContent = why || "";
-  els.add.disabled = n >= 6;
 }
 
 function removeDie(i) {

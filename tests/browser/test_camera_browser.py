@@ -99,6 +99,21 @@ def test_play_page_camera_proposal_corrected_and_recorded(
     assert values == ["1", "2", "3", "4", "5", "6"]
     tab.shot("camera-proposal")
 
+    # a slow tap outlives the page's half-second refresh: the button it pressed stays in place,
+    # so the release lands on it and no die is lost to a stray hold timer
+    kept = page.evaluate(
+        """async () => {
+            const b = document.querySelector('#cam-dice .cam-die');
+            b.dispatchEvent(new PointerEvent('pointerdown', {bubbles: true}));
+            await new Promise(r => setTimeout(r, 600));
+            const still = b.isConnected;
+            b.dispatchEvent(new PointerEvent('pointerup', {bubbles: true}));
+            await new Promise(r => setTimeout(r, 700));
+            return [still, document.querySelectorAll('#cam-dice .cam-die').length];
+        }"""
+    )
+    assert kept == [True, 6]
+
     # correct the last die (6 -> 1) with one tap, then "Use this throw"
     page.locator("#cam-dice .cam-die").nth(5).click()
     assert "corrected" in page.locator("#cam-msg").inner_text()
