@@ -16,7 +16,7 @@ from scorekeeper.vision import Detection, DiceReader, default_model_path, load_i
 from scorekeeper.vision.evaluate import Tally, match, parse_yolo, split_names
 from scorekeeper.vision.imageio import check_frame, header_size, to_grey
 from scorekeeper.vision.reader import decode, local_peaks, preprocess
-from scorekeeper.vision.synth import BACKGROUNDS, HELD_OUT_BACKGROUNDS, render_scene
+from scorekeeper.vision.synth import BACKGROUNDS, HELD_OUT_BACKGROUNDS, Label, render_scene
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_images"
@@ -326,6 +326,23 @@ def test_synth_is_seeded_and_labelled() -> None:
         assert 1 <= value <= 6
         assert 0 <= x0 < x1 <= 320 and 0 <= y0 < y1 <= 240
         assert 15 < x1 - x0 < 60
+
+
+def test_synth_decoys_are_drawn_but_not_labelled() -> None:
+    def scene(decoys: int) -> tuple[np.ndarray, list[Label]]:
+        return render_scene(
+            3, 320, 240, n_dice=0, background_style="plain", clean=True, decoys=decoys
+        )
+
+    empty, labels = scene(0)
+    busy, busy_labels = scene(8)
+    assert np.array_equal(empty, scene(0)[0]) and np.array_equal(busy, scene(8)[0])
+    assert labels == [] and busy_labels == []  # spots, rings, beads, coins: none is a die
+    edges = [
+        int((cv2.Canny(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY), 40, 80) > 0).sum())
+        for im in (empty, busy)
+    ]
+    assert edges[0] < 20 < 200 < edges[1]
 
 
 @pytest.mark.parametrize("style", BACKGROUNDS)

@@ -64,8 +64,9 @@ def load_folder(folder: str | Path, split: str = "all", limit: int | None = None
     return out
 
 
-def synth_sample(seed: int) -> Sample:
-    """A synthetic training scene at crop size with dice across the whole size range."""
+def synth_sample(seed: int, styles: tuple[str, ...] = TRAIN_BACKGROUNDS) -> Sample:
+    """A synthetic training scene at crop size with dice across the whole size range, on one of
+    ``styles`` (a style listed twice is drawn twice as often)."""
     rng = np.random.default_rng(seed)
     lo = math.exp(rng.uniform(math.log(DIE_RANGE[0]), math.log(DIE_RANGE[1])))
     image, truth = render_scene(
@@ -74,7 +75,7 @@ def synth_sample(seed: int) -> Sample:
         CROP,
         n_dice=int(rng.integers(0, 9)),
         die_size=(lo, lo * 1.15),
-        styles=TRAIN_BACKGROUNDS,
+        styles=styles,
     )
     return _from_truth(image, truth)
 

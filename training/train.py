@@ -23,6 +23,7 @@ import torch.nn.functional as F
 from torch.utils.data import DataLoader, Dataset
 from tqdm import tqdm
 
+from scorekeeper.vision.synth import TRAIN_BACKGROUNDS
 from training.data import CROP, STRIDE, Sample, augment, load_folder, synth_sample, targets
 from training.model import DiceNet, Exported
 
@@ -45,9 +46,10 @@ class Mixed(Dataset):
         real_share: float,
         length: int,
         focus: float = 0.8,
+        styles: tuple[str, ...] = TRAIN_BACKGROUNDS,
     ):
         self.seed, self.real, self.real_share, self.length = seed, real, real_share, length
-        self.focus = focus
+        self.focus, self.styles = focus, styles
 
     def __len__(self) -> int:
         return self.length
@@ -59,7 +61,7 @@ class Mixed(Dataset):
             group = groups[int(rng.integers(len(groups)))]
             img, s = augment(group[int(rng.integers(len(group)))], rng, True, self.focus)
         else:
-            img, s = augment(synth_sample(int(rng.integers(2**62))), rng, real=False)
+            img, s = augment(synth_sample(int(rng.integers(2**62)), self.styles), rng, real=False)
         t = targets(s)
         out = {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in t.items()}
         out["image"] = torch.from_numpy(img[None].astype(np.float32))
@@ -252,6 +254,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--stop-after", type=int, default=0, help="stop after N steps of the --steps schedule"
     )
+    ap.add_argument(
+        "--synth-styles",
+        nargs="+",
+        choices=TRAIN_BACKGROUNDS,
+        default=list(TRAIN_BACKGROUNDS),
+        metavar="STYLE",
+        help="backgrounds of the synthetic scenes; a style named twice is drawn twice as often "
+        f"(default: each of {', '.join(TRAIN_BACKGROUNDS)} once)",
+    )
     args = ap.parse_args(argv)
     if args.eval_only:
         print(json.dumps(evaluate(args.eval_only, args.data, args.limit), indent=1))
@@ -268,7 +279,12 @@ def main(argv: list[str] | None = None) -> int:
     n_real = sum(len(g) for g in real)
     print(f"real training images: {n_real} from {args.data}", file=sys.stderr)
     ds = Mixed(
-        args.seed, real, args.real_share if n_real else 0.0, args.steps * args.batch, args.focus
+        args.seed,
+        real,
+        args.real_share if n_real else 0.0,
+        args.steps * args.batch,
+        args.focus,
+        tuple(args.synth_styles),
     )
     loader = DataLoader(
         ds,

@@ -245,6 +245,63 @@ def _clutter(rng: np.random.Generator, img: FloatImage, n: int) -> None:
             cv2.fillConvexPoly(img, pts, c, cv2.LINE_AA)
 
 
+def _decoys(rng: np.random.Generator, img: FloatImage, n: int, side: float) -> None:
+    """Draw die-sized things that are not dice in place: a lone spot or ring (a pip with no
+    die around it), a dark bead with a highlight, a coin, a screw head; some cast a shadow."""
+    h, w = img.shape[:2]
+    for _ in range(n):
+        kind = int(rng.integers(5))
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        dark = rng.random() < 0.6
+        c = _colour(rng, (0, 1), (0, 0.35) if dark else (0.5, 1.0))
+        angle = float(rng.uniform(0, 180))
+        if kind == 0:  # a lone spot
+            r = side * rng.uniform(0.05, 0.2)
+            axes = (r, r * rng.uniform(0.7, 1.0))
+        elif kind == 1:  # a ring
+            r = side * rng.uniform(0.08, 0.35)
+            axes = (r, r * rng.uniform(0.7, 1.0))
+        elif kind == 2:  # a bead or a blob
+            axes = (side * rng.uniform(0.25, 0.6), side * rng.uniform(0.12, 0.4))
+            c = _colour(rng, (0, 0.5), (0, 0.3))
+        else:  # a coin or a screw head
+            r = side * (rng.uniform(0.3, 0.55) if kind == 3 else rng.uniform(0.12, 0.3))
+            axes = (r, r * rng.uniform(0.8, 1.0))
+            c = _colour(rng, (0.1, 0.6), (0.35, 0.85))
+        centre = (cx, cy)
+        size2 = (2 * axes[0], 2 * axes[1])
+        if kind >= 2 and rng.random() < 0.6:  # a soft shadow to one side
+            sh = np.zeros((h, w), np.float32)
+            off = side * rng.uniform(0.03, 0.15)
+            cv2.ellipse(sh, ((cx + off, cy + off), size2, angle), 1.0, -1, cv2.LINE_AA)
+            sh = cv2.GaussianBlur(sh, (0, 0), max(0.8, 0.1 * side)) * rng.uniform(0.2, 0.5)
+            img *= 1 - sh[..., None]
+        col = c.tolist()
+        if kind == 1:
+            cv2.ellipse(img, (centre, size2, angle), col, int(rng.integers(1, 4)), cv2.LINE_AA)
+        else:
+            cv2.ellipse(img, (centre, size2, angle), col, -1, cv2.LINE_AA)
+        if kind == 3:  # the coin's rim
+            rim = (c * rng.uniform(0.5, 0.8)).tolist()
+            cv2.ellipse(
+                img, (centre, (size2[0] * 0.85, size2[1] * 0.85), angle), rim, 1, cv2.LINE_AA
+            )
+        elif kind == 4:  # the screw's slot
+            dx, dy = (
+                math.cos(math.radians(angle)) * axes[0],
+                math.sin(math.radians(angle)) * axes[0],
+            )
+            p0, p1 = (round(cx - dx), round(cy - dy)), (round(cx + dx), round(cy + dy))
+            cv2.line(img, p0, p1, (c * 0.4).tolist(), max(1, round(0.15 * axes[0])), cv2.LINE_AA)
+        if kind >= 2 and rng.random() < 0.7:  # a specular highlight
+            hl = (cx + rng.uniform(-0.4, 0.4) * axes[0], cy + rng.uniform(-0.4, 0.4) * axes[1])
+            hs = (axes[0] * rng.uniform(0.2, 0.6), axes[1] * rng.uniform(0.1, 0.4))
+            g = np.zeros((h, w), np.float32)
+            cv2.ellipse(g, (hl, hs, angle), 1.0, -1, cv2.LINE_AA)
+            g = cv2.GaussianBlur(g, (0, 0), max(0.5, 0.04 * side)) * rng.uniform(0.4, 0.9)
+            img += g[..., None] * (1 - img)
+
+
 def _bg_clutter(rng: np.random.Generator, h: int, w: int) -> FloatImage:
     """A plain or felt surface with many distractors on it."""
     img = _bg_plain(rng, h, w) if rng.random() < 0.5 else _bg_felt(rng, h, w)
@@ -496,13 +553,15 @@ def render_scene(
     background_style: str | None = None,
     styles: tuple[str, ...] = TRAIN_BACKGROUNDS,
     clean: bool = False,
+    decoys: int = 0,
 ) -> tuple[NDArray[np.uint8], list[Label]]:
     """A synthetic BGR scene and its labels ``[(value, (x0, y0, x1, y1)), ...]`` (top faces).
 
     The same seed gives the same scene. ``die_size`` bounds the top face's side in pixels;
     ``background_style`` picks one style, else one of ``styles`` is drawn at random.
     ``clean`` renders a well-lit, focused frame (opaque plain dice, no glare, less tilt, mild
-    blur and noise).
+    blur and noise). ``decoys`` die-sized things that are not dice (spots, rings, beads, coins,
+    screw heads) are drawn on the background first.
 
     >>> img, labels = render_scene(3, 160, 120, n_dice=2, die_size=(20, 30))
     >>> img.shape, img.dtype, len(labels), all(1 <= v <= 6 for v, _ in labels)
@@ -514,6 +573,8 @@ def render_scene(
     if style_name in ("plain", "felt", "wood") and rng.random() < 0.25:
         _clutter(rng, img, int(rng.integers(1, 6)))
     base = rng.uniform(*die_size)
+    if decoys:
+        _decoys(rng, img, decoys, base)
     n = n_dice if n_dice is not None else int(rng.integers(1, 7))
     one_set = rng.random() < 0.4
     shared_style = _die_style(rng)
