@@ -79,7 +79,10 @@ def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
 
     patches = tmp_path / "patches.npz"
     args = ["--detector", str(default_model_path()), "--out", str(patches), "--synth", "3"]
-    assert mine([*args, "--limit", "1", "--variants", "2", "--workers", "1"]) == 0
+    assert (
+        mine([*args, "--limit", "1", "--variants", "2", "--workers", "1", "--decoy-share", "1"])
+        == 0
+    )
     data = np.load(patches)
     assert data["X"].shape[1:] == (STORE, STORE, 3) and data["X"].dtype == np.uint8
     assert len(data["y"]) == len(data["src"]) > 0 and set(data["y"]) <= set(range(7))
@@ -100,6 +103,23 @@ def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
     assert [d.value for d in a] == [d.value for d in b]
     assert np.allclose([d.box for d in a], [d.box for d in b], atol=0.05)
     assert two.patch_logits(frame, [d.box for d in b]).shape == (len(b), 7)
+    # a fine-tune starts from exactly the source model's second look
+    import torch
+
+    from training.model import PatchNet
+    from training.train_patch import load_patch_weights
+
+    net = PatchNet()
+    load_patch_weights(net, detector)
+    x = rng.random((3, 3, PATCH_SIZE, PATCH_SIZE), dtype=np.float32)
+    with torch.no_grad():
+        mine_logits = net.eval()(torch.from_numpy(x)).numpy()
+    assert np.allclose(mine_logits, src.run_patches(x), atol=1e-4)
+    tuned_out = tmp_path / "fine.onnx"
+    args = ["--patches", str(patches), "--detector", str(detector), "--init-onnx", str(detector)]
+    assert train([*args, "--steps", "1", "--batch", "4", "--no-eval", "--out", str(tuned_out)]) == 0
+    fine = DiceReader(tuned_out, threads=1).run_patches(x)
+    assert np.abs(fine - src.run_patches(x)).max() < 0.5  # one small step from the source
     # a second round drawing the first round's mistakes more often
     out2 = tmp_path / "two2.onnx"
     args = ["--patches", str(patches), "--detector", str(out), "--hard-from", str(out)]

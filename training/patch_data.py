@@ -43,6 +43,9 @@ MINE_THRESHOLD = 0.12
 
 SOURCES = ("webcam", "tray", "synth")
 
+DECOY_SHARE = 0.6
+"""Share of the synthetic scenes with die-sized things that are not dice (see ``render_scene``)."""
+
 _reader: DiceReader | None = None
 
 
@@ -117,16 +120,21 @@ def _real_job(job: tuple[str, str, int, int]) -> tuple[int, list[tuple[np.ndarra
     return 0 if "webcam" in img_path else 1, _mine(image, truth, np.random.default_rng(seed))
 
 
-def _synth_job(seed: int) -> tuple[int, list[tuple[np.ndarray, int]]]:
+def _synth_job(job: tuple[int, float]) -> tuple[int, list[tuple[np.ndarray, int]]]:
+    seed, decoy_share = job
     rng = np.random.default_rng([seed, 1])
     lo = math.exp(rng.uniform(math.log(14), math.log(100)))
+    clean = bool(rng.random() < 0.2)
+    # no draws at all without decoys: the scenes and patches of a decoy-free run stay the same
+    decoys = int(rng.integers(1, 7)) if decoy_share and rng.random() < decoy_share else 0
     image, truth = render_scene(
         seed,
         640,
         480,
         die_size=(lo, lo * 1.3),
         styles=TRAIN_BACKGROUNDS,
-        clean=bool(rng.random() < 0.2),
+        clean=clean,
+        decoys=decoys,
     )
     return 2, _mine(image, truth, rng)
 
@@ -138,6 +146,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "build" / "patches.npz")
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--synth", type=int, default=4000, help="synthetic scenes")
+    ap.add_argument(
+        "--decoy-share",
+        type=float,
+        default=DECOY_SHARE,
+        help=f"share of synthetic scenes with decoys (spots, beads, coins; default {DECOY_SHARE})",
+    )
     ap.add_argument("--variants", type=int, default=3, help="variants of each real photo (1-3)")
     ap.add_argument("--limit", type=int, default=None, help="real images per folder (smoke)")
     ap.add_argument("--seed", type=int, default=0)
@@ -149,7 +163,7 @@ def main(argv: list[str] | None = None) -> int:
             for ip, lp in list_labelled(args.data / folder, split)[: args.limit]:
                 for k in range(args.variants):
                     jobs.append((str(ip), str(lp), k, args.seed * 1_000_003 + len(jobs)))
-    seeds = [9_000_000 + args.seed * 100_000 + i for i in range(args.synth)]
+    seeds = [(9_000_000 + args.seed * 100_000 + i, args.decoy_share) for i in range(args.synth)]
     X: list[np.ndarray] = []
     y: list[int] = []
     src: list[int] = []

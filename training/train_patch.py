@@ -33,6 +33,7 @@ from training.train import (
     ROOT,
     ema_update,
     evaluate,
+    freeze_bn,
     load_onnx_weights,
     write_onnx,
 )
@@ -127,6 +128,35 @@ def augment_patch(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(out, 0, 1).transpose(2, 0, 1)
 
 
+def load_patch_weights(net: PatchNet, path: Path) -> None:
+    """Start from a two-stage model's second look: conv weights from its graph (batch norm
+    folded in, each BatchNorm set to pass its conv's bias through; train with them frozen) and
+    the linear head."""
+    import onnx
+    from onnx import numpy_helper
+
+    model = onnx.load(str(path))
+    init = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    nodes = [n for n in model.graph.node if n.name.startswith("/patch/")]
+    convs = [n for n in nodes if n.op_type == "Conv"]
+    heads = [n for n in nodes if n.op_type == "Gemm"]
+    if len(convs) != len(net.features) or len(heads) != 1:
+        raise ValueError(f"{path}: no second look of this shape ({len(convs)} convolutions)")
+    with torch.no_grad():
+        for node, block in zip(convs, net.features, strict=True):
+            conv, bn = block[0], block[1]
+            w = torch.from_numpy(init[node.input[1]].copy())
+            if conv.weight.shape != w.shape:
+                raise ValueError(f"{path}: weight {tuple(w.shape)} for {tuple(conv.weight.shape)}")
+            conv.weight.copy_(w)
+            bn.weight.fill_(1.0)
+            bn.bias.copy_(torch.from_numpy(init[node.input[2]].copy()))
+            bn.running_mean.zero_()
+            bn.running_var.fill_(1.0 - bn.eps)
+        net.head.weight.copy_(torch.from_numpy(init[heads[0].input[1]].copy()))
+        net.head.bias.copy_(torch.from_numpy(init[heads[0].input[2]].copy()))
+
+
 def true_probability(model: Path, X: np.ndarray, y: np.ndarray, batch: int = 512) -> np.ndarray:
     """The probability a two-stage model's second look gives each stored patch's label, on
     the patch as the reader would cut it (no augmentation)."""
@@ -166,6 +196,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--no-eval", action="store_true")
     ap.add_argument(
+        "--init-onnx",
+        type=Path,
+        default=None,
+        help="fine-tune the second look of this two-stage model (batch norm frozen)",
+    )
+    ap.add_argument("--warmup", type=float, default=0.05, help="share of steps warming up")
+    ap.add_argument(
         "--hard-from",
         type=Path,
         default=None,
@@ -194,15 +231,21 @@ def main(argv: list[str] | None = None) -> int:
         file=sys.stderr,
     )
     rng = np.random.default_rng(args.seed)
-    net = PatchNet().to(memory_format=torch.channels_last)
+    net = PatchNet()
+    if args.init_onnx:
+        load_patch_weights(net, args.init_onnx)
+    net = net.to(memory_format=torch.channels_last)
     ema = copy.deepcopy(net)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(
-        opt, max_lr=args.lr, total_steps=args.steps, pct_start=0.05
+        opt, max_lr=args.lr, total_steps=args.steps, pct_start=args.warmup
     )
     t0 = time.time()
     bar = tqdm(range(args.steps), mininterval=15, file=sys.stderr, desc="second look")
     run_loss, run_acc = 2.0, 0.0
+    net.train()
+    if args.init_onnx:
+        freeze_bn(net)
     for step in bar:
         group = rng.choice(len(groups), args.batch, p=shares)
         idx = np.concatenate(
