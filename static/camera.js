@@ -14,6 +14,7 @@ const cam = {
   status: null, // GET /api/camera
   proposal: null, // the proposal shown
   dice: [], // the dice shown, as the player corrected them
+  unsure: [], // for each of them, whether the reader was unsure (only while uncorrected)
   done: new Set(), // proposals used or dismissed
   area: null,
   drag: null,
@@ -144,12 +145,15 @@ function renderProposal() {
   const n = cam.dice.length;
   const changed = n !== p.dice.length || cam.dice.some((v, i) => v !== p.dice[i]);
   const noun = n === 1 ? "die" : "dice";
+  // the dice the reader was unsure of, marked until the player changes anything
+  cam.unsure = changed ? [] : (p.unsure || []);
+  const doubts = cam.unsure.filter(Boolean).length;
   els.msg.textContent = changed
     ? `corrected to ${n} ${noun}${left !== null && left !== n ? `, ${left} ${left === 1 ? "is" : "are"} left to throw` : ""}.`
-    : `${p.message}.`;
+    : `${p.message}.${doubts ? ` Check the ${doubts === 1 ? "die" : `${doubts} dice`} marked ?: the camera is unsure.` : ""}`;
   // rebuild the buttons only when the dice change: a button replaced between a tap's press and
   // release loses the tap (and the old button's hold timer would still remove its die)
-  const key = cam.dice.join(",");
+  const key = `${cam.dice.join(",")}|${cam.unsure.map(Number).join("")}`;
   if (els.dice.dataset.key !== key) {
     els.dice.dataset.key = key;
     fillDice();
@@ -162,7 +166,12 @@ function renderProposal() {
 
 function fillDice() {
   fill(els.dice, cam.dice.map((v, i) => {
-    const b = h("button", { type: "button", class: "cam-die", "aria-label": `die ${i + 1}: ${v}, tap to change` }, die(v, 44));
+    const unsure = Boolean(cam.unsure[i]);
+    const b = h("button", {
+      type: "button",
+      class: unsure ? "cam-die unsure" : "cam-die",
+      "aria-label": `die ${i + 1}: ${v}, ${unsure ? "the camera is unsure: check it, " : ""}tap to change`,
+    }, die(v, 44));
     b.addEventListener("click", () => { cam.dice[i] = (cam.dice[i] % 6) + 1; renderProposal(); });
     b.addEventListener("contextmenu", (e) => { e.preventDefault(); removeDie(i); });
     b.addEventListener("keydown", (e) => {
@@ -383,12 +392,14 @@ function drawBoxes(r) {
   for (const [list, colour] of [[r.ignored || [], "#999"], [r.dice || [], r.proposal ? "#3c3" : "#fff"]]) {
     for (const d of list) {
       const [x0, y0, x1, y1] = d.box;
-      ctx.strokeStyle = colour;
+      const c = d.unsure && list === r.dice ? "#ffd24a" : colour; // amber: the reader is unsure
+      const label = d.unsure && list === r.dice ? `${d.value}?` : String(d.value);
+      ctx.strokeStyle = c;
       ctx.strokeRect(x0, y0, x1 - x0, y1 - y0);
-      ctx.fillStyle = colour;
-      ctx.fillRect(x0, Math.max(0, y0 - 24), 22, 24);
+      ctx.fillStyle = c;
+      ctx.fillRect(x0, Math.max(0, y0 - 24), 12 + 12 * label.length, 24);
       ctx.fillStyle = "#000";
-      ctx.fillText(String(d.value), x0 + 5, Math.max(20, y0 - 4));
+      ctx.fillText(label, x0 + 5, Math.max(20, y0 - 4));
     }
   }
 }

@@ -112,7 +112,8 @@ def test_demo_end_to_end_records_a_camera_throw(demo_app: Flask, tmp_path: Path)
     assert proposal["dice"] == TRUTH["a_six.png"]
     assert proposal["message"] == "I see 6 dice"
     assert body["stable"] is True and body["count"] == 6
-    assert all(set(d) == {"value", "box", "confidence"} for d in body["dice"])
+    assert all(set(d) == {"value", "box", "confidence", "unsure"} for d in body["dice"])
+    assert proposal["unsure"] == [False] * 6 and not any(d["unsure"] for d in body["dice"])
 
     # the player taps one die to correct it, then "Use this throw"
     recorded = [*proposal["dice"][:-1], 1]
@@ -135,6 +136,28 @@ def test_demo_end_to_end_records_a_camera_throw(demo_app: Flask, tmp_path: Path)
     assert stats["dice_accuracy"] == pytest.approx(5 / 6, abs=1e-3)
     assert stats["proposals"] >= 2 and stats["truth_exact_share"] == 1.0
     assert client.post("/api/camera/proposals/nope", json={"recorded": None}).status_code == 404
+
+
+def test_dice_the_reader_is_unsure_of_are_marked(tmp_path: Path, demo_dir: Path) -> None:
+    app = make_app(
+        tmp_path,
+        CAMERA=f"demo:{demo_dir}",
+        CAMERA_DEMO_OPTIONS={"fps": 60, "tumble_frames": 4, "still_frames": 14},
+        CAMERA_READER_FACTORY=lambda: PipReader(unsure_values=(5,)),
+    )
+    try:
+        client = app.test_client()
+        body = wait_proposal(client, 3, 6)  # 1, 5, 5: both 5s read with 0.55
+        assert body["proposal"]["dice"] == [1, 5, 5]
+        assert body["proposal"]["unsure"] == [False, True, True]
+        assert sorted((d["value"], d["unsure"]) for d in body["dice"]) == [
+            (1, False),
+            (5, True),
+            (5, True),
+        ]
+    finally:
+        if "camera" in app.extensions:
+            app.extensions["camera"].stop()
 
 
 def test_status_stream_snapshot_and_area(demo_app: Flask) -> None:

@@ -129,3 +129,15 @@ def test_count_message() -> None:
     assert count_message(5, 4) == "I see 5 dice, 4 are left to throw"
     assert count_message(3, 1) == "I see 3 dice, 1 is left to throw"
     assert count_message(6, None) == "I see 6 dice"
+
+
+def test_overlay_marks_dice_the_reader_is_unsure_of() -> None:
+    from scorekeeper.camera.overlay import GREEN, GREY, YELLOW, draw_overlay
+
+    frame = np.full((240, 320, 3), 90, np.uint8)
+    sure, unsure = Die(3, (40, 60, 100, 120), 0.95), Die(5, (180, 60, 240, 120), 0.55)
+    aside = Die(2, (260, 150, 300, 190), 0.4)  # set aside: grey whatever its confidence
+    img = draw_overlay(frame, [sure, unsure], [aside], stable=True, proposal=(3, 5))
+    assert tuple(img[90, 40]) == GREEN  # the left edge of each box
+    assert tuple(img[90, 180]) == YELLOW
+    assert tuple(img[170, 260]) == GREY

@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from scorekeeper.camera.frames import Image, to_bgr
-from scorekeeper.camera.settle import Area, Die
+from scorekeeper.camera.settle import UNSURE_BELOW, Area, Die
 
 GREEN = (60, 200, 60)
 YELLOW = (0, 215, 255)
@@ -37,7 +37,8 @@ def draw_overlay(
     proposal: Sequence[int] | None = None,
     banner: str | None = None,
 ) -> Image:
-    """A BGR copy of ``frame`` with boxes and values drawn; dice outside the area in grey."""
+    """A BGR copy of ``frame`` with boxes and values drawn; dice outside the area in grey, dice
+    the reader is unsure of in amber with a question mark."""
     img = np.ascontiguousarray(to_bgr(frame)).copy()
     h, w = img.shape[:2]
     scale = max(0.45, min(1.2, w / 900))
@@ -48,8 +49,10 @@ def draw_overlay(
     for group, col in ((ignored, GREY), (dice, colour)):
         for d in group:
             x0, y0, x1, y1 = (round(v) for v in d.box)
-            cv2.rectangle(img, (x0, y0), (x1, y1), col, 2)
-            _label(img, str(d.value), x0, y0 - 2, col, scale)
+            unsure = col is not GREY and d.confidence < UNSURE_BELOW
+            c = YELLOW if unsure else col
+            cv2.rectangle(img, (x0, y0), (x1, y1), c, 2)
+            _label(img, f"{d.value}?" if unsure else str(d.value), x0, y0 - 2, c, scale)
     if banner:
         state = banner if len(banner) <= 60 else banner[:57] + "..."
     elif proposal:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from scorekeeper.camera.frames import Image
-from scorekeeper.camera.settle import Die, count_message
+from scorekeeper.camera.settle import UNSURE_BELOW, Die, count_message
 
 
 class ReaderLike(Protocol):
@@ -55,12 +55,28 @@ class Proposal:
     time: float
     truth: tuple[int, ...] | None = None
 
+    def unsure(self) -> list[bool]:
+        """For each of :attr:`dice` (sorted), whether the reader was unsure of it (confidence
+        below :data:`UNSURE_BELOW`); of equal values the least sure come first.
+
+        >>> box = (0.0, 0.0, 9.0, 9.0)
+        >>> p = Proposal("p", 1, (2, 5, 5), (Die(5, box, 0.99), Die(2, box, 0.9),
+        ...     Die(5, box, 0.5)), 0.8, 4, 0.0)
+        >>> p.unsure()
+        [False, True, False]
+        """
+        ranked = sorted((d.value, d.confidence) for d in self.boxes)
+        if [v for v, _ in ranked] != list(self.dice):
+            return [False] * len(self.dice)
+        return [c < UNSURE_BELOW for _, c in ranked]
+
     def to_dict(self, dice_left: int | None = None) -> dict[str, Any]:
         """The proposal as JSON, with the dice count compared to ``dice_left`` when given."""
         return {
             "id": self.id,
             "frame_id": self.frame_id,
             "dice": list(self.dice),
+            "unsure": self.unsure(),
             "count": len(self.dice),
             "confidence": round(self.confidence, 3),
             "votes": self.votes,
@@ -89,12 +105,13 @@ class Reading:
     """What the source said about the frame (the demo's scene and phase)."""
 
     def to_dict(self, dice_left: int | None = None) -> dict[str, Any]:
-        """``{"frame_id", "stable", "dice", "count", "ignored", "proposal", ...}``."""
+        """``{"frame_id", "stable", "dice", "count", "ignored", "proposal", ...}``; each die
+        carries ``unsure`` (confidence below :data:`UNSURE_BELOW`)."""
         return {
             "frame_id": self.frame_id,
             "stable": self.stable,
             "motion": round(self.motion, 4),
-            "dice": [d.to_dict() for d in self.dice],
+            "dice": [{**d.to_dict(), "unsure": d.confidence < UNSURE_BELOW} for d in self.dice],
             "count": len(self.dice),
             "ignored": [d.to_dict() for d in self.ignored],
             "proposal": self.proposal.to_dict(dice_left) if self.proposal else None,

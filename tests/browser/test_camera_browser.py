@@ -39,8 +39,13 @@ def camera_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tu
             "DATABASE": str(tmp_path / "games.sqlite3"),
             "CACHE_DIR": str(tmp_path / "cache"),
             "PUBLIC_URL": None,
-            "CAMERA": f"demo:{demo}" if request.param == "demo" else request.param,
-            "CAMERA_READER_FACTORY": PipReader,
+            "CAMERA": f"demo:{demo}" if request.param.startswith("demo") else request.param,
+            # "demo-unsure": the reader is unsure of the 4
+            "CAMERA_READER_FACTORY": (
+                (lambda: PipReader(unsure_values=(4,)))
+                if request.param == "demo-unsure"
+                else PipReader
+            ),
             "CAMERA_DEMO_OPTIONS": {"fps": 15, "tumble_frames": 6, "still_frames": 40},
         }
     )
@@ -162,6 +167,29 @@ def test_a_throw_typed_instead_is_logged_for_the_proposal(
     rows = log.rows()
     log.close()
     assert [(r["dice"], r["recorded"]) for r in rows] == [([1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 5])]
+
+
+@pytest.mark.parametrize("camera_server", ["demo-unsure"], indirect=True)
+def test_camera_marks_the_die_it_is_unsure_of(
+    camera_server: tuple[Server, Any], open_tab: Callable[..., Tab]
+) -> None:
+    server, _ = camera_server
+    game = post(f"{server.url}/api/games", {"players": ["Ann", "Bob"]})
+    tab = open_tab(768, 1024)
+    page = tab.page
+    page.goto(f"{server.url}/play/{game['id']}#t={game['control_token']}")
+    page.locator("#cam-proposal").wait_for(state="visible", timeout=15_000)
+    marked = page.locator("#cam-dice .cam-die.unsure")
+    assert marked.count() == 1
+    assert (marked.get_attribute("aria-label") or "").startswith("die 4: 4, the camera is unsure")
+    assert "Check the die marked ?: the camera is unsure." in page.locator("#cam-msg").inner_text()
+    tab.shot("camera-unsure")
+    # the player corrects a die: the proposal is theirs now, the mark goes
+    page.locator("#cam-dice .cam-die").nth(3).click()
+    page.wait_for_function("() => !document.querySelector('#cam-dice .cam-die.unsure')")
+    assert "corrected" in page.locator("#cam-msg").inner_text()
+    assert "unsure" not in page.locator("#cam-msg").inner_text()
+    assert tab.errors == []
 
 
 @pytest.mark.parametrize("camera_server", ["tablet"], indirect=True)
