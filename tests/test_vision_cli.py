@@ -124,6 +124,11 @@ def test_eval_reader_figures(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     assert len(matrix) == 7 and sum(map(sum, matrix)) == n_dice
     code, out, _ = run(capsys, "eval-reader", "--split", "holdout", str(folder))
     assert json.loads(out)[str(folder)]["images"] == 2
+    assert fig["grey"] is False
+    # as a grey camera would deliver them: still every die found
+    code, out, _ = run(capsys, "eval-reader", "--grey", str(folder))
+    grey = json.loads(out)[str(folder)]
+    assert code == 0 and grey["grey"] is True and grey["recall"] == 1.0
 
 
 def test_eval_reader_bad_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -36,6 +36,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         default="all",
         help="all images, or the training / held-out part (last 20%% by name) of each folder",
     )
+    p.add_argument(
+        "--grey",
+        action="store_true",
+        help="read each image as a grey camera would deliver it (one channel)",
+    )
     _reader_options(p)
     p.set_defaults(func=cmd_eval_reader)
 
@@ -155,6 +160,7 @@ def cmd_eval_reader(args: argparse.Namespace) -> int:
     """Print per-folder figures as one JSON object keyed by folder."""
     from scorekeeper.vision import load_image
     from scorekeeper.vision.evaluate import Tally, list_labelled, parse_yolo
+    from scorekeeper.vision.imageio import to_grey
 
     reader = _reader(args)
     out: dict[str, Any] = {}
@@ -165,9 +171,11 @@ def cmd_eval_reader(args: argparse.Namespace) -> int:
             raise ImageError(f"{folder}: no images in images/")
         for img_path, label_path in pairs:
             image = load_image(img_path)
+            if args.grey:
+                image = to_grey(image)
             text = label_path.read_text() if label_path.exists() else ""
             truth = parse_yolo(text, image.shape[1], image.shape[0])
             tally.add(img_path.name, reader.infer(image), truth)
-        out[folder] = {"split": args.split, **tally.figures()}
+        out[folder] = {"split": args.split, "grey": args.grey, **tally.figures()}
     print_json(out)
     return 0
