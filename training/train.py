@@ -93,6 +93,16 @@ def losses(net: torch.nn.Module, batch: dict[str, torch.Tensor]) -> dict[str, to
     }
 
 
+def pass_bias_through(bn: torch.nn.Module, bias: torch.Tensor) -> None:
+    """Make a BatchNorm (in eval mode) add ``bias`` and nothing else: the folded conv's bias of
+    an exported model."""
+    with torch.no_grad():
+        bn.weight.fill_(1.0)
+        bn.bias.copy_(bias)
+        bn.running_mean.zero_()
+        bn.running_var.fill_(1.0 - bn.eps)
+
+
 def load_onnx_weights(net: DiceNet, path: Path) -> None:
     """Start from an exported model: conv weights from its graph (batch norm folded in), each
     BatchNorm set to pass its conv's bias through (frozen statistics: train with it in eval)."""
@@ -134,11 +144,7 @@ def load_onnx_weights(net: DiceNet, path: Path) -> None:
                 raise ValueError(f"{path}: weight {tuple(w.shape)} for {tuple(conv.weight.shape)}")
             conv.weight.copy_(w)
             if isinstance(mod, torch.nn.Sequential):
-                bn = mod[1]
-                bn.weight.fill_(1.0)
-                bn.bias.copy_(b)
-                bn.running_mean.zero_()
-                bn.running_var.fill_(1.0 - bn.eps)
+                pass_bias_through(mod[1], b)
             else:
                 conv.bias.copy_(b)
 

@@ -35,6 +35,7 @@ from training.train import (
     evaluate,
     freeze_bn,
     load_onnx_weights,
+    pass_bias_through,
     write_onnx,
 )
 
@@ -149,10 +150,7 @@ def load_patch_weights(net: PatchNet, path: Path) -> None:
             if conv.weight.shape != w.shape:
                 raise ValueError(f"{path}: weight {tuple(w.shape)} for {tuple(conv.weight.shape)}")
             conv.weight.copy_(w)
-            bn.weight.fill_(1.0)
-            bn.bias.copy_(torch.from_numpy(init[node.input[2]].copy()))
-            bn.running_mean.zero_()
-            bn.running_var.fill_(1.0 - bn.eps)
+            pass_bias_through(bn, torch.from_numpy(init[node.input[2]].copy()))
         net.head.weight.copy_(torch.from_numpy(init[heads[0].input[1]].copy()))
         net.head.bias.copy_(torch.from_numpy(init[heads[0].input[2]].copy()))
 

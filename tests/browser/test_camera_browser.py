@@ -79,14 +79,20 @@ def get(url: str) -> Any:
         return json.loads(resp.read())
 
 
+def open_play_page(server: Server, open_tab: Callable[..., Tab]) -> tuple[Any, Tab]:
+    """A new two-player game and its play page, with the control token, in a tablet-sized tab."""
+    game = post(f"{server.url}/api/games", {"players": ["Ann", "Bob"]})
+    tab = open_tab(768, 1024)
+    tab.page.goto(f"{server.url}/play/{game['id']}#t={game['control_token']}")
+    return game, tab
+
+
 def test_play_page_camera_proposal_corrected_and_recorded(
     camera_server: tuple[Server, Any], open_tab: Callable[..., Tab]
 ) -> None:
     server, _ = camera_server
-    game = post(f"{server.url}/api/games", {"players": ["Ann", "Bob"]})
-    tab = open_tab(768, 1024)
+    game, tab = open_play_page(server, open_tab)
     page = tab.page
-    page.goto(f"{server.url}/play/{game['id']}#t={game['control_token']}")
 
     panel = page.locator("#camera-panel")
     panel.wait_for(state="visible")
@@ -149,9 +155,8 @@ def test_a_throw_typed_instead_is_logged_for_the_proposal(
     camera_server: tuple[Server, Any], open_tab: Callable[..., Tab]
 ) -> None:
     server, _ = camera_server
-    game = post(f"{server.url}/api/games", {"players": ["Ann", "Bob"]})
-    page = open_tab(768, 1024).page
-    page.goto(f"{server.url}/play/{game['id']}#t={game['control_token']}")
+    game, tab = open_play_page(server, open_tab)
+    page = tab.page
     page.locator("#cam-proposal").wait_for(state="visible", timeout=15_000)
     # the throw is entered elsewhere (the dice pad, another tablet): the proposal goes away
     post(
@@ -174,10 +179,8 @@ def test_camera_marks_the_die_it_is_unsure_of(
     camera_server: tuple[Server, Any], open_tab: Callable[..., Tab]
 ) -> None:
     server, _ = camera_server
-    game = post(f"{server.url}/api/games", {"players": ["Ann", "Bob"]})
-    tab = open_tab(768, 1024)
+    _, tab = open_play_page(server, open_tab)
     page = tab.page
-    page.goto(f"{server.url}/play/{game['id']}#t={game['control_token']}")
     page.locator("#cam-proposal").wait_for(state="visible", timeout=15_000)
     marked = page.locator("#cam-dice .cam-die.unsure")
     assert marked.count() == 1
