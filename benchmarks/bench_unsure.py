@@ -1,5 +1,5 @@
 """How well the reader's confidence flags its own mistakes: the share of right and of wrong
-readings below the camera's "check this die" mark (``UNSURE_BELOW``) and a few other cut-offs.
+readings below the "check this die" mark (``UNSURE_BELOW``) and a few other cut-offs.
 
     python benchmarks/bench_unsure.py [--scenes 100] [--data ../shared/dice-data]
 
@@ -22,9 +22,9 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from scorekeeper.camera.settle import UNSURE_BELOW  # noqa: E402
 from scorekeeper.vision import DiceReader, load_image  # noqa: E402
 from scorekeeper.vision.evaluate import Truth, assign, list_labelled, parse_yolo  # noqa: E402
+from scorekeeper.vision.reader import UNSURE_BELOW  # noqa: E402
 from scorekeeper.vision.synth import render_scene  # noqa: E402
 
 CUTS = (0.5, 0.6, 0.7, UNSURE_BELOW, 0.9)

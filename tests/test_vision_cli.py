@@ -71,6 +71,17 @@ def bad_files(tmp: Path) -> dict[str, Path]:
     return out
 
 
+def test_read_marks_the_dice_it_is_unsure_of(capsys: pytest.CaptureFixture[str]) -> None:
+    image = str(SAMPLES / "hard" / "scene-08-clutter.jpg")
+    code, out, _ = run(capsys, "read", "--json", image)
+    dice = sorted(json.loads(out)[0]["dice"], key=lambda d: d["box"][0])
+    code, text, _ = run(capsys, "read", image)
+    assert code == 0
+    expected = [f"{d['value']}?" if d["confidence"] < 0.8 else str(d["value"]) for d in dice]
+    assert text.split(": ", 1)[1].split() == expected
+    assert any(v.endswith("?") for v in expected)  # the blank card taken for a die, at 0.24
+
+
 @pytest.mark.parametrize("name", ["text.jpg", "empty.png", "one.png", "huge.png", "cut.jpg"])
 def test_read_bad_file_exits_2(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str

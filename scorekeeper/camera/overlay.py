@@ -8,7 +8,7 @@ import cv2
 import numpy as np
 
 from scorekeeper.camera.frames import Image, to_bgr
-from scorekeeper.camera.settle import UNSURE_BELOW, Area, Die
+from scorekeeper.camera.settle import Area, Die
 
 GREEN = (60, 200, 60)
 YELLOW = (0, 215, 255)
@@ -49,7 +49,7 @@ def draw_overlay(
     for group, col in ((ignored, GREY), (dice, colour)):
         for d in group:
             x0, y0, x1, y1 = (round(v) for v in d.box)
-            unsure = col is not GREY and d.confidence < UNSURE_BELOW
+            unsure = col is not GREY and d.unsure
             c = YELLOW if unsure else col
             cv2.rectangle(img, (x0, y0), (x1, y1), c, 2)
             _label(img, f"{d.value}?" if unsure else str(d.value), x0, y0 - 2, c, scale)

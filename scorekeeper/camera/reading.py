@@ -7,7 +7,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from scorekeeper.camera.frames import Image
-from scorekeeper.camera.settle import UNSURE_BELOW, Die, count_message
+from scorekeeper.camera.settle import Die, count_message
+from scorekeeper.vision.reader import UNSURE_BELOW
 
 
 class ReaderLike(Protocol):
@@ -111,7 +112,7 @@ class Reading:
             "frame_id": self.frame_id,
             "stable": self.stable,
             "motion": round(self.motion, 4),
-            "dice": [{**d.to_dict(), "unsure": d.confidence < UNSURE_BELOW} for d in self.dice],
+            "dice": [{**d.to_dict(), "unsure": d.unsure} for d in self.dice],
             "count": len(self.dice),
             "ignored": [d.to_dict() for d in self.ignored],
             "proposal": self.proposal.to_dict(dice_left) if self.proposal else None,

@@ -22,11 +22,6 @@ from scorekeeper.vision.reader import Detection
 Die = Detection
 """One die in a frame: the dice reader's own value type (value, box in pixels, confidence)."""
 
-UNSURE_BELOW = 0.8
-"""A die read with less confidence is marked for the player to check (on the real validation
-photos 1.6% of right readings fall below it and 3 of the 7 wrong ones; on synthetic scenes
-2-5% and 70-94%: ``benchmarks/bench_unsure.py``)."""
-
 
 @dataclass(frozen=True)
 class Area:

@@ -149,7 +149,8 @@ def cmd_read(args: argparse.Namespace) -> int:
             out = _annotate_path(args.annotate, i, len(args.images))
             annotate(image, dets, out)
         if not args.json:
-            values = " ".join(str(d.value) for d in sorted(dets, key=lambda d: d.box[0]))
+            ordered = sorted(dets, key=lambda d: d.box[0])
+            values = " ".join(f"{d.value}?" if d.unsure else str(d.value) for d in ordered)
             print(f"{path}: {values or '(no dice)'}")
     if args.json:
         print_json(results)

@@ -15,7 +15,7 @@ from scorekeeper.vision.reader import Detection
 
 
 def draw(image: np.ndarray, dets: Sequence[Detection]) -> np.ndarray:
-    """A BGR copy of ``image`` with each die's box and value drawn on it."""
+    """A BGR copy of ``image`` with each die's box and value drawn on it ("5?" when unsure)."""
     if image.ndim == 2 or image.shape[2] == 1:
         out = cv2.cvtColor(to_grey(image), cv2.COLOR_GRAY2BGR)
     elif image.shape[2] == 4:
@@ -26,7 +26,7 @@ def draw(image: np.ndarray, dets: Sequence[Detection]) -> np.ndarray:
     for d in dets:
         x0, y0, x1, y1 = (round(v) for v in d.box)
         cv2.rectangle(out, (x0, y0), (x1, y1), (0, 0, 255), thick)
-        label = f"{d.value}"
+        label = f"{d.value}?" if d.unsure else f"{d.value}"
         # the label grows with the die, up to a size readable on the whole frame
         scale = min(max(0.5, (y1 - y0) / 40), max(0.8, max(out.shape[:2]) / 500))
         (tw, th), _ = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, thick + 1)
