@@ -72,14 +72,15 @@ def bad_files(tmp: Path) -> dict[str, Path]:
 
 
 def test_read_marks_the_dice_it_is_unsure_of(capsys: pytest.CaptureFixture[str]) -> None:
-    image = str(SAMPLES / "hard" / "scene-08-clutter.jpg")
-    code, out, _ = run(capsys, "read", "--json", image)
+    # a low die threshold lets a blank card under printed text through, with a weak face
+    args = ["--threshold", "0.3", str(SAMPLES / "hard" / "scene-08-clutter.jpg")]
+    code, out, _ = run(capsys, "read", "--json", *args)
     dice = sorted(json.loads(out)[0]["dice"], key=lambda d: d["box"][0])
-    code, text, _ = run(capsys, "read", image)
+    code, text, _ = run(capsys, "read", *args)
     assert code == 0
     expected = [f"{d['value']}?" if d["confidence"] < 0.8 else str(d["value"]) for d in dice]
     assert text.split(": ", 1)[1].split() == expected
-    assert any(v.endswith("?") for v in expected)  # the blank card taken for a die, at 0.24
+    assert sum(v.endswith("?") for v in expected) == 1
 
 
 @pytest.mark.parametrize("name", ["text.jpg", "empty.png", "one.png", "huge.png", "cut.jpg"])

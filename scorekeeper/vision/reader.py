@@ -35,6 +35,11 @@ DEFAULT_CANDIDATE_THRESHOLD = 0.3
 COARSE_FACTOR = 0.4
 """A two-stage reader also looks at the frame at this fraction of ``long_side``, for big dice."""
 
+RELOOK_BAND = (0.3, 0.9)
+"""A candidate whose die probability lies in this band (from, up to) is a close call: its patch
+is looked at again turned a quarter, mirrored and turned half round, and judged on the mean of
+the four views' log-probabilities (:meth:`DiceReader.relook`)."""
+
 SIZE_RATIO = 2.5
 """A coarse candidate is the same as an overlapping fine one within this ratio of areas."""
 
@@ -49,8 +54,8 @@ def default_model_path() -> Path:
 
 UNSURE_BELOW = 0.8
 """A die read with less confidence is one to check: the camera marks it, ``read`` prints "5?"
-(on the real validation photos 1.6% of right readings fall below it and all three of the
-reader's own misreads; on synthetic scenes 2-5% and 70-94% of wrong ones:
+(on the real validation photos 1.6% of right readings fall below it and both of the reader's
+own misreads; on synthetic scenes 1.6-5.2% of right and 70-95% of wrong ones:
 ``benchmarks/bench_unsure.py``)."""
 
 
@@ -211,6 +216,35 @@ def decode(
     return out
 
 
+def log_softmax(logits: np.ndarray) -> np.ndarray:
+    """Row-wise log-probabilities of (N, K) logits."""
+    x = logits.astype(np.float64)
+    m = x.max(axis=1, keepdims=True)
+    return np.asarray(x - m - np.log(np.exp(x - m).sum(axis=1, keepdims=True)))
+
+
+def relook_rows(log_probs: np.ndarray) -> np.ndarray:
+    """Indices of the close calls among (N, 7) second-look log-probabilities: a die probability
+    in :data:`RELOOK_BAND`.
+
+    >>> not_die = np.array([0.9, 0.5, 0.05])  # die probabilities 0.1, 0.5 and 0.95
+    >>> lp = np.log(np.column_stack([not_die] + [(1 - not_die) / 6] * 6))
+    >>> relook_rows(lp).tolist()
+    [1]
+    """
+    die = 1.0 - np.exp(log_probs[:, 0])
+    return np.nonzero((die >= RELOOK_BAND[0]) & (die < RELOOK_BAND[1]))[0]
+
+
+def patch_views(patches: np.ndarray) -> list[np.ndarray]:
+    """Three more views of (N, 3, H, W) patches: turned a quarter, mirrored, turned half round."""
+    return [
+        np.ascontiguousarray(np.rot90(patches, 1, axes=(2, 3))),
+        np.ascontiguousarray(patches[:, :, :, ::-1]),
+        np.ascontiguousarray(np.rot90(patches, 2, axes=(2, 3))),
+    ]
+
+
 def second_look(
     candidates: list[Detection], logits: np.ndarray, threshold: float
 ) -> list[Detection]:
@@ -294,7 +328,8 @@ class DiceReader:
 
     The model's first stage finds candidate dice on a grey heat map; when the model has a
     second-look head (a ``patches`` input), a colour patch around each candidate, cut from the
-    full-resolution frame, decides whether it is a die and reads its face.
+    full-resolution frame, decides whether it is a die and reads its face; a close call is
+    looked at again in three more views (:meth:`relook`).
     """
 
     def __init__(
@@ -448,8 +483,22 @@ class DiceReader:
         found = self.all_candidates(frame)
         if not self.two_stage or not found:
             return found
-        logits = self.patch_logits(frame, [d.box for d in found])
-        return resolve_overlaps(second_look(found, logits, self.score_threshold))
+        patches = patch_batch(frame, [d.box for d in found], self.patch_size, self.patch_context)
+        log_probs = self.relook(patches, self.run_patches(patches))
+        return resolve_overlaps(second_look(found, log_probs, self.score_threshold))
+
+    def relook(self, patches: np.ndarray, logits: np.ndarray) -> np.ndarray:
+        """The second look's log-probabilities for ``patches`` given their first ``logits``,
+        with each close call (:func:`relook_rows`) replaced by the mean over four views of its
+        patch (:func:`patch_views`)."""
+        out = log_softmax(logits)
+        rows = relook_rows(out)
+        if len(rows):
+            views = [out[rows]] + [
+                log_softmax(self.run_patches(v)) for v in patch_views(patches[rows])
+            ]
+            out[rows] = np.mean(views, axis=0)
+        return out
 
     def all_candidates(self, frame: np.ndarray, threshold: float | None = None) -> list[Detection]:
         """What the second look judges: the first stage's candidates at ``long_side`` plus those
