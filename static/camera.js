@@ -392,8 +392,9 @@ function drawBoxes(r) {
   for (const [list, colour] of [[r.ignored || [], "#999"], [r.dice || [], r.proposal ? "#3c3" : "#fff"]]) {
     for (const d of list) {
       const [x0, y0, x1, y1] = d.box;
-      const c = d.unsure && list === r.dice ? "#ffd24a" : colour; // amber: the reader is unsure
-      const label = d.unsure && list === r.dice ? `${d.value}?` : String(d.value);
+      const doubt = d.unsure && list === r.dice; // set-aside dice stay grey
+      const c = doubt ? "#ffd24a" : colour; // amber: the reader is unsure
+      const label = doubt ? `${d.value}?` : String(d.value);
       ctx.strokeStyle = c;
       ctx.strokeRect(x0, y0, x1 - x0, y1 - y0);
       ctx.fillStyle = c;

@@ -15,11 +15,8 @@ import argparse
 import sys
 from pathlib import Path
 
-import numpy as np
-
 from scorekeeper.vision import DiceReader
 from scorekeeper.vision.evaluate import Tally
-from scorekeeper.vision.patches import patch_batch
 from scorekeeper.vision.reader import resolve_overlaps, second_look
 from scorekeeper.vision.synth import TRAIN_BACKGROUNDS, render_scene
 
@@ -48,10 +45,7 @@ def main(argv: list[str] | None = None) -> int:
             )
             for c in CANDIDATE_GRID:
                 found = reader.all_candidates(image, c)
-                boxes = [d.box for d in found]
-                patches = patch_batch(image, boxes, reader.patch_size, reader.patch_context)
-                logits = reader.run_patches(patches) if found else np.zeros((0, 7), np.float32)
-                log_probs = reader.relook(patches, logits)  # close calls in more views
+                log_probs = reader.look(image, found)  # as the reader judges: close calls again
                 for s in SCORE_GRID:
                     read = resolve_overlaps(second_look(found, log_probs, s))
                     tallies[(c, s)].add(str(seed), read, truth)

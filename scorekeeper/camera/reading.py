@@ -8,7 +8,6 @@ from typing import Any, Protocol
 
 from scorekeeper.camera.frames import Image
 from scorekeeper.camera.settle import Die, count_message
-from scorekeeper.vision.reader import UNSURE_BELOW
 
 
 class ReaderLike(Protocol):
@@ -58,7 +57,7 @@ class Proposal:
 
     def unsure(self) -> list[bool]:
         """For each of :attr:`dice` (sorted), whether the reader was unsure of it (confidence
-        below :data:`UNSURE_BELOW`); of equal values the least sure come first.
+        below ``vision.reader.UNSURE_BELOW``); of equal values the least sure come first.
 
         >>> box = (0.0, 0.0, 9.0, 9.0)
         >>> p = Proposal("p", 1, (2, 5, 5), (Die(5, box, 0.99), Die(2, box, 0.9),
@@ -66,10 +65,10 @@ class Proposal:
         >>> p.unsure()
         [False, True, False]
         """
-        ranked = sorted((d.value, d.confidence) for d in self.boxes)
-        if [v for v, _ in ranked] != list(self.dice):
+        ranked = sorted(self.boxes, key=lambda d: (d.value, d.confidence))
+        if [d.value for d in ranked] != list(self.dice):
             return [False] * len(self.dice)
-        return [c < UNSURE_BELOW for _, c in ranked]
+        return [d.unsure for d in ranked]
 
     def to_dict(self, dice_left: int | None = None) -> dict[str, Any]:
         """The proposal as JSON, with the dice count compared to ``dice_left`` when given."""
@@ -107,7 +106,7 @@ class Reading:
 
     def to_dict(self, dice_left: int | None = None) -> dict[str, Any]:
         """``{"frame_id", "stable", "dice", "count", "ignored", "proposal", ...}``; each die
-        carries ``unsure`` (confidence below :data:`UNSURE_BELOW`)."""
+        carries ``unsure`` (:attr:`Die.unsure`)."""
         return {
             "frame_id": self.frame_id,
             "stable": self.stable,

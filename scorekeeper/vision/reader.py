@@ -466,6 +466,17 @@ class DiceReader:
             patch_batch(check_frame(frame), boxes, self.patch_size, self.patch_context)
         )
 
+    def look(self, frame: np.ndarray, candidates: list[Detection]) -> np.ndarray:
+        """The second look's (N, 7) log-probabilities ("not a die", faces 1..6) for candidates
+        in a frame, each close call looked at again in more views (:meth:`relook`)."""
+        if not self.two_stage:
+            raise ImageError(f"{self.model_path} has no second-look head")
+        if not candidates:
+            return np.zeros((0, 7), np.float64)
+        boxes = [d.box for d in candidates]
+        patches = patch_batch(check_frame(frame), boxes, self.patch_size, self.patch_context)
+        return self.relook(patches, self.run_patches(patches))
+
     def run_patches(self, patches: np.ndarray) -> np.ndarray:
         """The second look's (N, 7) logits for ready (N, 3, size, size) float32 patches."""
         if not self.two_stage:
@@ -483,9 +494,7 @@ class DiceReader:
         found = self.all_candidates(frame)
         if not self.two_stage or not found:
             return found
-        patches = patch_batch(frame, [d.box for d in found], self.patch_size, self.patch_context)
-        log_probs = self.relook(patches, self.run_patches(patches))
-        return resolve_overlaps(second_look(found, log_probs, self.score_threshold))
+        return resolve_overlaps(second_look(found, self.look(frame, found), self.score_threshold))
 
     def relook(self, patches: np.ndarray, logits: np.ndarray) -> np.ndarray:
         """The second look's log-probabilities for ``patches`` given their first ``logits``,
