@@ -49,7 +49,8 @@ bench: $(VENV)/.installed
 # Train the dice reader (under two hours on two CPU cores) and export models/dice.onnx: stage 1
 # from scratch, stages 2 and 3 fine-tune the detector with more background crops (frozen batch
 # norm); then the second look is trained on the detector's candidates, fine-tuned on candidates
-# from scenes with decoys (spots, beads, coins), exported with the detector, its thresholds
+# from scenes with decoys (spots, beads, coins) and dice whose pips stand out by colour only
+# (red pips on a smoky die), exported with the detector, its thresholds
 # chosen on synthetic scenes, and the held-out figures printed.
 model: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[train]'
@@ -59,11 +60,11 @@ model: $(VENV)/.installed
 	$(BIN)/python -m training.train --seed 2 --init-onnx build/dice-stage2.onnx --steps 5000 \
 		--stop-after 2000 --lr 5e-4 --focus 0.6 --no-eval --out build/dice-stage3.onnx
 	$(BIN)/python -m training.patch_data --detector build/dice-stage3.onnx --synth 4000 \
-		--decoy-share 0 --out build/patches.npz
+		--decoy-share 0 --colour-pips 0 --out build/patches.npz
 	$(BIN)/python -m training.train_patch --patches build/patches.npz \
 		--detector build/dice-stage3.onnx --steps 8000 --no-eval --out build/dice-two-stage-base.onnx
 	$(BIN)/python -m training.patch_data --detector build/dice-stage3.onnx --synth 4000 \
-		--decoy-share 0.6 --out build/patches-decoys.npz
+		--decoy-share 0.6 --colour-pips 0.3 --out build/patches-decoys.npz
 	$(BIN)/python -m training.train_patch --patches build/patches-decoys.npz \
 		--detector build/dice-stage3.onnx --init-onnx build/dice-two-stage-base.onnx --seed 1 \
 		--steps 2000 --lr 5e-4 --warmup 0.1 --no-eval --out build/dice-two-stage.onnx

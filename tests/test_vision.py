@@ -369,6 +369,22 @@ def test_synth_decoys_are_drawn_but_not_labelled() -> None:
     assert edges[0] < 20 < 200 < edges[1]
 
 
+def test_synth_colour_pips_may_match_the_face_in_grey() -> None:
+    from scorekeeper.vision.synth import _die_style, _luma
+
+    def grey_gaps(colour_pips: float) -> list[float]:
+        rng = np.random.default_rng(5)
+        styles = [_die_style(rng, colour_pips) for _ in range(400)]
+        return [abs(_luma(s["pip"]) - _luma(s["face"])) for s in styles]
+
+    assert min(grey_gaps(0.0)) >= 0.25  # plain dice: pips always stand out in grey
+    gaps = grey_gaps(1.0)
+    assert sum(g < 0.25 for g in gaps) > 40  # red pips on a smoky die: only the colour differs
+    a, la = render_scene(9, 160, 120, n_dice=2)
+    b, lb = render_scene(9, 160, 120, n_dice=2, colour_pips=0.0)
+    assert np.array_equal(a, b) and la == lb  # no draw at 0: earlier scenes stay the same
+
+
 @pytest.mark.parametrize("style", BACKGROUNDS)
 def test_synth_every_background(style: str) -> None:
     img, labels = render_scene(1, 96, 64, n_dice=1, die_size=(16, 18), background_style=style)

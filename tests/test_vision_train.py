@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from scorekeeper.vision import DiceReader
+from scorekeeper.vision.evaluate import list_labelled
 
 ROOT = Path(__file__).resolve().parents[1]
 HAVE_TORCH = all(importlib.util.find_spec(m) for m in ("torch", "onnx", "tqdm"))
@@ -87,6 +88,9 @@ def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
     assert data["X"].shape[1:] == (STORE, STORE, 3) and data["X"].dtype == np.uint8
     assert len(data["y"]) == len(data["src"]) > 0 and set(data["y"]) <= set(range(7))
     assert 0 in set(data["y"]) and set(data["src"]) <= {0, 1, 2}
+    # each real patch names its photo, each synthetic one nothing
+    names, src_of = data["image"], data["src"]
+    assert all(n == "" for n in names[src_of == 2]) and all(n != "" for n in names[src_of < 2])
     rng = np.random.default_rng(0)
     aug = augment_patch(data["X"][0], rng)
     assert aug.shape == (3, PATCH_SIZE, PATCH_SIZE) and aug.min() >= 0 and aug.max() <= 1
@@ -132,3 +136,28 @@ def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
     tuned = DiceReader(out2, threads=1)
     assert tuned.candidate_threshold in CANDIDATE_GRID and tuned.score_threshold in SCORE_GRID
     assert DiceReader(out2, 0.42, candidate_threshold=0.11).candidate_threshold == 0.11
+    # a fold of the photos can be left out (the mined photo is the first by name: fold 0)
+    args = ["--patches", str(patches), "--detector", str(detector), "--steps", "1", "--batch", "4"]
+    fold = tmp_path / "fold.onnx"
+    assert (
+        train([*args, "--no-eval", "--grey-share", "0", "--leave-out", "0/5", "--out", str(fold)])
+        == 0
+    )
+    assert DiceReader(fold, threads=1).two_stage
+
+
+def test_folds_split_the_training_photos() -> None:
+    sys.path.insert(0, str(ROOT))
+    pytest.importorskip("tqdm", reason="the train extra is not installed")
+    from training.patch_data import DEFAULT_DATA, TRAIN_FOLDERS, fold_images, parse_fold
+
+    with pytest.raises(ValueError, match="expected K/N"):
+        parse_fold("5/5")
+    with pytest.raises(ValueError, match="expected K/N"):
+        parse_fold("first")
+    if not DEFAULT_DATA.is_dir():
+        pytest.skip(f"no labelled photos at {DEFAULT_DATA}")
+    folds = [{p for p, _ in fold_images(DEFAULT_DATA, k, 5)} for k in range(5)]
+    assert sum(map(len, folds)) == len(set().union(*folds))  # disjoint
+    every = {p for f, split in TRAIN_FOLDERS for p, _ in list_labelled(DEFAULT_DATA / f, split)}
+    assert set().union(*folds) == every

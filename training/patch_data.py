@@ -46,7 +46,38 @@ SOURCES = ("webcam", "tray", "synth")
 DECOY_SHARE = 0.6
 """Share of the synthetic scenes with die-sized things that are not dice (see ``render_scene``)."""
 
+COLOUR_PIPS = 0.3
+"""Share of synthetic dice styles whose pips differ from the face mainly in colour (red pips on a
+smoky die), which the detector's own training scenes never show."""
+
 _reader: DiceReader | None = None
+
+
+def parse_fold(text: str) -> tuple[int, int]:
+    """``"K/N"`` as (K, N) with 0 <= K < N.
+
+    >>> parse_fold("1/5")
+    (1, 5)
+    """
+    try:
+        k, n = (int(v) for v in text.split("/"))
+    except ValueError:
+        raise ValueError(f"fold {text!r}: expected K/N, e.g. 0/5") from None
+    if not 0 <= k < n:
+        raise ValueError(f"fold {text!r}: expected K/N with 0 <= K < N")
+    return k, n
+
+
+def fold_images(data: Path, k: int, n: int) -> list[tuple[Path, Path]]:
+    """Fold ``k`` of ``n`` of the real training photos: every n-th by name from the k-th, in each
+    training folder. Leaving a fold out of the second look's training estimates how it reads
+    photos like the rest of its training set that it has not seen (the detector has seen them)."""
+    return [
+        pair
+        for folder, split in TRAIN_FOLDERS
+        if (data / folder).is_dir()
+        for pair in list_labelled(data / folder, split)[k::n]
+    ]
 
 
 def label_candidates(dets: list[Detection], truth: Truth) -> list[int]:
@@ -120,8 +151,8 @@ def _real_job(job: tuple[str, str, int, int]) -> tuple[int, list[tuple[np.ndarra
     return 0 if "webcam" in img_path else 1, _mine(image, truth, np.random.default_rng(seed))
 
 
-def _synth_job(job: tuple[int, float]) -> tuple[int, list[tuple[np.ndarray, int]]]:
-    seed, decoy_share = job
+def _synth_job(job: tuple[int, float, float]) -> tuple[int, list[tuple[np.ndarray, int]]]:
+    seed, decoy_share, colour_pips = job
     rng = np.random.default_rng([seed, 1])
     lo = math.exp(rng.uniform(math.log(14), math.log(100)))
     clean = bool(rng.random() < 0.2)
@@ -135,12 +166,14 @@ def _synth_job(job: tuple[int, float]) -> tuple[int, list[tuple[np.ndarray, int]
         styles=TRAIN_BACKGROUNDS,
         clean=clean,
         decoys=decoys,
+        colour_pips=colour_pips,
     )
     return 2, _mine(image, truth, rng)
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Mine and save ``X`` (N, STORE, STORE, 3) uint8 BGR, ``y`` labels 0..6, ``src`` sources."""
+    """Mine and save ``X`` (N, STORE, STORE, 3) uint8 BGR, ``y`` labels 0..6, ``src`` sources,
+    ``image`` the photo each real patch was cut from ("" for a synthetic scene)."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--detector", required=True, help="an ONNX model with the first stage")
     ap.add_argument("--out", type=Path, default=ROOT / "build" / "patches.npz")
@@ -151,6 +184,13 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         default=DECOY_SHARE,
         help=f"share of synthetic scenes with decoys (spots, beads, coins; default {DECOY_SHARE})",
+    )
+    ap.add_argument(
+        "--colour-pips",
+        type=float,
+        default=COLOUR_PIPS,
+        help="share of synthetic dice whose pips differ from the face mainly in colour"
+        f" (default {COLOUR_PIPS}; 0 mines the scenes of earlier versions)",
     )
     ap.add_argument("--variants", type=int, default=3, help="variants of each real photo (1-3)")
     ap.add_argument("--limit", type=int, default=None, help="real images per folder (smoke)")
@@ -163,10 +203,15 @@ def main(argv: list[str] | None = None) -> int:
             for ip, lp in list_labelled(args.data / folder, split)[: args.limit]:
                 for k in range(args.variants):
                     jobs.append((str(ip), str(lp), k, args.seed * 1_000_003 + len(jobs)))
-    seeds = [(9_000_000 + args.seed * 100_000 + i, args.decoy_share) for i in range(args.synth)]
+    seeds = [
+        (9_000_000 + args.seed * 100_000 + i, args.decoy_share, args.colour_pips)
+        for i in range(args.synth)
+    ]
     X: list[np.ndarray] = []
     y: list[int] = []
     src: list[int] = []
+    names: list[str] = []
+    job_names = [Path(j[0]).name for j in jobs] + [""] * len(seeds)
     total = len(jobs) + len(seeds)
     with Pool(args.workers, _init, (args.detector,)) as pool:
         results = [
@@ -174,18 +219,25 @@ def main(argv: list[str] | None = None) -> int:
             pool.imap(_synth_job, seeds, chunksize=4),
         ]
         bar = tqdm(total=total, mininterval=10, file=sys.stderr, desc="mine")
+        done = 0
         for it in results:
             for source, patches in it:
                 for p, lab in patches:
                     X.append(p)
                     y.append(lab)
                     src.append(source)
+                    names.append(job_names[done])
+                done += 1
                 bar.update()
         bar.close()
     ya, sa = np.array(y, np.int8), np.array(src, np.int8)
     args.out.parent.mkdir(parents=True, exist_ok=True)
     np.savez(
-        args.out, X=np.stack(X) if X else np.zeros((0, STORE, STORE, 3), np.uint8), y=ya, src=sa
+        args.out,
+        X=np.stack(X) if X else np.zeros((0, STORE, STORE, 3), np.uint8),
+        y=ya,
+        src=sa,
+        image=np.array(names, dtype=str),
     )
     for s, name in enumerate(SOURCES):
         counts = np.bincount(ya[sa == s], minlength=7).tolist()

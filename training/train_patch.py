@@ -26,7 +26,7 @@ from tqdm import tqdm
 
 from scorekeeper.vision.patches import PATCH_CONTEXT, PATCH_SIZE
 from training.model import DiceNet, PatchNet, TwoStage
-from training.patch_data import SOURCES, STORE, STORE_CONTEXT
+from training.patch_data import SOURCES, STORE, STORE_CONTEXT, fold_images, parse_fold
 from training.train import (
     DEFAULT_DATA,
     LONG_SIDE,
@@ -42,8 +42,10 @@ from training.train import (
 CANDIDATE_THRESHOLD = 0.3
 HARD_BOOST = 4.0
 """With --hard-from, a patch is drawn 1 + HARD_BOOST × (1 - p(its label)) times as often."""
-REAL_SHARES = (0.4, 0.6)
-"""How the real part of a batch is split between the webcam and the tray photos."""
+TRAY_SHARE = 0.6
+"""The tray photos' share of the real part of a batch (the rest: the webcam photos)."""
+GREY_SHARE = 0.25
+"""Share of training patches turned grey, as a grey camera delivers them."""
 
 
 def _glare(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -77,9 +79,12 @@ def _glare(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return patch + g[:, :, None] * (1.0 - patch)
 
 
-def augment_patch(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+def augment_patch(
+    patch: np.ndarray, rng: np.random.Generator, grey_share: float = GREY_SHARE
+) -> np.ndarray:
     """A stored patch (STORE², BGR uint8) as the model's (3, PATCH_SIZE²) float input,
-    re-framed (rotated, mirrored, shifted and scaled as the detector's boxes vary) and re-lit."""
+    re-framed (rotated, mirrored, shifted and scaled as the detector's boxes vary) and re-lit;
+    ``grey_share`` of them grey."""
     box = STORE / STORE_CONTEXT
     side = PATCH_CONTEXT * box * math.exp(rng.uniform(math.log(0.85), math.log(1.2)))
     cx, cy = (STORE - 1) / 2 + rng.normal(0, 0.06 * box, 2)
@@ -109,7 +114,7 @@ def augment_patch(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         )
     if rng.random() < 0.5:
         out = out[:, :, rng.permutation(3)]
-    if rng.random() < 0.25:
+    if rng.random() < grey_share:
         out = np.repeat(out @ np.array([[0.114], [0.587], [0.299]], np.float32), 3, axis=2)
     out = out * rng.uniform(0.8, 1.2, 3).astype(np.float32)
     if rng.random() < 0.08:
@@ -190,6 +195,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--synth-share", type=float, default=0.5)
+    ap.add_argument("--tray-share", type=float, default=TRAY_SHARE, help="of the real patches")
+    ap.add_argument("--grey-share", type=float, default=GREY_SHARE)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--no-eval", action="store_true")
@@ -206,6 +213,12 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="a two-stage model: draw the patches it gets wrong more often",
     )
+    ap.add_argument(
+        "--leave-out",
+        metavar="K/N",
+        default=None,
+        help="leave the patches of fold K of N of the real photos out (training.eval_fold)",
+    )
     args = ap.parse_args(argv)
 
     torch.manual_seed(args.seed)
@@ -214,9 +227,15 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(1)
     data = np.load(args.patches)
     X, y, src = data["X"], data["y"].astype(np.int64), data["src"]
-    # each batch: the synthetic share, the rest real photos split by REAL_SHARES
+    if args.leave_out:
+        held = {p.name for p, _ in fold_images(args.data, *parse_fold(args.leave_out))}
+        keep = ~np.isin(data["image"], sorted(held))
+        print(f"leaving out {len(held)} photos, {int((~keep).sum())} patches", file=sys.stderr)
+        X, y, src = X[keep], y[keep], src[keep]
+    # each batch: the synthetic share, the rest real photos split by --tray-share
     by_source = [np.nonzero(src == k)[0] for k in range(len(SOURCES))]
-    wanted = [*(r * (1 - args.synth_share) for r in REAL_SHARES), args.synth_share]
+    real_shares = (1 - args.tray_share, args.tray_share)
+    wanted = [*(r * (1 - args.synth_share) for r in real_shares), args.synth_share]
     groups = [g for g, w in zip(by_source, wanted, strict=True) if len(g) and w > 0]
     shares = np.array([w for g, w in zip(by_source, wanted, strict=True) if len(g) and w > 0])
     shares /= shares.sum()
@@ -252,7 +271,7 @@ def main(argv: list[str] | None = None) -> int:
                 for k, g in enumerate(groups)
             ]
         )
-        xb = torch.from_numpy(np.stack([augment_patch(X[i], rng) for i in idx]))
+        xb = torch.from_numpy(np.stack([augment_patch(X[i], rng, args.grey_share) for i in idx]))
         yb = torch.from_numpy(y[idx])
         logits = net(xb.contiguous(memory_format=torch.channels_last))
         loss = F.cross_entropy(logits, yb, label_smoothing=0.05)

@@ -412,8 +412,9 @@ def _paste(
     roi[:] = roi * (1 - a) + warped * a
 
 
-def _die_style(rng: np.random.Generator) -> dict[str, Any]:
-    """Random colours and material of one die (or of a set of dice)."""
+def _die_style(rng: np.random.Generator, colour_pips: float = 0.0) -> dict[str, Any]:
+    """Random colours and material of one die (or of a set of dice); ``colour_pips`` of them
+    with saturated pips that may differ from the face in hue more than in grey level."""
     r = rng.random()
     if r < 0.35:
         face = _colour(rng, (0, 0.15), (0.75, 1.0))
@@ -426,7 +427,11 @@ def _die_style(rng: np.random.Generator) -> dict[str, Any]:
         pip = _colour(rng, (0, 0.3), (0.0, 0.15)) if lf > 0.5 else _colour(rng, (0, 0.2), (0.85, 1))
     else:
         pip = _colour(rng, (0, 1), (0, 1))
-    if abs(_luma(pip) - lf) < 0.25:
+    if colour_pips and rng.random() < colour_pips:  # no draw at 0: old scenes stay the same
+        pip = _colour(rng, (0.6, 1.0), (0.55, 1.0))  # e.g. red pips on a smoky die
+        if float(np.abs(pip - face).max()) < 0.4:
+            pip = 1.0 - face
+    elif abs(_luma(pip) - lf) < 0.25:
         pip = np.zeros(3, np.float32) if lf > 0.5 else np.ones(3, np.float32) * 0.95
     return {
         "face": face,
@@ -554,6 +559,7 @@ def render_scene(
     styles: tuple[str, ...] = TRAIN_BACKGROUNDS,
     clean: bool = False,
     decoys: int = 0,
+    colour_pips: float = 0.0,
 ) -> tuple[NDArray[np.uint8], list[Label]]:
     """A synthetic BGR scene and its labels ``[(value, (x0, y0, x1, y1)), ...]`` (top faces).
 
@@ -561,7 +567,8 @@ def render_scene(
     ``background_style`` picks one style, else one of ``styles`` is drawn at random.
     ``clean`` renders a well-lit, focused frame (opaque plain dice, no glare, less tilt, mild
     blur and noise). ``decoys`` die-sized things that are not dice (spots, rings, beads, coins,
-    screw heads) are drawn on the background first.
+    screw heads) are drawn on the background first. ``colour_pips`` is the share of dice styles
+    whose pips stand out by colour more than by grey level (red pips on a smoky die).
 
     >>> img, labels = render_scene(3, 160, 120, n_dice=2, die_size=(20, 30))
     >>> img.shape, img.dtype, len(labels), all(1 <= v <= 6 for v, _ in labels)
@@ -577,7 +584,7 @@ def render_scene(
         _decoys(rng, img, decoys, base)
     n = n_dice if n_dice is not None else int(rng.integers(1, 7))
     one_set = rng.random() < 0.4
-    shared_style = _die_style(rng)
+    shared_style = _die_style(rng, colour_pips)
     tilt = rng.uniform(0, 0.6)
     extrude = rng.uniform(0, 0.4)
     if clean:
@@ -600,7 +607,7 @@ def render_scene(
             continue
         placed.append((cx, cy, side))
         value = int(rng.integers(1, 7))
-        style = shared_style if one_set else _die_style(rng)
+        style = shared_style if one_set else _die_style(rng, colour_pips)
         if clean:  # opaque, plain-coloured dice
             style = {**style, "marble": None, "opacity": 1.0}
         box = draw_die(

@@ -1,0 +1,50 @@
+"""The reader's figures on one fold of the real training photos (see ``train_patch --leave-out``).
+
+    python -m training.eval_fold --model build/fold0.onnx --fold 0/5
+
+Only meaningful for a second look trained with that fold left out; the detector has seen the
+photos, so detection figures are optimistic and the value figures are the ones to compare.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from scorekeeper.vision import DiceReader, load_image
+from scorekeeper.vision.evaluate import Tally, parse_yolo
+from training.patch_data import DEFAULT_DATA, fold_images, parse_fold
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print one JSON object of figures per training folder; returns the exit code."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--model", type=Path, required=True)
+    ap.add_argument("--fold", required=True, metavar="K/N")
+    ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--threshold", type=float, default=None, help="default: the model's")
+    ap.add_argument("--candidate-threshold", type=float, default=None)
+    args = ap.parse_args(argv)
+    reader = DiceReader(
+        args.model, args.threshold, threads=2, candidate_threshold=args.candidate_threshold
+    )
+    tallies: dict[str, Tally] = {}
+    for img_path, label_path in fold_images(args.data, *parse_fold(args.fold)):
+        img = load_image(img_path)
+        truth = parse_yolo(label_path.read_text(), img.shape[1], img.shape[0])
+        tally = tallies.setdefault(str(img_path.parents[1].relative_to(args.data)), Tally())
+        tally.add(img_path.name, reader.infer(img), truth)
+    out = {}
+    for name, tally in tallies.items():
+        fig = tally.figures()
+        fig.pop("confusion")
+        fig["wrong_images"] = len(fig["wrong_images"])
+        out[name] = fig
+    print(json.dumps(out))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
