@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from scorekeeper.vision import DiceReader, load_image
-from scorekeeper.vision.evaluate import Tally, list_labelled, parse_yolo
+from scorekeeper.vision import DiceReader
+from scorekeeper.vision.evaluate import list_labelled, read_labelled
 
 DATA = Path(__file__).resolve().parents[2] / "shared" / "dice-data"
 
@@ -35,12 +35,7 @@ def reader() -> DiceReader:
 @pytest.mark.skipif(not DATA.is_dir(), reason=f"no labelled photos at {DATA}")
 @pytest.mark.parametrize(("folder", "split"), list(FLOORS))
 def test_accuracy_floor_on_held_out_photos(reader: DiceReader, folder: str, split: str) -> None:
-    tally = Tally()
-    for img_path, label_path in list_labelled(DATA / folder, split):
-        image = load_image(img_path)
-        truth = parse_yolo(label_path.read_text(), image.shape[1], image.shape[0])
-        tally.add(img_path.name, reader.infer(image), truth)
-    fig = tally.figures()
+    fig = read_labelled(reader.infer, list_labelled(DATA / folder, split)).figures()
     precision, recall, value_acc, exact = FLOORS[(folder, split)]
     assert fig["images"] > 20
     assert fig["precision"] >= precision, fig

@@ -157,7 +157,10 @@ def test_folds_split_the_training_photos() -> None:
         parse_fold("first")
     if not DEFAULT_DATA.is_dir():
         pytest.skip(f"no labelled photos at {DEFAULT_DATA}")
-    folds = [{p for p, _ in fold_images(DEFAULT_DATA, k, 5)} for k in range(5)]
+    folds = [
+        {p for pairs in fold_images(DEFAULT_DATA, k, 5).values() for p, _ in pairs}
+        for k in range(5)
+    ]
     assert sum(map(len, folds)) == len(set().union(*folds))  # disjoint
     every = {p for f, split in TRAIN_FOLDERS for p, _ in list_labelled(DEFAULT_DATA / f, split)}
     assert set().union(*folds) == every

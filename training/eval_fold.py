@@ -13,8 +13,8 @@ import json
 import sys
 from pathlib import Path
 
-from scorekeeper.vision import DiceReader, load_image
-from scorekeeper.vision.evaluate import Tally, parse_yolo
+from scorekeeper.vision import DiceReader
+from scorekeeper.vision.evaluate import read_labelled
 from training.patch_data import DEFAULT_DATA, fold_images, parse_fold
 
 
@@ -30,18 +30,12 @@ def main(argv: list[str] | None = None) -> int:
     reader = DiceReader(
         args.model, args.threshold, threads=2, candidate_threshold=args.candidate_threshold
     )
-    tallies: dict[str, Tally] = {}
-    for img_path, label_path in fold_images(args.data, *parse_fold(args.fold)):
-        img = load_image(img_path)
-        truth = parse_yolo(label_path.read_text(), img.shape[1], img.shape[0])
-        tally = tallies.setdefault(str(img_path.parents[1].relative_to(args.data)), Tally())
-        tally.add(img_path.name, reader.infer(img), truth)
     out = {}
-    for name, tally in tallies.items():
-        fig = tally.figures()
+    for folder, pairs in fold_images(args.data, *parse_fold(args.fold)).items():
+        fig = read_labelled(reader.infer, pairs).figures()
         fig.pop("confusion")
         fig["wrong_images"] = len(fig["wrong_images"])
-        out[name] = fig
+        out[folder] = fig
     print(json.dumps(out))
     return 0
 

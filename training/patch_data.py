@@ -68,16 +68,15 @@ def parse_fold(text: str) -> tuple[int, int]:
     return k, n
 
 
-def fold_images(data: Path, k: int, n: int) -> list[tuple[Path, Path]]:
-    """Fold ``k`` of ``n`` of the real training photos: every n-th by name from the k-th, in each
-    training folder. Leaving a fold out of the second look's training estimates how it reads
+def fold_images(data: Path, k: int, n: int) -> dict[str, list[tuple[Path, Path]]]:
+    """Fold ``k`` of ``n`` of the real training photos, by training folder: every n-th by name
+    from the k-th. Leaving a fold out of the second look's training estimates how it reads
     photos like the rest of its training set that it has not seen (the detector has seen them)."""
-    return [
-        pair
+    return {
+        folder: list_labelled(data / folder, split)[k::n]
         for folder, split in TRAIN_FOLDERS
         if (data / folder).is_dir()
-        for pair in list_labelled(data / folder, split)[k::n]
-    ]
+    }
 
 
 def label_candidates(dets: list[Detection], truth: Truth) -> list[int]:

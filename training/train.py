@@ -212,20 +212,15 @@ def write_onnx(
 
 def evaluate(onnx_path: Path, data: Path, limit: int | None = None) -> dict[str, object]:
     """The reader's figures on the held-out real folders (when the data is present)."""
-    from scorekeeper.vision import DiceReader, load_image
-    from scorekeeper.vision.evaluate import Tally, list_labelled, parse_yolo
+    from scorekeeper.vision import DiceReader
+    from scorekeeper.vision.evaluate import list_labelled, read_labelled
 
     reader = DiceReader(onnx_path, threads=2)
     out: dict[str, object] = {}
     for folder, split in VALID_FOLDERS:
         if not (data / folder).is_dir():
             continue
-        tally = Tally()
-        for img_path, label_path in list_labelled(data / folder, split)[:limit]:
-            img = load_image(img_path)
-            truth = parse_yolo(label_path.read_text(), img.shape[1], img.shape[0])
-            tally.add(img_path.name, reader.infer(img), truth)
-        fig = tally.figures()
+        fig = read_labelled(reader.infer, list_labelled(data / folder, split)[:limit]).figures()
         fig.pop("confusion")
         fig["wrong_images"] = len(fig["wrong_images"])
         out[f"{folder}:{split}"] = fig

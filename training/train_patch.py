@@ -228,7 +228,8 @@ def main(argv: list[str] | None = None) -> int:
     data = np.load(args.patches)
     X, y, src = data["X"], data["y"].astype(np.int64), data["src"]
     if args.leave_out:
-        held = {p.name for p, _ in fold_images(args.data, *parse_fold(args.leave_out))}
+        folds = fold_images(args.data, *parse_fold(args.leave_out))
+        held = {p.name for pairs in folds.values() for p, _ in pairs}
         keep = ~np.isin(data["image"], sorted(held))
         print(f"leaving out {len(held)} photos, {int((~keep).sum())} patches", file=sys.stderr)
         X, y, src = X[keep], y[keep], src[keep]

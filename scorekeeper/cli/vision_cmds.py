@@ -159,24 +159,15 @@ def cmd_read(args: argparse.Namespace) -> int:
 
 def cmd_eval_reader(args: argparse.Namespace) -> int:
     """Print per-folder figures as one JSON object keyed by folder."""
-    from scorekeeper.vision import load_image
-    from scorekeeper.vision.evaluate import Tally, list_labelled, parse_yolo
-    from scorekeeper.vision.imageio import to_grey
+    from scorekeeper.vision.evaluate import list_labelled, read_labelled
 
     reader = _reader(args)
     out: dict[str, Any] = {}
     for folder in args.folders:
-        tally = Tally()
         pairs = list_labelled(folder, args.split)
         if not pairs:
             raise ImageError(f"{folder}: no images in images/")
-        for img_path, label_path in pairs:
-            image = load_image(img_path)
-            if args.grey:
-                image = to_grey(image)
-            text = label_path.read_text() if label_path.exists() else ""
-            truth = parse_yolo(text, image.shape[1], image.shape[0])
-            tally.add(img_path.name, reader.infer(image), truth)
+        tally = read_labelled(reader.infer, pairs, grey=args.grey)
         out[folder] = {"split": args.split, "grey": args.grey, **tally.figures()}
     print_json(out)
     return 0

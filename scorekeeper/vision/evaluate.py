@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from scorekeeper.errors import ImageError
+from scorekeeper.vision.imageio import load_image, to_grey
 from scorekeeper.vision.reader import Detection
 
 Box = tuple[float, float, float, float]
@@ -184,3 +185,24 @@ class Tally:
             },
             "wrong_images": sorted(self.wrong),
         }
+
+
+def read_labelled(
+    infer: Callable[[Any], Sequence[Detection]],
+    pairs: Iterable[tuple[Path, Path]],
+    *,
+    grey: bool = False,
+) -> Tally:
+    """The tally of ``infer`` (e.g. ``DiceReader.infer``) over labelled (image, label) paths,
+    each image turned grey first when ``grey``; a missing label file means no dice.
+
+    :raises ImageError: for an unreadable image or a malformed label line.
+    """
+    tally = Tally()
+    for img_path, label_path in pairs:
+        image = load_image(img_path)
+        if grey:
+            image = to_grey(image)
+        text = label_path.read_text() if label_path.exists() else ""
+        tally.add(img_path.name, infer(image), parse_yolo(text, image.shape[1], image.shape[0]))
+    return tally
