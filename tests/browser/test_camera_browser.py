@@ -87,6 +87,13 @@ def open_play_page(server: Server, open_tab: Callable[..., Tab]) -> tuple[Any, T
     return game, tab
 
 
+def open_with_proposal(server: Server, open_tab: Callable[..., Tab]) -> tuple[Any, Tab]:
+    """The play page of a new game (:func:`open_play_page`) once the camera's proposal shows."""
+    game, tab = open_play_page(server, open_tab)
+    tab.page.locator("#cam-proposal").wait_for(state="visible", timeout=15_000)
+    return game, tab
+
+
 def test_play_page_camera_proposal_corrected_and_recorded(
     camera_server: tuple[Server, Any], open_tab: Callable[..., Tab]
 ) -> None:
@@ -155,9 +162,8 @@ def test_a_throw_typed_instead_is_logged_for_the_proposal(
     camera_server: tuple[Server, Any], open_tab: Callable[..., Tab]
 ) -> None:
     server, _ = camera_server
-    game, tab = open_play_page(server, open_tab)
+    game, tab = open_with_proposal(server, open_tab)
     page = tab.page
-    page.locator("#cam-proposal").wait_for(state="visible", timeout=15_000)
     # the throw is entered elsewhere (the dice pad, another tablet): the proposal goes away
     post(
         f"{server.url}/api/games/{game['id']}/actions",
@@ -179,9 +185,8 @@ def test_camera_marks_the_die_it_is_unsure_of(
     camera_server: tuple[Server, Any], open_tab: Callable[..., Tab]
 ) -> None:
     server, _ = camera_server
-    _, tab = open_play_page(server, open_tab)
+    _, tab = open_with_proposal(server, open_tab)
     page = tab.page
-    page.locator("#cam-proposal").wait_for(state="visible", timeout=15_000)
     marked = page.locator("#cam-dice .cam-die.unsure")
     assert marked.count() == 1
     assert (marked.get_attribute("aria-label") or "").startswith("die 4: 4, the camera is unsure")
