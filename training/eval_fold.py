@@ -16,6 +16,7 @@ from pathlib import Path
 from scorekeeper.vision import DiceReader
 from scorekeeper.vision.evaluate import read_labelled
 from training.patch_data import DEFAULT_DATA, fold_images, parse_fold
+from training.train import brief_figures
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -30,12 +31,8 @@ def main(argv: list[str] | None = None) -> int:
     reader = DiceReader(
         args.model, args.threshold, threads=2, candidate_threshold=args.candidate_threshold
     )
-    out = {}
-    for folder, pairs in fold_images(args.data, *parse_fold(args.fold)).items():
-        fig = read_labelled(reader.infer, pairs).figures()
-        fig.pop("confusion")
-        fig["wrong_images"] = len(fig["wrong_images"])
-        out[folder] = fig
+    folds = fold_images(args.data, *parse_fold(args.fold))
+    out = {f: brief_figures(read_labelled(reader.infer, pairs)) for f, pairs in folds.items()}
     print(json.dumps(out))
     return 0
 

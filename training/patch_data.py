@@ -141,16 +141,21 @@ def _init(model: str) -> None:
     _reader = DiceReader(model, threads=1)
 
 
-def _real_job(job: tuple[str, str, int, int]) -> tuple[int, list[tuple[np.ndarray, int]]]:
+Mined = tuple[int, str, list[tuple[np.ndarray, int]]]
+"""One job's source index, photo name ("" for a synthetic scene) and labelled patches."""
+
+
+def _real_job(job: tuple[str, str, int, int]) -> Mined:
     img_path, label_path, k, seed = job
     image = cv2.imread(img_path, cv2.IMREAD_COLOR)
     h, w = image.shape[:2]
     truth = parse_yolo(Path(label_path).read_text(), w, h) if Path(label_path).exists() else []
     image, truth = _variant(image, truth, k)
-    return 0 if "webcam" in img_path else 1, _mine(image, truth, np.random.default_rng(seed))
+    source = 0 if "webcam" in img_path else 1
+    return source, Path(img_path).name, _mine(image, truth, np.random.default_rng(seed))
 
 
-def _synth_job(job: tuple[int, float, float]) -> tuple[int, list[tuple[np.ndarray, int]]]:
+def _synth_job(job: tuple[int, float, float]) -> Mined:
     seed, decoy_share, colour_pips = job
     rng = np.random.default_rng([seed, 1])
     lo = math.exp(rng.uniform(math.log(14), math.log(100)))
@@ -167,7 +172,7 @@ def _synth_job(job: tuple[int, float, float]) -> tuple[int, list[tuple[np.ndarra
         decoys=decoys,
         colour_pips=colour_pips,
     )
-    return 2, _mine(image, truth, rng)
+    return 2, "", _mine(image, truth, rng)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -210,7 +215,6 @@ def main(argv: list[str] | None = None) -> int:
     y: list[int] = []
     src: list[int] = []
     names: list[str] = []
-    job_names = [Path(j[0]).name for j in jobs] + [""] * len(seeds)
     total = len(jobs) + len(seeds)
     with Pool(args.workers, _init, (args.detector,)) as pool:
         results = [
@@ -218,15 +222,13 @@ def main(argv: list[str] | None = None) -> int:
             pool.imap(_synth_job, seeds, chunksize=4),
         ]
         bar = tqdm(total=total, mininterval=10, file=sys.stderr, desc="mine")
-        done = 0
         for it in results:
-            for source, patches in it:
+            for source, name, patches in it:
                 for p, lab in patches:
                     X.append(p)
                     y.append(lab)
                     src.append(source)
-                    names.append(job_names[done])
-                done += 1
+                    names.append(name)
                 bar.update()
         bar.close()
     ya, sa = np.array(y, np.int8), np.array(src, np.int8)

@@ -15,6 +15,7 @@ import math
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -23,6 +24,7 @@ import torch.nn.functional as F
 from torch.utils.data import DataLoader, Dataset
 from tqdm import tqdm
 
+from scorekeeper.vision.evaluate import Tally
 from scorekeeper.vision.synth import TRAIN_BACKGROUNDS
 from training.data import CROP, STRIDE, Sample, augment, load_folder, synth_sample, targets
 from training.model import DiceNet, Exported
@@ -220,11 +222,17 @@ def evaluate(onnx_path: Path, data: Path, limit: int | None = None) -> dict[str,
     for folder, split in VALID_FOLDERS:
         if not (data / folder).is_dir():
             continue
-        fig = read_labelled(reader.infer, list_labelled(data / folder, split)[:limit]).figures()
-        fig.pop("confusion")
-        fig["wrong_images"] = len(fig["wrong_images"])
-        out[f"{folder}:{split}"] = fig
+        pairs = list_labelled(data / folder, split)[:limit]
+        out[f"{folder}:{split}"] = brief_figures(read_labelled(reader.infer, pairs))
     return out
+
+
+def brief_figures(tally: Tally) -> dict[str, Any]:
+    """A tally's figures without the confusion matrix, wrong images as a count."""
+    fig = tally.figures()
+    fig.pop("confusion")
+    fig["wrong_images"] = len(fig["wrong_images"])
+    return fig
 
 
 def main(argv: list[str] | None = None) -> int:
