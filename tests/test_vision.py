@@ -385,6 +385,28 @@ def test_synth_colour_pips_may_match_the_face_in_grey() -> None:
     assert np.array_equal(a, b) and la == lb  # no draw at 0: earlier scenes stay the same
 
 
+def test_synth_swirls_band_marbled_dice_and_show_hidden_pips() -> None:
+    from scorekeeper.vision.synth import PATCH, _die_style, face_patch
+
+    rng = np.random.default_rng(2)
+    styles = [_die_style(rng, 0.0, swirls=True) for _ in range(300)]
+    ghosts = [s for s in styles if s["ghost"]]
+    assert ghosts and all(s["opacity"] < 1 or s["face"].mean() < 0.6 for s in ghosts)
+    face, pip = np.full(3, 0.2, np.float32), np.array([0.1, 0.1, 0.9], np.float32)
+    plain, _ = face_patch(np.random.default_rng(1), 1, face, pip, pip_radius=0.1)
+    seen, _ = face_patch(np.random.default_rng(1), 1, face, pip, pip_radius=0.1, ghost=0.4)
+    tinted = np.abs(seen - plain).max(axis=2) > 0.05
+    assert 0.02 < tinted.mean() < 0.5  # the hidden six shows faintly around the one pip
+    blue = np.array([1.0, 0.3, 0.1], np.float32)
+    band, _ = face_patch(
+        np.random.default_rng(4), 6, face, pip, pip_radius=0.1, marble=blue, swirl=True
+    )
+    assert band.shape == (PATCH, PATCH, 3) and (band[..., 0] > 0.5).mean() > 0.05
+    a, la = render_scene(11, 160, 120, n_dice=3)
+    b, lb = render_scene(11, 160, 120, n_dice=3, swirls=False)
+    assert np.array_equal(a, b) and la == lb  # no draw without swirls: earlier scenes stay
+
+
 @pytest.mark.parametrize("style", BACKGROUNDS)
 def test_synth_every_background(style: str) -> None:
     img, labels = render_scene(1, 96, 64, n_dice=1, die_size=(16, 18), background_style=style)

@@ -2,6 +2,7 @@
 
     python -m training.eval_synth [--style marble] [--scenes 100] [--model PATH]
                                   [--die-size LO HI] [--dice N] [--single-scale]
+                                  [--colour-pips SHARE] [--swirls]
 
 Scenes use seeds far from the training ones; prints one JSON object per style.
 """
@@ -42,6 +43,10 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--dice", type=int, default=None, help="dice per scene (default: random)")
     ap.add_argument("--single-scale", action="store_true", help="skip the coarse look")
+    ap.add_argument(
+        "--colour-pips", type=float, default=0.0, help="share of dice with colour-only pips"
+    )
+    ap.add_argument("--swirls", action="store_true", help="swirled marble, see-through dice")
     ap.add_argument("--brief", action="store_true", help="one line per style, no confusion")
     args = ap.parse_args(argv)
     reader = DiceReader(
@@ -62,6 +67,8 @@ def main(argv: list[str] | None = None) -> int:
                 n_dice=args.dice,
                 die_size=tuple(args.die_size),
                 background_style=style,
+                colour_pips=args.colour_pips,
+                swirls=args.swirls,
             )
             tally.add(f"{style}-{i}", reader.infer(image), truth)
         fig = tally.figures()

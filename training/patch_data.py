@@ -155,8 +155,8 @@ def _real_job(job: tuple[str, str, int, int]) -> Mined:
     return source, Path(img_path).name, _mine(image, truth, np.random.default_rng(seed))
 
 
-def _synth_job(job: tuple[int, float, float]) -> Mined:
-    seed, decoy_share, colour_pips = job
+def _synth_job(job: tuple[int, float, float, bool]) -> Mined:
+    seed, decoy_share, colour_pips, swirls = job
     rng = np.random.default_rng([seed, 1])
     lo = math.exp(rng.uniform(math.log(14), math.log(100)))
     clean = bool(rng.random() < 0.2)
@@ -171,6 +171,7 @@ def _synth_job(job: tuple[int, float, float]) -> Mined:
         clean=clean,
         decoys=decoys,
         colour_pips=colour_pips,
+        swirls=swirls,
     )
     return 2, "", _mine(image, truth, rng)
 
@@ -196,6 +197,11 @@ def main(argv: list[str] | None = None) -> int:
         help="share of synthetic dice whose pips differ from the face mainly in colour"
         f" (default {COLOUR_PIPS}; 0 mines the scenes of earlier versions)",
     )
+    ap.add_argument(
+        "--swirls",
+        action="store_true",
+        help="marbled dice with swirling bands, translucent ones with faint hidden pips",
+    )
     ap.add_argument("--variants", type=int, default=3, help="variants of each real photo (1-3)")
     ap.add_argument("--limit", type=int, default=None, help="real images per folder (smoke)")
     ap.add_argument("--seed", type=int, default=0)
@@ -208,7 +214,7 @@ def main(argv: list[str] | None = None) -> int:
                 for k in range(args.variants):
                     jobs.append((str(ip), str(lp), k, args.seed * 1_000_003 + len(jobs)))
     seeds = [
-        (9_000_000 + args.seed * 100_000 + i, args.decoy_share, args.colour_pips)
+        (9_000_000 + args.seed * 100_000 + i, args.decoy_share, args.colour_pips, args.swirls)
         for i in range(args.synth)
     ]
     X: list[np.ndarray] = []

@@ -362,15 +362,23 @@ def face_patch(
     *,
     pip_radius: float,
     marble: FloatImage | None = None,
+    swirl: bool = False,
+    ghost: float = 0.0,
 ) -> tuple[FloatImage, FloatImage]:
-    """A PATCH×PATCH face texture with ``value`` pips, and its rounded-corner alpha mask."""
+    """A PATCH×PATCH face texture with ``value`` pips, and its rounded-corner alpha mask.
+
+    ``marble`` mixes in a second colour as round blotches, or as swirling bands with ``swirl``;
+    ``ghost`` > 0 shows the hidden faces' pips faintly, as through a translucent die.
+    """
     img = _fill(PATCH, PATCH, face)
     if marble is not None:
-        m = np.clip(_lowfreq(rng, PATCH, PATCH, 5) * 2, 0, 1)[..., None] ** 2
-        img = img * (1 - m) + marble * m
+        m = _swirl(rng) if swirl else np.clip(_lowfreq(rng, PATCH, PATCH, 5) * 2, 0, 1) ** 2
+        img = img * (1 - m[..., None]) + marble * m[..., None]
     img = img * (1 + 0.03 * rng.normal(0, 1, (PATCH, PATCH, 1)).astype(np.float32))
     margin = rng.uniform(0.0, 0.05)
     r = pip_radius * PATCH
+    if ghost:
+        _ghost_pips(rng, img, 7 - value, pip, r, ghost)
     ring = rng.random() < 0.15
     for fx, fy in PIP_LAYOUT[value]:
         cx = (margin + fx * (1 - 2 * margin)) * PATCH + rng.normal(0, 0.6)
@@ -393,6 +401,30 @@ def face_patch(
     return img, alpha
 
 
+def _swirl(rng: np.random.Generator) -> FloatImage:
+    """A PATCH×PATCH mask in [0, 1] of turbulent bands, as in a marbled die."""
+    yy, xx = np.mgrid[0:PATCH, 0:PATCH].astype(np.float32) / PATCH
+    ang = rng.uniform(0, math.pi)
+    turb = _lowfreq(rng, PATCH, PATCH, 3) * rng.uniform(1.5, 4) + _lowfreq(rng, PATCH, PATCH, 7)
+    t = np.sin((xx * math.cos(ang) + yy * math.sin(ang)) * rng.uniform(4, 12) + turb * 2)
+    m = np.clip((t - rng.uniform(-0.3, 0.6)) * rng.uniform(2, 8), 0, 1)
+    return np.asarray(m, np.float32)
+
+
+def _ghost_pips(
+    rng: np.random.Generator, img: FloatImage, value: int, pip: FloatImage, r: float, k: float
+) -> None:
+    """Blend faint, blurred, shifted pips of ``value`` into ``img`` in place (mirrored, as the
+    face underneath seen through the die)."""
+    mask = np.zeros((PATCH, PATCH), np.float32)
+    dx, dy = rng.normal(0, 0.08 * PATCH, 2)
+    for fx, fy in PIP_LAYOUT[value]:
+        centre = (round(((1 - fx) * PATCH + dx) * 16), round((fy * PATCH + dy) * 16))
+        cv2.circle(mask, centre, round(r * rng.uniform(0.8, 1.2) * 16), 1.0, -1, cv2.LINE_AA, 4)
+    mask = cv2.GaussianBlur(mask, (0, 0), max(0.5, r * rng.uniform(0.2, 0.6)))[..., None] * k
+    img[:] = img * (1 - mask) + pip * mask
+
+
 def _paste(
     img: FloatImage, patch: FloatImage, alpha: FloatImage, quad: FloatImage, opacity: float
 ) -> None:
@@ -412,9 +444,12 @@ def _paste(
     roi[:] = roi * (1 - a) + warped * a
 
 
-def _die_style(rng: np.random.Generator, colour_pips: float = 0.0) -> dict[str, Any]:
+def _die_style(
+    rng: np.random.Generator, colour_pips: float = 0.0, swirls: bool = False
+) -> dict[str, Any]:
     """Random colours and material of one die (or of a set of dice); ``colour_pips`` of them
-    with saturated pips that may differ from the face in hue more than in grey level."""
+    with saturated pips that may differ from the face in hue more than in grey level; with
+    ``swirls``, marbled dice have swirling bands and translucent ones show hidden pips."""
     r = rng.random()
     if r < 0.35:
         face = _colour(rng, (0, 0.15), (0.75, 1.0))
@@ -433,13 +468,18 @@ def _die_style(rng: np.random.Generator, colour_pips: float = 0.0) -> dict[str, 
             pip = 1.0 - face
     elif abs(_luma(pip) - lf) < 0.25:
         pip = np.zeros(3, np.float32) if lf > 0.5 else np.ones(3, np.float32) * 0.95
-    return {
+    style = {
         "face": face,
         "pip": pip,
         "marble": _colour(rng, (0, 1), (0.1, 0.9)) if rng.random() < 0.15 else None,
         "opacity": rng.uniform(0.65, 0.9) if rng.random() < 0.15 else 1.0,
         "pip_radius": rng.uniform(0.07, 0.12),
     }
+    if swirls:  # drawn only when asked: earlier scenes stay the same
+        translucent = style["opacity"] < 1 or lf < 0.3
+        style["swirl"] = True
+        style["ghost"] = rng.uniform(0.1, 0.45) if translucent and rng.random() < 0.6 else 0.0
+    return style
 
 
 def draw_die(
@@ -469,6 +509,7 @@ def draw_die(
     if rng.random() < 0.5:
         d = -d
     kw = {"pip_radius": style["pip_radius"], "marble": style["marble"]}
+    kw.update({k: style[k] for k in ("swirl", "ghost") if k in style})
     # shadow under the die
     h, w = img.shape[:2]
     if rng.random() < 0.7:
@@ -560,6 +601,7 @@ def render_scene(
     clean: bool = False,
     decoys: int = 0,
     colour_pips: float = 0.0,
+    swirls: bool = False,
 ) -> tuple[NDArray[np.uint8], list[Label]]:
     """A synthetic BGR scene and its labels ``[(value, (x0, y0, x1, y1)), ...]`` (top faces).
 
@@ -569,6 +611,8 @@ def render_scene(
     blur and noise). ``decoys`` die-sized things that are not dice (spots, rings, beads, coins,
     screw heads) are drawn on the background first. ``colour_pips`` is the share of dice styles
     whose pips stand out by colour more than by grey level (red pips on a smoky die).
+    ``swirls`` draws marbled dice with swirling bands rather than blotches, and lets
+    translucent and dark dice show their hidden faces' pips faintly.
 
     >>> img, labels = render_scene(3, 160, 120, n_dice=2, die_size=(20, 30))
     >>> img.shape, img.dtype, len(labels), all(1 <= v <= 6 for v, _ in labels)
@@ -584,7 +628,7 @@ def render_scene(
         _decoys(rng, img, decoys, base)
     n = n_dice if n_dice is not None else int(rng.integers(1, 7))
     one_set = rng.random() < 0.4
-    shared_style = _die_style(rng, colour_pips)
+    shared_style = _die_style(rng, colour_pips, swirls)
     tilt = rng.uniform(0, 0.6)
     extrude = rng.uniform(0, 0.4)
     if clean:
@@ -607,7 +651,7 @@ def render_scene(
             continue
         placed.append((cx, cy, side))
         value = int(rng.integers(1, 7))
-        style = shared_style if one_set else _die_style(rng, colour_pips)
+        style = shared_style if one_set else _die_style(rng, colour_pips, swirls)
         if clean:  # opaque, plain-coloured dice
             style = {**style, "marble": None, "opacity": 1.0}
         box = draw_die(
