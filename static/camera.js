@@ -3,7 +3,7 @@
 // with "Use this throw", and the tablet's own camera (getUserMedia, frames posted to the server).
 // Manual entry on the dice pad stays available whatever the camera does.
 import { $, h, fill, announce, pageData } from "./js/dom.js";
-import { call } from "./js/api.js";
+import { call, tokenFor } from "./js/api.js";
 import { die } from "./js/dice.js";
 
 const panel = document.getElementById("camera-panel");
@@ -246,7 +246,8 @@ function finish(p, recorded) {
   cam.done.add(p.id);
   cam.proposal = null;
   renderProposal();
-  call("POST", `/api/camera/proposals/${encodeURIComponent(p.id)}`, { recorded, game: gameId }).catch(() => {});
+  const body = { recorded, game: gameId };
+  call("POST", `/api/camera/proposals/${encodeURIComponent(p.id)}`, body, tokenFor(gameId)).catch(() => {});
 }
 
 // ---------- the throwing area ----------

@@ -126,9 +126,14 @@ def test_demo_end_to_end_records_a_camera_throw(demo_app: Flask, tmp_path: Path)
     assert act.status_code == 200, act.get_json()
     state = client.get(f"/api/games/{gid}").get_json()["state"]
     assert sorted(state["turn"]["throw"]) == sorted(recorded)
-    out = client.post(
-        f"/api/camera/proposals/{proposal['id']}", json={"recorded": recorded, "game": gid}
-    )
+    url, outcome = f"/api/camera/proposals/{proposal['id']}", {"recorded": recorded, "game": gid}
+    stranger = demo_app.test_client()  # no cookie: a game's record needs its token
+    assert stranger.post(url, json=outcome).status_code == 401
+    wrong = {"Authorization": "Bearer not-the-token"}
+    assert stranger.post(url, json=outcome, headers=wrong).status_code == 403
+    bad = client.post(url, json={"recorded": recorded, "game": 7}, headers=auth)
+    assert bad.status_code == 400 and "game id" in bad.get_json()["message"]
+    out = client.post(url, json=outcome, headers=auth)
     assert out.status_code == 200 and out.get_json()["exact"] is False
 
     stats = CameraLog(log_path_for(tmp_path / "games.sqlite3")).stats()

@@ -103,6 +103,8 @@ def test_demo_camera_throw_recorded_through_the_api(demo_app: Flask) -> None:
     state = act({"type": "throw", "dice": proposal["dice"], "source": "camera"})
     assert state["turn"]["source"] == "camera"
     out = client.post(
-        f"/api/camera/proposals/{proposal['id']}", json={"recorded": proposal["dice"], "game": gid}
+        f"/api/camera/proposals/{proposal['id']}",
+        json={"recorded": proposal["dice"], "game": gid},
+        headers=auth,
     ).get_json()
     assert out["exact"] is True

@@ -468,7 +468,7 @@ def _die_style(
             pip = 1.0 - face
     elif abs(_luma(pip) - lf) < 0.25:
         pip = np.zeros(3, np.float32) if lf > 0.5 else np.ones(3, np.float32) * 0.95
-    style = {
+    style: dict[str, Any] = {
         "face": face,
         "pip": pip,
         "marble": _colour(rng, (0, 1), (0.1, 0.9)) if rng.random() < 0.15 else None,

@@ -24,6 +24,7 @@ from scorekeeper.camera.service import CameraService, default_reader_factory
 from scorekeeper.camera.settle import Area
 from scorekeeper.errors import CameraError
 from scorekeeper.store import default_db_path
+from scorekeeper.web.api import require_control
 
 bp = Blueprint("camera_api", __name__, url_prefix="/api/camera")
 
@@ -226,7 +227,10 @@ def set_area() -> Any:
 
 @bp.post("/proposals/<pid>")
 def proposal_outcome(pid: str) -> Any:
-    """``POST /api/camera/proposals/<id>`` ``{"recorded": [dice] | null, "game": id}``: log it."""
+    """``POST /api/camera/proposals/<id>`` ``{"recorded": [dice] | null, "game": id}``: log it.
+
+    An outcome that names a game needs that game's control token, as its actions do.
+    """
     body = request.get_json(silent=True)
     if not isinstance(body, dict) or "recorded" not in body:
         raise CameraError('send {"recorded": [dice values] or null, "game": id}')
@@ -238,8 +242,12 @@ def proposal_outcome(pid: str) -> Any:
     ):
         raise CameraError("recorded must be a list of 1 to 6 dice values from 1 to 6, or null")
     game = body.get("game")
+    if game is not None:
+        if not isinstance(game, str):
+            raise CameraError("game must be a game id (a string) or left out")
+        require_control(game)
     try:
-        out = camera_service().record_outcome(pid, recorded, None if game is None else str(game))
+        out = camera_service().record_outcome(pid, recorded, game)
     except CameraError as exc:
         return jsonify(error="not_found", message=str(exc)), 404
     return jsonify(out)
