@@ -56,6 +56,26 @@ def test_sample_scenes_read_exactly(reader: DiceReader) -> None:
         assert all(t == p for t, p in found), name
 
 
+@pytest.mark.parametrize("shift", ["triple", "half", "warm", "jpeg20"])
+def test_shifted_readings_map_back_to_the_photo(reader: DiceReader, shift: str) -> None:
+    from training.eval_shift import SHIFTS, shifted_reader
+
+    labels = json.loads((SAMPLES / "labels.json").read_text())["scene-01-wood.jpg"]
+    image = load_image(SAMPLES / "scene-01-wood.jpg")
+    fn, k = SHIFTS[shift]
+    assert fn(image).shape == (round(480 * k), round(640 * k), 3)
+    dets = shifted_reader(reader, shift)(image)
+    found, missed, extra = match(dets, [(d["value"], tuple(d["box"])) for d in labels])
+    assert (missed, extra) == (0, 0) and all(t == p for t, p in found)
+
+
+def test_shift_check_needs_the_photos(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from training.eval_shift import main
+
+    assert main(["--data", str(tmp_path)]) == 2
+    assert "no validation folders" in capsys.readouterr().err
+
+
 def test_hard_scenes_floor(reader: DiceReader) -> None:
     """Two harder scenes (unseen marble background, clutter), measured: 11 of 11 dice found,
     all with the right value, nothing extra (the blank card under text that the coarse pass
@@ -385,18 +405,12 @@ def test_synth_colour_pips_may_match_the_face_in_grey() -> None:
     assert np.array_equal(a, b) and la == lb  # no draw at 0: earlier scenes stay the same
 
 
-def test_synth_swirls_band_marbled_dice_and_show_hidden_pips() -> None:
+def test_synth_swirls_band_marbled_dice() -> None:
     from scorekeeper.vision.synth import PATCH, _die_style, face_patch
 
     rng = np.random.default_rng(2)
-    styles = [_die_style(rng, 0.0, swirls=True) for _ in range(300)]
-    ghosts = [s for s in styles if s["ghost"]]
-    assert ghosts and all(s["opacity"] < 1 or s["face"].mean() < 0.6 for s in ghosts)
+    assert all(_die_style(rng, 0.0, swirls=True)["swirl"] for _ in range(20))
     face, pip = np.full(3, 0.2, np.float32), np.array([0.1, 0.1, 0.9], np.float32)
-    plain, _ = face_patch(np.random.default_rng(1), 1, face, pip, pip_radius=0.1)
-    seen, _ = face_patch(np.random.default_rng(1), 1, face, pip, pip_radius=0.1, ghost=0.4)
-    tinted = np.abs(seen - plain).max(axis=2) > 0.05
-    assert 0.02 < tinted.mean() < 0.5  # the hidden six shows faintly around the one pip
     blue = np.array([1.0, 0.3, 0.1], np.float32)
     band, _ = face_patch(
         np.random.default_rng(4), 6, face, pip, pip_radius=0.1, marble=blue, swirl=True

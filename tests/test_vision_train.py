@@ -149,7 +149,8 @@ def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
 def test_folds_split_the_training_photos() -> None:
     sys.path.insert(0, str(ROOT))
     pytest.importorskip("tqdm", reason="the train extra is not installed")
-    from training.patch_data import DEFAULT_DATA, TRAIN_FOLDERS, fold_images, parse_fold
+    from training.patch_data import fold_images, parse_fold
+    from training.sets import DEFAULT_DATA, TRAIN_FOLDERS
 
     with pytest.raises(ValueError, match="expected K/N"):
         parse_fold("5/5")

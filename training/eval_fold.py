@@ -15,7 +15,8 @@ from pathlib import Path
 
 from scorekeeper.vision import DiceReader
 from scorekeeper.vision.evaluate import read_labelled
-from training.patch_data import DEFAULT_DATA, fold_images, parse_fold
+from training.patch_data import fold_images, parse_fold
+from training.sets import DEFAULT_DATA
 from training.train import brief_figures
 
 

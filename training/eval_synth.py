@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--colour-pips", type=float, default=0.0, help="share of dice with colour-only pips"
     )
-    ap.add_argument("--swirls", action="store_true", help="swirled marble, see-through dice")
+    ap.add_argument("--swirls", action="store_true", help="marbled dice with swirling bands")
     ap.add_argument("--brief", action="store_true", help="one line per style, no confusion")
     args = ap.parse_args(argv)
     reader = DiceReader(

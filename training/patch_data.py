@@ -27,10 +27,7 @@ from scorekeeper.vision.evaluate import Truth, assign, list_labelled, parse_yolo
 from scorekeeper.vision.patches import crop_patch
 from scorekeeper.vision.reader import Detection, DiceReader
 from scorekeeper.vision.synth import TRAIN_BACKGROUNDS, render_scene
-
-ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_DATA = ROOT.parent / "shared" / "dice-data"
-TRAIN_FOLDERS = (("webcam-table/Train", "all"), ("dice-tray/train", "train"))
+from training.sets import DEFAULT_DATA, ROOT, TRAIN_FOLDERS
 
 STORE = 72
 """Side in pixels of a stored patch."""
@@ -200,7 +197,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--swirls",
         action="store_true",
-        help="marbled dice with swirling bands, translucent ones with faint hidden pips",
+        help="marbled dice with swirling bands instead of blotches",
     )
     ap.add_argument("--variants", type=int, default=3, help="variants of each real photo (1-3)")
     ap.add_argument("--limit", type=int, default=None, help="real images per folder (smoke)")

@@ -28,14 +28,9 @@ from scorekeeper.vision.evaluate import Tally
 from scorekeeper.vision.synth import TRAIN_BACKGROUNDS
 from training.data import CROP, STRIDE, Sample, augment, load_folder, synth_sample, targets
 from training.model import DiceNet, Exported
+from training.sets import DEFAULT_DATA, ROOT, TRAIN_FOLDERS, VALID_FOLDERS
 
-ROOT = Path(__file__).resolve().parents[1]
-DEFAULT_DATA = ROOT.parent / "shared" / "dice-data"
 LONG_SIDE = 512
-
-# real training folders and the split of each used for training (the rest is held out)
-TRAIN_FOLDERS = (("webcam-table/Train", "all"), ("dice-tray/train", "train"))
-VALID_FOLDERS = (("webcam-table/Valid", "all"), ("dice-tray/train", "holdout"))
 
 
 class Mixed(Dataset):

@@ -27,10 +27,9 @@ from tqdm import tqdm
 from scorekeeper.vision.patches import PATCH_CONTEXT, PATCH_SIZE
 from training.model import DiceNet, PatchNet, TwoStage
 from training.patch_data import SOURCES, STORE, STORE_CONTEXT, fold_images, parse_fold
+from training.sets import DEFAULT_DATA, ROOT
 from training.train import (
-    DEFAULT_DATA,
     LONG_SIDE,
-    ROOT,
     ema_update,
     evaluate,
     freeze_bn,

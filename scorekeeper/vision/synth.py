@@ -363,12 +363,10 @@ def face_patch(
     pip_radius: float,
     marble: FloatImage | None = None,
     swirl: bool = False,
-    ghost: float = 0.0,
 ) -> tuple[FloatImage, FloatImage]:
     """A PATCH×PATCH face texture with ``value`` pips, and its rounded-corner alpha mask.
 
-    ``marble`` mixes in a second colour as round blotches, or as swirling bands with ``swirl``;
-    ``ghost`` > 0 shows the hidden faces' pips faintly, as through a translucent die.
+    ``marble`` mixes in a second colour as round blotches, or as swirling bands with ``swirl``.
     """
     img = _fill(PATCH, PATCH, face)
     if marble is not None:
@@ -377,8 +375,6 @@ def face_patch(
     img = img * (1 + 0.03 * rng.normal(0, 1, (PATCH, PATCH, 1)).astype(np.float32))
     margin = rng.uniform(0.0, 0.05)
     r = pip_radius * PATCH
-    if ghost:
-        _ghost_pips(rng, img, 7 - value, pip, r, ghost)
     ring = rng.random() < 0.15
     for fx, fy in PIP_LAYOUT[value]:
         cx = (margin + fx * (1 - 2 * margin)) * PATCH + rng.normal(0, 0.6)
@@ -411,20 +407,6 @@ def _swirl(rng: np.random.Generator) -> FloatImage:
     return np.asarray(m, np.float32)
 
 
-def _ghost_pips(
-    rng: np.random.Generator, img: FloatImage, value: int, pip: FloatImage, r: float, k: float
-) -> None:
-    """Blend faint, blurred, shifted pips of ``value`` into ``img`` in place (mirrored, as the
-    face underneath seen through the die)."""
-    mask = np.zeros((PATCH, PATCH), np.float32)
-    dx, dy = rng.normal(0, 0.08 * PATCH, 2)
-    for fx, fy in PIP_LAYOUT[value]:
-        centre = (round(((1 - fx) * PATCH + dx) * 16), round((fy * PATCH + dy) * 16))
-        cv2.circle(mask, centre, round(r * rng.uniform(0.8, 1.2) * 16), 1.0, -1, cv2.LINE_AA, 4)
-    mask = cv2.GaussianBlur(mask, (0, 0), max(0.5, r * rng.uniform(0.2, 0.6)))[..., None] * k
-    img[:] = img * (1 - mask) + pip * mask
-
-
 def _paste(
     img: FloatImage, patch: FloatImage, alpha: FloatImage, quad: FloatImage, opacity: float
 ) -> None:
@@ -449,7 +431,7 @@ def _die_style(
 ) -> dict[str, Any]:
     """Random colours and material of one die (or of a set of dice); ``colour_pips`` of them
     with saturated pips that may differ from the face in hue more than in grey level; with
-    ``swirls``, marbled dice have swirling bands and translucent ones show hidden pips."""
+    ``swirls``, marbled dice have swirling bands instead of blotches."""
     r = rng.random()
     if r < 0.35:
         face = _colour(rng, (0, 0.15), (0.75, 1.0))
@@ -475,10 +457,8 @@ def _die_style(
         "opacity": rng.uniform(0.65, 0.9) if rng.random() < 0.15 else 1.0,
         "pip_radius": rng.uniform(0.07, 0.12),
     }
-    if swirls:  # drawn only when asked: earlier scenes stay the same
-        translucent = style["opacity"] < 1 or lf < 0.3
+    if swirls:
         style["swirl"] = True
-        style["ghost"] = rng.uniform(0.1, 0.45) if translucent and rng.random() < 0.6 else 0.0
     return style
 
 
@@ -509,7 +489,7 @@ def draw_die(
     if rng.random() < 0.5:
         d = -d
     kw = {"pip_radius": style["pip_radius"], "marble": style["marble"]}
-    kw.update({k: style[k] for k in ("swirl", "ghost") if k in style})
+    kw["swirl"] = style.get("swirl", False)
     # shadow under the die
     h, w = img.shape[:2]
     if rng.random() < 0.7:
@@ -611,8 +591,7 @@ def render_scene(
     blur and noise). ``decoys`` die-sized things that are not dice (spots, rings, beads, coins,
     screw heads) are drawn on the background first. ``colour_pips`` is the share of dice styles
     whose pips stand out by colour more than by grey level (red pips on a smoky die).
-    ``swirls`` draws marbled dice with swirling bands rather than blotches, and lets
-    translucent and dark dice show their hidden faces' pips faintly.
+    ``swirls`` draws marbled dice with swirling bands rather than blotches.
 
     >>> img, labels = render_scene(3, 160, 120, n_dice=2, die_size=(20, 30))
     >>> img.shape, img.dtype, len(labels), all(1 <= v <= 6 for v, _ in labels)
