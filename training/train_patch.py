@@ -79,11 +79,15 @@ def _glare(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def augment_patch(
-    patch: np.ndarray, rng: np.random.Generator, grey_share: float = GREY_SHARE
+    patch: np.ndarray,
+    rng: np.random.Generator,
+    grey_share: float = GREY_SHARE,
+    overexpose: float = 0.0,
 ) -> np.ndarray:
     """A stored patch (STORE², BGR uint8) as the model's (3, PATCH_SIZE²) float input,
     re-framed (rotated, mirrored, shifted and scaled as the detector's boxes vary) and re-lit;
-    ``grey_share`` of them grey."""
+    ``grey_share`` of them grey, ``overexpose`` of them blown out (a white die's face and a
+    pale table both clipped to white)."""
     box = STORE / STORE_CONTEXT
     side = PATCH_CONTEXT * box * math.exp(rng.uniform(math.log(0.85), math.log(1.2)))
     cx, cy = (STORE - 1) / 2 + rng.normal(0, 0.06 * box, 2)
@@ -116,6 +120,10 @@ def augment_patch(
     if rng.random() < grey_share:
         out = np.repeat(out @ np.array([[0.114], [0.587], [0.299]], np.float32), 3, axis=2)
     out = out * rng.uniform(0.8, 1.2, 3).astype(np.float32)
+    if overexpose and rng.random() < overexpose:  # no draw at 0: earlier runs stay the same
+        out = np.minimum(
+            out * np.float32(rng.uniform(1.2, 1.8)) + np.float32(rng.uniform(0, 0.1)), 1
+        )
     if rng.random() < 0.08:
         out = 1.0 - out
     out = np.clip(out, 0, 1) ** np.float32(math.exp(rng.uniform(-0.5, 0.5)))
@@ -196,6 +204,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--synth-share", type=float, default=0.5)
     ap.add_argument("--tray-share", type=float, default=TRAY_SHARE, help="of the real patches")
     ap.add_argument("--grey-share", type=float, default=GREY_SHARE)
+    ap.add_argument(
+        "--overexpose", type=float, default=0.0, help="share of patches blown out (default 0)"
+    )
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--no-eval", action="store_true")
@@ -271,7 +282,9 @@ def main(argv: list[str] | None = None) -> int:
                 for k, g in enumerate(groups)
             ]
         )
-        xb = torch.from_numpy(np.stack([augment_patch(X[i], rng, args.grey_share) for i in idx]))
+        xb = torch.from_numpy(
+            np.stack([augment_patch(X[i], rng, args.grey_share, args.overexpose) for i in idx])
+        )
         yb = torch.from_numpy(y[idx])
         logits = net(xb.contiguous(memory_format=torch.channels_last))
         loss = F.cross_entropy(logits, yb, label_smoothing=0.05)
