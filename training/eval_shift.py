@@ -4,7 +4,7 @@
 
 Each shift turns every validation photo (the webcam set and the tray hold-out, as in the
 held-out figures) into what a different camera or light could give: brighter or darker,
-flatter, warmer, softer, noisier, more compressed, at a third or twice the resolution. Boxes
+flatter, warmer, softer, noisier, more compressed, at half or three times the resolution. Boxes
 are mapped back to the photo's own pixels, so the figures compare with the unshifted ones.
 Prints one line per shift and set: precision / recall / value accuracy / exact images.
 """
@@ -103,13 +103,11 @@ def main(argv: list[str] | None = None) -> int:
         threads=2,
         candidate_threshold=args.candidate_threshold,
     )
-    keys = ("precision", "recall", "value_accuracy", "exact_images")
     for shift in args.shift or list(SHIFTS):
         for folder, split in sets:
-            fig = read_labelled(
-                shifted_reader(reader, shift), list_labelled(args.data / folder, split)
-            ).figures()
-            print(f"{shift:12} {folder:20}", " / ".join(f"{fig[k]:.3f}" for k in keys), flush=True)
+            pairs = list_labelled(args.data / folder, split)
+            tally = read_labelled(shifted_reader(reader, shift), pairs)
+            print(f"{shift:12} {folder:20}", tally.brief(), flush=True)
     return 0
 
 

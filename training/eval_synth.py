@@ -75,8 +75,7 @@ def main(argv: list[str] | None = None) -> int:
         fig["wrong_images"] = fig["wrong_images"][:10]
         out[style] = fig
         if args.brief:
-            keys = ("precision", "recall", "value_accuracy", "exact_images")
-            print(style, " / ".join(f"{fig[k]:.3f}" for k in keys), flush=True)
+            print(style, tally.brief(), flush=True)
     if not args.brief:
         print(json.dumps(out, indent=1))
     return 0

@@ -163,6 +163,16 @@ class Tally:
         else:
             self.wrong.append(name)
 
+    def brief(self) -> str:
+        """Precision / recall / value accuracy / exact images on one line ("n/a" for 0 / 0).
+
+        >>> Tally().brief()
+        'n/a / n/a / n/a / n/a'
+        """
+        fig = self.figures()
+        keys = ("precision", "recall", "value_accuracy", "exact_images")
+        return " / ".join("n/a" if fig[k] is None else f"{fig[k]:.3f}" for k in keys)
+
     def figures(self) -> dict[str, Any]:
         """Precision, recall, value accuracy, exact-image rate, counts and confusion matrix."""
 

@@ -450,16 +450,14 @@ def _die_style(
             pip = 1.0 - face
     elif abs(_luma(pip) - lf) < 0.25:
         pip = np.zeros(3, np.float32) if lf > 0.5 else np.ones(3, np.float32) * 0.95
-    style: dict[str, Any] = {
+    return {
         "face": face,
         "pip": pip,
         "marble": _colour(rng, (0, 1), (0.1, 0.9)) if rng.random() < 0.15 else None,
         "opacity": rng.uniform(0.65, 0.9) if rng.random() < 0.15 else 1.0,
         "pip_radius": rng.uniform(0.07, 0.12),
+        "swirl": swirls,
     }
-    if swirls:
-        style["swirl"] = True
-    return style
 
 
 def draw_die(
@@ -488,8 +486,7 @@ def draw_die(
     d = (np.array([-math.sin(phi), math.cos(phi)]) * extrude * side).astype(np.float32)
     if rng.random() < 0.5:
         d = -d
-    kw = {"pip_radius": style["pip_radius"], "marble": style["marble"]}
-    kw["swirl"] = style.get("swirl", False)
+    kw = {"pip_radius": style["pip_radius"], "marble": style["marble"], "swirl": style["swirl"]}
     # shadow under the die
     h, w = img.shape[:2]
     if rng.random() < 0.7:
