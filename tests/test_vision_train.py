@@ -54,6 +54,11 @@ def test_training_smoke_run_exports_a_readable_model(tmp_path: Path) -> None:
     a, b = ds[1], ds[1]
     assert all(np.array_equal(a[k].numpy(), b[k].numpy()) for k in a)
     assert a["image"].shape == (1, CROP, CROP)
+    same = Mixed(3, [], 0.0, 4, overexpose=0.0)[1]  # no draw at 0: earlier runs stay the same
+    assert all(np.array_equal(a[k].numpy(), same[k].numpy()) for k in a)
+    blown = [Mixed(3, [], 0.0, 8, overexpose=1.0)[i]["image"].mean() for i in range(8)]
+    plain = [Mixed(3, [], 0.0, 8)[i]["image"].mean() for i in range(8)]
+    assert np.mean(blown) > np.mean(plain)
     one = Sample(
         np.zeros(0),
         np.array([[98.0, 50.0]], np.float32),
@@ -129,6 +134,15 @@ def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
     assert train([*args, "--steps", "1", "--batch", "4", "--no-eval", "--out", str(tuned_out)]) == 0
     fine = DiceReader(tuned_out, threads=1).run_patches(x)
     assert np.abs(fine - src.run_patches(x)).max() < 0.5  # one small step from the source
+    # no steps: the second look as it is, paired with another detector
+    paired_out = tmp_path / "paired.onnx"
+    args = ["--patches", str(patches), "--detector", str(out), "--init-onnx", str(tuned_out)]
+    assert train([*args, "--steps", "0", "--no-eval", "--out", str(paired_out)]) == 0
+    paired = DiceReader(paired_out, threads=1)
+    assert np.allclose(paired.run_patches(x), fine, atol=1e-5)
+    assert [d.box for d in paired.candidates(frame, 0.3)] == [d.box for d in b]
+    with pytest.raises(SystemExit):
+        train(["--patches", str(patches), "--detector", str(out), "--steps", "0"])
     # a second round drawing the first round's mistakes more often
     out2 = tmp_path / "two2.onnx"
     args = ["--patches", str(patches), "--detector", str(out), "--hard-from", str(out)]

@@ -88,9 +88,10 @@ def _grey(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def augment(
-    s: Sample, rng: np.random.Generator, real: bool, focus: float = 0.8
+    s: Sample, rng: np.random.Generator, real: bool, focus: float = 0.8, overexpose: float = 0.0
 ) -> tuple[np.ndarray, Sample]:
-    """A CROP×CROP grey float crop (0..1) of a randomly scaled, rotated, tilted sample."""
+    """A CROP×CROP grey float crop (0..1) of a randomly scaled, rotated, tilted sample;
+    ``overexpose`` of them blown out (white dice and a pale table clipped to white)."""
     h, w = s.image.shape[:2]
     if real:
         target = math.exp(rng.uniform(math.log(DIE_RANGE[0]), math.log(DIE_RANGE[1])))
@@ -132,6 +133,8 @@ def augment(
     else:
         centres, sizes = s.centres, s.sizes
     img = out / 255.0
+    if overexpose and rng.random() < overexpose:  # no draw at 0: earlier runs stay the same
+        img = np.minimum(img * rng.uniform(1.2, 1.8) + rng.uniform(0, 0.1), 1.0)
     # photometric
     if rng.random() < 0.15:
         img = 1.0 - img

@@ -44,9 +44,10 @@ class Mixed(Dataset):
         length: int,
         focus: float = 0.8,
         styles: tuple[str, ...] = TRAIN_BACKGROUNDS,
+        overexpose: float = 0.0,
     ):
         self.seed, self.real, self.real_share, self.length = seed, real, real_share, length
-        self.focus, self.styles = focus, styles
+        self.focus, self.styles, self.overexpose = focus, styles, overexpose
 
     def __len__(self) -> int:
         return self.length
@@ -56,9 +57,11 @@ class Mixed(Dataset):
         groups = [g for g in self.real if g]
         if groups and rng.random() < self.real_share:
             group = groups[int(rng.integers(len(groups)))]
-            img, s = augment(group[int(rng.integers(len(group)))], rng, True, self.focus)
+            sample = group[int(rng.integers(len(group)))]
+            img, s = augment(sample, rng, True, self.focus, self.overexpose)
         else:
-            img, s = augment(synth_sample(int(rng.integers(2**62)), self.styles), rng, real=False)
+            sample = synth_sample(int(rng.integers(2**62)), self.styles)
+            img, s = augment(sample, rng, False, overexpose=self.overexpose)
         t = targets(s)
         out = {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in t.items()}
         out["image"] = torch.from_numpy(img[None].astype(np.float32))
@@ -267,6 +270,9 @@ def main(argv: list[str] | None = None) -> int:
         help="backgrounds of the synthetic scenes; a style named twice is drawn twice as often "
         f"(default: each of {', '.join(TRAIN_BACKGROUNDS)} once)",
     )
+    ap.add_argument(
+        "--overexpose", type=float, default=0.0, help="share of crops blown out (default 0)"
+    )
     args = ap.parse_args(argv)
     if args.eval_only:
         print(json.dumps(evaluate(args.eval_only, args.data, args.limit), indent=1))
@@ -289,6 +295,7 @@ def main(argv: list[str] | None = None) -> int:
         args.steps * args.batch,
         args.focus,
         tuple(args.synth_styles),
+        args.overexpose,
     )
     loader = DataLoader(
         ds,

@@ -198,7 +198,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--detector", type=Path, required=True)
     ap.add_argument("--out", type=Path, default=ROOT / "models" / "dice.onnx")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--steps", type=int, default=8000)
+    ap.add_argument(
+        "--steps",
+        type=int,
+        default=8000,
+        help="training steps (default 8000); 0 with --init-onnx pairs that second look, as it"
+        " is, with --detector",
+    )
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--synth-share", type=float, default=0.5)
@@ -230,6 +236,8 @@ def main(argv: list[str] | None = None) -> int:
         help="leave the patches of fold K of N of the real photos out (training.eval_fold)",
     )
     args = ap.parse_args(argv)
+    if args.steps < 0 or (args.steps == 0 and not args.init_onnx):
+        ap.error("--steps must be positive, or 0 with --init-onnx")
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -266,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     ema = copy.deepcopy(net)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(
-        opt, max_lr=args.lr, total_steps=args.steps, pct_start=args.warmup
+        opt, max_lr=args.lr, total_steps=max(1, args.steps), pct_start=args.warmup
     )
     t0 = time.time()
     bar = tqdm(range(args.steps), mininterval=15, file=sys.stderr, desc="second look")
