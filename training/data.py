@@ -87,6 +87,11 @@ def _grey(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(image.astype(np.float32) @ w.astype(np.float32), 0, 255)
 
 
+def blow_out(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """``img`` (floats in 0..1) overexposed: brightened 1.2–1.8× and clipped to white."""
+    return np.minimum(img * np.float32(rng.uniform(1.2, 1.8)) + np.float32(rng.uniform(0, 0.1)), 1)
+
+
 def augment(
     s: Sample, rng: np.random.Generator, real: bool, focus: float = 0.8, overexpose: float = 0.0
 ) -> tuple[np.ndarray, Sample]:
@@ -134,7 +139,7 @@ def augment(
         centres, sizes = s.centres, s.sizes
     img = out / 255.0
     if overexpose and rng.random() < overexpose:  # no draw at 0: earlier runs stay the same
-        img = np.minimum(img * rng.uniform(1.2, 1.8) + rng.uniform(0, 0.1), 1.0)
+        img = blow_out(img, rng)
     # photometric
     if rng.random() < 0.15:
         img = 1.0 - img

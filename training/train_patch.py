@@ -25,6 +25,7 @@ import torch.nn.functional as F
 from tqdm import tqdm
 
 from scorekeeper.vision.patches import PATCH_CONTEXT, PATCH_SIZE
+from training.data import blow_out
 from training.model import DiceNet, PatchNet, TwoStage
 from training.patch_data import SOURCES, STORE, STORE_CONTEXT, fold_images, parse_fold
 from training.sets import DEFAULT_DATA, ROOT
@@ -121,9 +122,7 @@ def augment_patch(
         out = np.repeat(out @ np.array([[0.114], [0.587], [0.299]], np.float32), 3, axis=2)
     out = out * rng.uniform(0.8, 1.2, 3).astype(np.float32)
     if overexpose and rng.random() < overexpose:  # no draw at 0: earlier runs stay the same
-        out = np.minimum(
-            out * np.float32(rng.uniform(1.2, 1.8)) + np.float32(rng.uniform(0, 0.1)), 1
-        )
+        out = blow_out(out, rng)
     if rng.random() < 0.08:
         out = 1.0 - out
     out = np.clip(out, 0, 1) ** np.float32(math.exp(rng.uniform(-0.5, 0.5)))
