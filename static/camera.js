@@ -31,6 +31,7 @@ const els = {};
 function build() {
   els.status = h("span", { class: "cam-status" }, "…"); // no live region: the fps changes often
   els.banner = h("p", { class: "cam-banner", role: "alert", hidden: true });
+  els.light = h("p", { class: "cam-light", id: "cam-light", role: "status", hidden: true });
   els.img = h("img", { class: "cam-img", alt: "Live camera picture with the dice the camera reads" });
   els.video = h("video", { class: "cam-video", playsinline: true, muted: true, hidden: true });
   els.boxes = h("canvas", { class: "cam-boxes", hidden: true, "aria-hidden": "true" });
@@ -55,7 +56,7 @@ function build() {
   fill(panel,
     h("div", { class: "cam-head" }, h("h2", {}, "Camera"), els.status,
       h("span", { class: "cam-tools" }, els.tabletBtn, els.areaBtn, els.wholeBtn)),
-    els.banner, els.view, els.proposal);
+    els.banner, els.light, els.view, els.proposal);
   panel.hidden = false;
   els.img.addEventListener("error", () => setTimeout(startStream, 2000));
 }
@@ -122,6 +123,7 @@ async function poll() {
 
 function onReading(r) {
   cam.latest = r;
+  showLight(r.light || null);
   if (cam.status && r.status !== cam.status.status) refreshStatus();
   const p = r.proposal;
   if (p && !cam.done.has(p.id) && (!cam.proposal || cam.proposal.id !== p.id)) {
@@ -134,6 +136,12 @@ function onReading(r) {
     cam.proposal = { ...cam.proposal, message: p.message, dice_left: p.dice_left, count_matches: p.count_matches };
     renderProposal();
   }
+}
+
+/** Advice on the picture's exposure (the server keeps it steady; set only when it changes). */
+function showLight(text) {
+  els.light.hidden = !text;
+  if (text && els.light.textContent !== text) els.light.textContent = text;
 }
 
 // ---------- the proposal: correct and confirm ----------

@@ -222,6 +222,45 @@ def test_tablet_uploads_settle_into_a_proposal(tablet_app: Flask) -> None:
     assert client.get("/api/camera/latest").get_json()["frame_id"] == 10
 
 
+def test_tablet_frames_advise_turning_a_blown_out_exposure_down(tablet_app: Flask) -> None:
+    client = tablet_app.test_client()
+    fine = scene(SCENES["b_three.png"])
+    blown = fine.copy()
+    blown[:, :320] = 255  # the left half clipped to white
+
+    def send(img: Any) -> Any:
+        r = client.post("/api/camera/frame", data=jpeg(img), content_type="image/jpeg")
+        assert r.status_code == 200, r.get_json()
+        return r.get_json()
+
+    body = send(fine)
+    assert body["light"] is None and body["blown_out"] < 0.05
+    body = send(blown)
+    assert 0.45 < body["blown_out"] < 0.55
+    assert body["light"].startswith("About 50%") and "Turn the camera's exposure" in body["light"]
+    assert client.get("/api/camera/latest").get_json()["light"] == body["light"]
+    body = send(fine)
+    assert body["light"] is None
+    # only the throwing area counts: on the right half the picture is fine
+    area = {"x0": 0.5, "y0": 0.0, "x1": 1.0, "y1": 1.0}
+    assert client.post("/api/camera/area", json=area).status_code == 200
+    assert send(blown)["light"] is None
+
+
+def test_exposure_advice_does_not_flicker_near_its_threshold() -> None:
+    from scorekeeper.camera.service import CameraService
+
+    svc = CameraService("none")
+    img = scene([])
+    shares = []
+    for cols in (0, 140, 100, 70, 140):  # 140 columns of 640 clip 22%, 100 16%, 70 11%
+        frame = img.copy()
+        frame[:, :cols] = 255
+        r = svc.process(frame, len(shares) + 1)
+        shares.append((round(r.blown_out, 2), r.light is not None))
+    assert shares == [(0.0, False), (0.22, True), (0.16, True), (0.11, False), (0.22, True)]
+
+
 def test_tablet_upload_refusals(tmp_path: Path, tablet_app: Flask) -> None:
     client = tablet_app.test_client()
     r = client.post("/api/camera/frame", data=b"hello", content_type="image/jpeg")

@@ -52,6 +52,21 @@ def test_read_plain_and_annotate(capsys: pytest.CaptureFixture[str], tmp_path: P
     assert drawn.shape == original.shape and (drawn != original).any()
 
 
+def test_read_warns_of_a_blown_out_picture(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    image = cv2.imread(str(SAMPLES / "scene-01-wood.jpg"))
+    code, _, err = run(capsys, "read", str(SAMPLES / "scene-01-wood.jpg"))
+    assert code == 0 and "warning" not in err
+    image[:, : image.shape[1] // 3] = 255
+    path = tmp_path / "blown.png"
+    cv2.imwrite(str(path), image)
+    code, out, err = run(capsys, "read", "--json", str(path))
+    assert code == 0 and json.loads(out)[0]["image"] == str(path)
+    assert err.startswith(f"scorekeeper read: warning: {path}: About 30% of")
+    assert "% of the picture is blown out to white" in err and err.count("\n") == 1
+
+
 def bad_files(tmp: Path) -> dict[str, Path]:
     """Non-image, empty, 1×1, 20000×20000 (header) and truncated JPEG files."""
     ihdr = struct.pack(">IIBBBBB", 20000, 20000, 8, 0, 0, 0, 0)

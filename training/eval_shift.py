@@ -6,7 +6,9 @@ Each shift turns every validation photo (the webcam set and the tray hold-out, a
 held-out figures) into what a different camera or light could give: brighter or darker,
 flatter, warmer, softer, noisier, more compressed, at half or three times the resolution. Boxes
 are mapped back to the photo's own pixels, so the figures compare with the unshifted ones.
-Prints one line per shift and set: precision / recall / value accuracy / exact images.
+Prints one line per shift and set: precision / recall / value accuracy / exact images, and on
+how many photos the camera panel would advise turning the exposure down
+(:func:`scorekeeper.vision.exposure.exposure_advice`).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from numpy.typing import NDArray
 
 from scorekeeper.vision import DiceReader, default_model_path
 from scorekeeper.vision.evaluate import list_labelled, read_labelled
+from scorekeeper.vision.exposure import blown_out_share, exposure_advice
 from scorekeeper.vision.reader import Detection
 from training.sets import DEFAULT_DATA, VALID_FOLDERS
 
@@ -69,16 +72,22 @@ SHIFTS: dict[str, tuple[Callable[[Image], Image], float]] = {
 """Name → (the shift, the scale it applies to the photo's size)."""
 
 
-def shifted_reader(reader: DiceReader, shift: str) -> Callable[[Image], list[Detection]]:
-    """``reader.infer`` on the shifted photo, with its boxes in the photo's own pixels."""
+def shifted_reader(
+    reader: DiceReader, shift: str, blown: list[float] | None = None
+) -> Callable[[Image], list[Detection]]:
+    """``reader.infer`` on the shifted photo, with its boxes in the photo's own pixels; the
+    shifted photo's blown-out share is appended to ``blown`` when given."""
     fn, k = SHIFTS[shift]
 
     def infer(image: Image) -> list[Detection]:
+        image = fn(image)
+        if blown is not None:
+            blown.append(blown_out_share(image))
         return [
             Detection(
                 d.value, (d.box[0] / k, d.box[1] / k, d.box[2] / k, d.box[3] / k), d.confidence
             )
-            for d in reader.infer(fn(image))
+            for d in reader.infer(image)
         ]
 
     return infer
@@ -106,8 +115,15 @@ def main(argv: list[str] | None = None) -> int:
     for shift in args.shift or list(SHIFTS):
         for folder, split in sets:
             pairs = list_labelled(args.data / folder, split)
-            tally = read_labelled(shifted_reader(reader, shift), pairs)
-            print(f"{shift:12} {folder:20}", tally.brief(), flush=True)
+            blown: list[float] = []
+            tally = read_labelled(shifted_reader(reader, shift, blown), pairs)
+            advised = sum(exposure_advice(b) is not None for b in blown)
+            print(
+                f"{shift:12} {folder:20}",
+                tally.brief(),
+                f"exposure advice on {advised}/{len(blown)}",
+                flush=True,
+            )
     return 0
 
 

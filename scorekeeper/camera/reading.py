@@ -103,10 +103,14 @@ class Reading:
     """When the frame was captured (``time.time()``)."""
     info: Mapping[str, Any] = field(default_factory=dict, repr=False)
     """What the source said about the frame (the demo's scene and phase)."""
+    blown_out: float = 0.0
+    """Share of the throwing area blown out to white (``vision.exposure.blown_out_share``)."""
+    light: str | None = None
+    """Advice on the exposure for the player, or None when the picture is fine."""
 
     def to_dict(self, dice_left: int | None = None) -> dict[str, Any]:
         """``{"frame_id", "stable", "dice", "count", "ignored", "proposal", ...}``; each die
-        carries ``unsure`` (:attr:`Die.unsure`)."""
+        carries ``unsure`` (:attr:`Die.unsure`); ``light`` is advice on the exposure or null."""
         return {
             "frame_id": self.frame_id,
             "stable": self.stable,
@@ -117,4 +121,6 @@ class Reading:
             "proposal": self.proposal.to_dict(dice_left) if self.proposal else None,
             "width": int(self.image.shape[1]),
             "height": int(self.image.shape[0]),
+            "blown_out": round(self.blown_out, 3),
+            "light": self.light,
         }

@@ -43,6 +43,7 @@ from scorekeeper.camera.sources import (
     parse_source,
 )
 from scorekeeper.errors import CameraError
+from scorekeeper.vision.exposure import ADVISE_AT, blown_out_share, exposure_advice
 
 __all__ = ["CameraService", "Proposal", "ReaderLike", "Reading", "default_reader_factory"]
 
@@ -84,6 +85,7 @@ class CameraService:
         self._motion = MotionDetector()
         self._settler = Settler(self.settle_config)
         self._proposal: Proposal | None = None
+        self._light: str | None = None
         self._proc_lock = threading.Lock()
         self._cond = threading.Condition()
         self._reading: Reading | None = None
@@ -207,6 +209,9 @@ class CameraService:
             h, w = img.shape[:2]
             area = self._area
             motion = self._motion.update(img, area)
+            blown = blown_out_share(img, area.pixels(w, h))
+            # once advising, keep on until the picture is clearly better, so it does not flicker
+            self._light = exposure_advice(blown, ADVISE_AT * (0.75 if self._light else 1.0))
             stable = self._settler.motion(motion > self.settle_config.moving_fraction)
             if not stable:
                 self._proposal = None
@@ -245,6 +250,8 @@ class CameraService:
                 process_ms=(time.perf_counter() - t0) * 1000,
                 captured=captured,
                 info=dict(info or {}),
+                blown_out=blown,
+                light=self._light,
             )
         with self._cond:
             self._reading = reading

@@ -130,6 +130,7 @@ def cmd_read(args: argparse.Namespace) -> int:
     """Print the dice read from each image; exit 2 (after the others) if one is unreadable."""
     from scorekeeper.vision import load_image
     from scorekeeper.vision.draw import annotate
+    from scorekeeper.vision.exposure import blown_out_share, exposure_advice
 
     reader = _reader(args)
     results: list[dict[str, Any]] = []
@@ -144,6 +145,9 @@ def cmd_read(args: argparse.Namespace) -> int:
             failed += 1
             continue
         dets = reader.infer(image)
+        advice = exposure_advice(blown_out_share(image))
+        if advice:
+            print(f"scorekeeper read: warning: {path}: {advice}", file=sys.stderr)
         results.append({"image": path, "dice": [d.to_dict() for d in dets]})
         if args.annotate:
             out = _annotate_path(args.annotate, i, len(args.images))

@@ -32,7 +32,11 @@ def camera_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tu
 
     demo = tmp_path / "demo"
     demo.mkdir()
-    cv2.imwrite(str(demo / "six.png"), scene(SIX))
+    picture = scene(SIX)
+    if request.param == "demo-blown":  # a quarter of the picture clipped to white, off the dice
+        picture[:56] = 255
+        picture[:, 540:] = 255
+    cv2.imwrite(str(demo / "six.png"), picture)
     (demo / "truth.json").write_text(json.dumps({"six.png": [1, 2, 3, 4, 5, 6]}))
     app = create_app(
         {
@@ -197,6 +201,25 @@ def test_camera_marks_the_die_it_is_unsure_of(
     page.wait_for_function("() => !document.querySelector('#cam-dice .cam-die.unsure')")
     assert "corrected" in page.locator("#cam-msg").inner_text()
     assert "unsure" not in page.locator("#cam-msg").inner_text()
+    assert tab.errors == []
+
+
+@pytest.mark.parametrize("camera_server", ["demo-blown"], indirect=True)
+def test_camera_advises_turning_a_blown_out_exposure_down(
+    camera_server: tuple[Server, Any], open_tab: Callable[..., Tab]
+) -> None:
+    server, _ = camera_server
+    _, tab = open_with_proposal(server, open_tab)
+    page = tab.page
+    light = page.locator("#cam-light")
+    light.wait_for(state="visible", timeout=10_000)
+    assert "% of the picture is blown out to white" in light.inner_text()
+    assert light.get_attribute("role") == "status"
+    assert page.locator("#cam-dice .cam-die").count() == 6  # the dice are read all the same
+    tab.shot("camera-blown-out")
+    # a throwing area left of the blown-out strip: the advice goes
+    post(f"{server.url}/api/camera/area", {"x0": 0, "y0": 0.15, "x1": 0.8, "y1": 1})
+    light.wait_for(state="hidden", timeout=10_000)
     assert tab.errors == []
 
 
