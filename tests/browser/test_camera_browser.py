@@ -25,7 +25,8 @@ SIX = [(1, 60, 60), (2, 200, 80), (3, 360, 60), (4, 80, 300), (5, 260, 320), (6,
 @pytest.fixture(params=["demo"])
 def camera_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[Server, Any]]:
     """The app on waitress with a demo camera playing one six-dice scene, read by PipReader
-    (or, with the ``tablet`` parameter, taking frames from the browser)."""
+    (``demo-unsure``: unsure of the 4; ``demo-blown``: a quarter of the picture clipped to white;
+    ``tablet``: taking frames from the browser instead)."""
     from waitress import create_server  # type: ignore[import-untyped,unused-ignore]
 
     from scorekeeper.web import create_app
