@@ -1,8 +1,8 @@
 """How much of a picture is blown out to white, and the advice the player gets when it is too much.
 
 The reader loses white dice on a pale table when the camera overexposes: die and table clip to
-the same white. ``training.eval_shift`` measures it (webcam set at ×1.6 + 20: recall 0.894), and
-``benchmarks/bench_exposure.py`` measures how often the advice below fires.
+the same white. ``training.eval_shift`` measures it (webcam set at ×1.6 + 20: recall 0.894) and
+counts the photos that the advice below would be given for.
 """
 
 from __future__ import annotations
@@ -64,6 +64,5 @@ def exposure_advice(share: float, at: float = ADVISE_AT) -> str | None:
         return None
     return (
         f"About {round(share * 10) * 10}% of the picture is blown out to white: white dice there "
-        "can go unseen. "
-        "Turn the camera's exposure or the light down."
+        "can go unseen. Turn the camera's exposure or the light down."
     )
