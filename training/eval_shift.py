@@ -6,9 +6,10 @@ Each shift turns every validation photo (the webcam set and the tray hold-out, a
 held-out figures) into what a different camera or light could give: brighter or darker,
 flatter, warmer, softer, noisier, more compressed, at half or three times the resolution. Boxes
 are mapped back to the photo's own pixels, so the figures compare with the unshifted ones.
-Prints one line per shift and set: precision / recall / value accuracy / exact images, and on
-how many photos the camera panel would advise turning the exposure down
-(:func:`scorekeeper.vision.exposure.exposure_advice`).
+Prints one line per shift and set: precision / recall / value accuracy / exact images, on how
+many photos the camera panel would advise turning the exposure down
+(:func:`scorekeeper.vision.exposure.exposure_advice`), and the median and largest share of a
+photo blown out to white.
 """
 
 from __future__ import annotations
@@ -122,6 +123,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"{shift:12} {folder:20}",
                 tally.brief(),
                 f"exposure advice on {advised}/{len(blown)}",
+                f"(blown out: median {np.median(blown):.3f}, max {max(blown, default=0):.3f})",
                 flush=True,
             )
     return 0
