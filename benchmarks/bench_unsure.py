@@ -24,8 +24,8 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from scorekeeper.vision import DiceReader, load_image  # noqa: E402
-from scorekeeper.vision.evaluate import Truth, assign, list_labelled, parse_yolo  # noqa: E402
+from scorekeeper.vision import DiceReader  # noqa: E402
+from scorekeeper.vision.evaluate import Truth, assign, list_labelled, load_labelled  # noqa: E402
 from scorekeeper.vision.reader import UNSURE_BELOW  # noqa: E402
 from scorekeeper.vision.synth import render_scene  # noqa: E402
 from training.sets import DEFAULT_DATA, VALID_FOLDERS  # noqa: E402
@@ -34,9 +34,7 @@ CUTS = (0.5, 0.6, 0.7, UNSURE_BELOW, 0.9)
 
 
 def _real(pairs: list[tuple[Path, Path]]) -> Iterator[tuple[np.ndarray, Truth]]:
-    for img, label in pairs:
-        image = load_image(img)
-        yield image, parse_yolo(label.read_text(), image.shape[1], image.shape[0])
+    return ((image, truth) for _, image, truth in load_labelled(pairs))
 
 
 def _synthetic(style: str, scenes: int) -> Iterator[tuple[np.ndarray, Truth]]:

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from scorekeeper.errors import ImageError
 from scorekeeper.vision.imageio import load_image, to_grey
@@ -197,6 +199,22 @@ class Tally:
         }
 
 
+def load_labelled(
+    pairs: Iterable[tuple[Path, Path]], *, grey: bool = False
+) -> Iterator[tuple[Path, np.ndarray, Truth]]:
+    """Each labelled (image, label) path pair loaded: the image path, the image (grey when
+    ``grey``) and its dice; a missing label file means no dice.
+
+    :raises ImageError: for an unreadable image or a malformed label line.
+    """
+    for img_path, label_path in pairs:
+        image = load_image(img_path)
+        if grey:
+            image = to_grey(image)
+        text = label_path.read_text() if label_path.exists() else ""
+        yield img_path, image, parse_yolo(text, image.shape[1], image.shape[0])
+
+
 def read_labelled(
     infer: Callable[[Any], Sequence[Detection]],
     pairs: Iterable[tuple[Path, Path]],
@@ -209,10 +227,6 @@ def read_labelled(
     :raises ImageError: for an unreadable image or a malformed label line.
     """
     tally = Tally()
-    for img_path, label_path in pairs:
-        image = load_image(img_path)
-        if grey:
-            image = to_grey(image)
-        text = label_path.read_text() if label_path.exists() else ""
-        tally.add(img_path.name, infer(image), parse_yolo(text, image.shape[1], image.shape[0]))
+    for img_path, image, truth in load_labelled(pairs, grey=grey):
+        tally.add(img_path.name, infer(image), truth)
     return tally
