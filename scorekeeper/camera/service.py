@@ -43,7 +43,12 @@ from scorekeeper.camera.sources import (
     parse_source,
 )
 from scorekeeper.errors import CameraError
-from scorekeeper.vision.exposure import ADVISE_AT, blown_out_share, exposure_advice
+from scorekeeper.vision.exposure import (
+    ADVISE_AT,
+    KEEP_ADVISING_AT,
+    blown_out_share,
+    exposure_advice,
+)
 
 __all__ = ["CameraService", "Proposal", "ReaderLike", "Reading", "default_reader_factory"]
 
@@ -210,8 +215,7 @@ class CameraService:
             area = self._area
             motion = self._motion.update(img, area)
             blown = blown_out_share(img, area.pixels(w, h))
-            # once advising, keep on until the picture is clearly better, so it does not flicker
-            self._light = exposure_advice(blown, ADVISE_AT * (0.75 if self._light else 1.0))
+            self._light = exposure_advice(blown, KEEP_ADVISING_AT if self._light else ADVISE_AT)
             stable = self._settler.motion(motion > self.settle_config.moving_fraction)
             if not stable:
                 self._proposal = None

@@ -10,13 +10,22 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
-__all__ = ["ADVISE_AT", "CLIPPED_LEVEL", "blown_out_share", "exposure_advice"]
+__all__ = [
+    "ADVISE_AT",
+    "CLIPPED_LEVEL",
+    "KEEP_ADVISING_AT",
+    "blown_out_share",
+    "exposure_advice",
+]
 
 CLIPPED_LEVEL = 250
 """A pixel whose every channel is at least this is blown out."""
 
 ADVISE_AT = 0.2
 """Share of blown-out pixels from which the player is told to turn the exposure down."""
+
+KEEP_ADVISING_AT = 0.15
+"""Once advising, a camera keeps on down to this share, so the advice does not flicker."""
 
 _SAMPLE_SIDE = 160
 
@@ -53,7 +62,7 @@ def blown_out_share(
 
 def exposure_advice(share: float, at: float = ADVISE_AT) -> str | None:
     """What to tell the player about a picture with ``share`` of it blown out, or None below
-    ``at`` (a camera that already advises passes a lower ``at``, so the advice does not flicker);
+    ``at`` (a camera that already advises passes :data:`KEEP_ADVISING_AT`);
     the share is rounded to tens, so the words stay the same from frame to frame.
 
     >>> exposure_advice(0.05) is None
