@@ -62,11 +62,15 @@ class Exported(nn.Module):
         return torch.sigmoid(heat), value, size
 
 
+PATCH_WIDTHS = (16, 32, 48, 80)
+"""The second look's channel widths unless told otherwise."""
+
+
 class PatchNet(nn.Module):
     """The second look: a colour patch (N, 3, 48, 48) in [0, 1] around a candidate die ->
     logits (N, 7) of "not a die" and faces 1..6."""
 
-    def __init__(self, widths: tuple[int, int, int, int] = (16, 32, 48, 80)):
+    def __init__(self, widths: tuple[int, int, int, int] = PATCH_WIDTHS):
         super().__init__()
         a, b, c, d = widths
         self.features = nn.Sequential(

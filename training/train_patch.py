@@ -26,7 +26,7 @@ from tqdm import tqdm
 
 from scorekeeper.vision.patches import PATCH_CONTEXT, PATCH_SIZE
 from training.data import blow_out
-from training.model import DiceNet, PatchNet, TwoStage
+from training.model import PATCH_WIDTHS, DiceNet, PatchNet, TwoStage
 from training.patch_data import SOURCES, STORE, STORE_CONTEXT, fold_images, parse_fold
 from training.sets import DEFAULT_DATA, ROOT
 from training.train import (
@@ -166,6 +166,34 @@ def load_patch_weights(net: PatchNet, path: Path) -> None:
         net.head.bias.copy_(torch.from_numpy(init[heads[0].input[2]].copy()))
 
 
+def parse_widths(text: str) -> tuple[int, int, int, int]:
+    """Four comma-separated channel widths, e.g. ``16,32,48,80``.
+
+    >>> parse_widths("16,32,64,128")
+    (16, 32, 64, 128)
+    """
+    try:
+        widths = tuple(int(w) for w in text.split(","))
+    except ValueError:
+        widths = ()
+    if len(widths) != 4 or min(widths) < 1:
+        raise argparse.ArgumentTypeError(f"expected four positive widths like 16,32,48,80: {text}")
+    return widths  # type: ignore[return-value]
+
+
+def patch_widths(path: Path) -> tuple[int, int, int, int]:
+    """The channel widths of a two-stage model's second look (its 1st, 2nd, 4th, 6th convs)."""
+    import onnx
+
+    model = onnx.load(str(path))
+    init = {i.name: i.dims for i in model.graph.initializer}
+    convs = [n for n in model.graph.node if n.name.startswith("/patch/") and n.op_type == "Conv"]
+    if len(convs) != 8:
+        raise ValueError(f"{path}: no second look of this shape ({len(convs)} convolutions)")
+    out = [int(init[n.input[1]][0]) for n in convs]
+    return out[0], out[1], out[3], out[5]
+
+
 def true_probability(model: Path, X: np.ndarray, y: np.ndarray, batch: int = 512) -> np.ndarray:
     """The probability a two-stage model's second look gives each stored patch's label, on
     the patch as the reader would cut it (no augmentation)."""
@@ -203,6 +231,13 @@ def main(argv: list[str] | None = None) -> int:
         default=8000,
         help="training steps (default 8000); 0 with --init-onnx pairs that second look, as it"
         " is, with --detector",
+    )
+    ap.add_argument(
+        "--widths",
+        type=parse_widths,
+        default=None,
+        help="the second look's four channel widths, e.g. 16,32,64,128 (default: those of"
+        " --init-onnx, else 16,32,48,80)",
     )
     ap.add_argument("--batch", type=int, default=128)
     ap.add_argument("--lr", type=float, default=3e-3)
@@ -266,7 +301,8 @@ def main(argv: list[str] | None = None) -> int:
         file=sys.stderr,
     )
     rng = np.random.default_rng(args.seed)
-    net = PatchNet()
+    widths = args.widths or (patch_widths(args.init_onnx) if args.init_onnx else PATCH_WIDTHS)
+    net = PatchNet(widths)
     if args.init_onnx:
         load_patch_weights(net, args.init_onnx)
     net = net.to(memory_format=torch.channels_last)
