@@ -163,6 +163,19 @@ def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
         == 0
     )
     assert DiceReader(fold, threads=1).two_stage
+    # a wider second look; a fine-tune from it keeps its widths
+    from training.train_patch import parse_widths, patch_widths
+
+    assert patch_widths(detector) == (16, 32, 48, 80)
+    wide = tmp_path / "wide.onnx"
+    assert train([*args, "--no-eval", "--widths", "8,16,24,40", "--out", str(wide)]) == 0
+    assert patch_widths(wide) == (8, 16, 24, 40)
+    wide_tuned = tmp_path / "wide-tuned.onnx"
+    assert train([*args, "--no-eval", "--init-onnx", str(wide), "--out", str(wide_tuned)]) == 0
+    assert patch_widths(wide_tuned) == (8, 16, 24, 40)
+    assert DiceReader(wide_tuned, threads=1).patch_logits(frame, [d.box for d in b]).shape[1] == 7
+    with pytest.raises(__import__("argparse").ArgumentTypeError, match="four positive widths"):
+        parse_widths("16,32,48")
 
 
 def test_folds_split_the_training_photos() -> None:
