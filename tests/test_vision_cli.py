@@ -125,7 +125,7 @@ def test_read_missing_model_exits_2(capsys: pytest.CaptureFixture[str], tmp_path
 
 def yolo_folder(tmp: Path) -> Path:
     """A dice-data style folder (images/ + YOLO labels/) made from the sample scenes."""
-    (tmp / "images").mkdir()
+    (tmp / "images").mkdir(parents=True)
     (tmp / "labels").mkdir()
     for name, dice in LABELS.items():
         (tmp / "images" / name).write_bytes((SAMPLES / name).read_bytes())
@@ -156,6 +156,54 @@ def test_eval_reader_figures(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     code, out, _ = run(capsys, "eval-reader", "--grey", str(folder))
     grey = json.loads(out)[str(folder)]
     assert code == 0 and grey["grey"] is True and grey["recall"] == 1.0
+
+
+def test_eval_reader_errata_correct_a_faulty_label(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    folder = yolo_folder(tmp_path / "set")
+    name = sorted(TRUTH)[0]
+    label = folder / "labels" / (Path(name).stem + ".txt")
+    good = label.read_text()
+    lines = good.splitlines()
+    wrong_value = (int(lines[0].split()[0]) + 1) % 6
+    label.write_text("\n".join([f"{wrong_value} {lines[0].split(' ', 1)[1]}", *lines[1:]]) + "\n")
+    code, out, _ = run(capsys, "eval-reader", str(folder))
+    fig = json.loads(out)[str(folder)]
+    assert code == 0 and fig["value_accuracy"] < 1.0 and fig["wrong_images"] == [name]
+    assert "corrected_labels" not in fig
+    errata = tmp_path / "errata.json"
+    key = f"set/labels/{label.name}"
+    errata.write_text(json.dumps({"labels": {key: {"text": good, "why": "test"}}}))
+    code, out, _ = run(capsys, "eval-reader", "--errata", str(errata), str(folder))
+    fig = json.loads(out)[str(folder)]
+    assert code == 0 and fig["value_accuracy"] == 1.0 and fig["exact_images"] == 1.0
+    assert fig["corrected_labels"] == [label.name]
+    # a key naming another folder corrects nothing here
+    errata.write_text(json.dumps({"labels": {f"other/labels/{label.name}": {"text": good}}}))
+    code, out, _ = run(capsys, "eval-reader", "--errata", str(errata), str(folder))
+    assert json.loads(out)[str(folder)]["corrected_labels"] == []
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        ("not json", "expected an errata JSON file"),
+        ('{"labels": [1]}', "expected an errata JSON file"),
+        ('{"labels": {"a/labels/b.txt": {"why": "no text"}}}', "expected an errata JSON file"),
+        ('{"labels": {"a/labels/b.txt": {"text": "7 0.5 0.5 0.1 0.1"}}}', "a/labels/b.txt"),
+        (None, "expected an errata JSON file"),
+    ],
+)
+def test_eval_reader_bad_errata_exit_2(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, content: str | None, message: str
+) -> None:
+    folder = yolo_folder(tmp_path / "set")
+    errata = tmp_path / "errata.json"
+    if content is not None:
+        errata.write_text(content)
+    code, out, err = run(capsys, "eval-reader", "--errata", str(errata), str(folder))
+    assert code == 2 and message in err and out == ""
 
 
 def test_eval_reader_bad_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -41,6 +41,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="read each image as a grey camera would deliver it (one channel)",
     )
+    p.add_argument(
+        "--errata",
+        metavar="FILE",
+        help="JSON of corrected label files to use in place of the folders' own"
+        " (models/dice-data-errata.json: label faults in ../shared/dice-data)",
+    )
     _reader_options(p)
     p.set_defaults(func=cmd_eval_reader)
 
@@ -163,15 +169,24 @@ def cmd_read(args: argparse.Namespace) -> int:
 
 def cmd_eval_reader(args: argparse.Namespace) -> int:
     """Print per-folder figures as one JSON object keyed by folder."""
-    from scorekeeper.vision.evaluate import list_labelled, read_labelled
+    from scorekeeper.vision.evaluate import (
+        corrected_label,
+        list_labelled,
+        load_errata,
+        read_labelled,
+    )
 
+    errata = load_errata(args.errata) if args.errata else None
     reader = _reader(args)
     out: dict[str, Any] = {}
     for folder in args.folders:
         pairs = list_labelled(folder, args.split)
         if not pairs:
             raise ImageError(f"{folder}: no images in images/")
-        tally = read_labelled(reader.infer, pairs, grey=args.grey)
+        tally = read_labelled(reader.infer, pairs, grey=args.grey, errata=errata)
         out[folder] = {"split": args.split, "grey": args.grey, **tally.figures()}
+        if errata is not None:
+            fixed = [lab.name for _, lab in pairs if corrected_label(lab, errata) is not None]
+            out[folder]["corrected_labels"] = fixed
     print_json(out)
     return 0

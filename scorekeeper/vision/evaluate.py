@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -199,11 +200,56 @@ class Tally:
         }
 
 
+Errata = dict[str, str]
+"""Corrected label files: a path ending (``FOLDER/labels/NAME.txt``) -> the file's new text."""
+
+
+def load_errata(path: str | Path) -> Errata:
+    """The corrected label files of an errata file (JSON: ``{"labels": {"FOLDER/labels/NAME.txt":
+    {"text": "YOLO lines", "why": "what the photo shows"}}}``), keyed by path ending.
+
+    :raises ImageError: for a file that is missing or not such JSON, or a text that is not
+        YOLO label lines.
+    """
+    try:
+        doc = json.loads(Path(path).read_text())
+        entries = doc["labels"]
+        out = {str(k): str(v["text"]) for k, v in entries.items()}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise ImageError(
+            f"{path}: expected an errata JSON file "
+            '{"labels": {"FOLDER/labels/NAME.txt": {"text": ..., "why": ...}}} '
+            f"({type(exc).__name__}: {exc})"
+        ) from None
+    for key, text in out.items():
+        try:
+            parse_yolo(text, 1, 1)
+        except ImageError as exc:
+            raise ImageError(f"{path}: {key}: {exc}") from None
+    return out
+
+
+def corrected_label(label_path: Path, errata: Errata | None) -> str | None:
+    """The errata's text for a label file whose path ends with one of its keys, else None.
+
+    >>> corrected_label(Path("/data/set/labels/a.txt"), {"set/labels/a.txt": "0 .5 .5 .1 .1"})
+    '0 .5 .5 .1 .1'
+    >>> corrected_label(Path("/data/myset/labels/a.txt"), {"set/labels/a.txt": ""}) is None
+    True
+    """
+    posix = label_path.as_posix()
+    for key, text in (errata or {}).items():
+        if posix == key or posix.endswith("/" + key):
+            return text
+    return None
+
+
 def load_labelled(
-    pairs: Iterable[tuple[Path, Path]], *, grey: bool = False
+    pairs: Iterable[tuple[Path, Path]], *, grey: bool = False, errata: Errata | None = None
 ) -> Iterator[tuple[Path, np.ndarray, Truth]]:
     """Each labelled (image, label) path pair loaded: the image path, the image (grey when
-    ``grey``) and its dice; a missing label file means no dice.
+    ``grey``) and its dice; a missing label file means no dice; a label file that ``errata``
+    corrects is read from there instead.
 
     :raises ImageError: for an unreadable image or a malformed label line.
     """
@@ -211,7 +257,9 @@ def load_labelled(
         image = load_image(img_path)
         if grey:
             image = to_grey(image)
-        text = label_path.read_text() if label_path.exists() else ""
+        text = corrected_label(label_path, errata)
+        if text is None:
+            text = label_path.read_text() if label_path.exists() else ""
         yield img_path, image, parse_yolo(text, image.shape[1], image.shape[0])
 
 
@@ -220,13 +268,15 @@ def read_labelled(
     pairs: Iterable[tuple[Path, Path]],
     *,
     grey: bool = False,
+    errata: Errata | None = None,
 ) -> Tally:
     """The tally of ``infer`` (e.g. ``DiceReader.infer``) over labelled (image, label) paths,
-    each image turned grey first when ``grey``; a missing label file means no dice.
+    each image turned grey first when ``grey``; a missing label file means no dice; label
+    files that ``errata`` corrects are read from there.
 
     :raises ImageError: for an unreadable image or a malformed label line.
     """
     tally = Tally()
-    for img_path, image, truth in load_labelled(pairs, grey=grey):
+    for img_path, image, truth in load_labelled(pairs, grey=grey, errata=errata):
         tally.add(img_path.name, infer(image), truth)
     return tally
