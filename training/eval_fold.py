@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 from scorekeeper.vision import DiceReader
-from scorekeeper.vision.evaluate import read_labelled
+from scorekeeper.vision.evaluate import load_errata, read_labelled
 from training.patch_data import fold_images, parse_fold
 from training.sets import DEFAULT_DATA
 from training.train import brief_figures
@@ -28,12 +28,17 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--threshold", type=float, default=None, help="default: the model's")
     ap.add_argument("--candidate-threshold", type=float, default=None)
+    ap.add_argument("--errata", type=Path, default=None, help="corrected labels (eval-reader's)")
     args = ap.parse_args(argv)
+    errata = load_errata(args.errata) if args.errata else None
     reader = DiceReader(
         args.model, args.threshold, threads=2, candidate_threshold=args.candidate_threshold
     )
     folds = fold_images(args.data, *parse_fold(args.fold))
-    out = {f: brief_figures(read_labelled(reader.infer, pairs)) for f, pairs in folds.items()}
+    out = {
+        f: brief_figures(read_labelled(reader.infer, pairs, errata=errata))
+        for f, pairs in folds.items()
+    }
     print(json.dumps(out))
     return 0
 
