@@ -237,7 +237,7 @@ def corrected_label(label_path: Path, errata: Errata | None) -> str | None:
     >>> corrected_label(Path("/data/myset/labels/a.txt"), {"set/labels/a.txt": ""}) is None
     True
     """
-    posix = label_path.as_posix()
+    posix = label_path.absolute().as_posix()
     for key, text in (errata or {}).items():
         if posix == key or posix.endswith("/" + key):
             return text
