@@ -17,6 +17,7 @@ import math
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -140,10 +141,18 @@ def augment_patch(
     return np.clip(out, 0, 1).transpose(2, 0, 1)
 
 
-def load_patch_weights(net: PatchNet, path: Path) -> None:
-    """Start from a two-stage model's second look: conv weights from its graph (batch norm
-    folded in, each BatchNorm set to pass its conv's bias through; train with them frozen) and
-    the linear head."""
+PATCH_LAYERS = len(PatchNet().features)
+"""Convolutions in a second look (every width has the same layers)."""
+
+
+def second_look_graph(
+    path: Path, convolutions: int
+) -> tuple[dict[str, np.ndarray], list[Any], Any]:
+    """A two-stage model's initializers (as arrays), its second look's convolution nodes in
+    order and its linear head node.
+
+    :raises ValueError: when the second look has not ``convolutions`` convolutions and one head.
+    """
     import onnx
     from onnx import numpy_helper
 
@@ -152,8 +161,16 @@ def load_patch_weights(net: PatchNet, path: Path) -> None:
     nodes = [n for n in model.graph.node if n.name.startswith("/patch/")]
     convs = [n for n in nodes if n.op_type == "Conv"]
     heads = [n for n in nodes if n.op_type == "Gemm"]
-    if len(convs) != len(net.features) or len(heads) != 1:
+    if len(convs) != convolutions or len(heads) != 1:
         raise ValueError(f"{path}: no second look of this shape ({len(convs)} convolutions)")
+    return init, convs, heads[0]
+
+
+def load_patch_weights(net: PatchNet, path: Path) -> None:
+    """Start from a two-stage model's second look: conv weights from its graph (batch norm
+    folded in, each BatchNorm set to pass its conv's bias through; train with them frozen) and
+    the linear head."""
+    init, convs, head = second_look_graph(path, len(net.features))
     with torch.no_grad():
         for node, block in zip(convs, net.features, strict=True):
             conv, bn = block[0], block[1]
@@ -162,8 +179,8 @@ def load_patch_weights(net: PatchNet, path: Path) -> None:
                 raise ValueError(f"{path}: weight {tuple(w.shape)} for {tuple(conv.weight.shape)}")
             conv.weight.copy_(w)
             pass_bias_through(bn, torch.from_numpy(init[node.input[2]].copy()))
-        net.head.weight.copy_(torch.from_numpy(init[heads[0].input[1]].copy()))
-        net.head.bias.copy_(torch.from_numpy(init[heads[0].input[2]].copy()))
+        net.head.weight.copy_(torch.from_numpy(init[head.input[1]].copy()))
+        net.head.bias.copy_(torch.from_numpy(init[head.input[2]].copy()))
 
 
 def parse_widths(text: str) -> tuple[int, int, int, int]:
@@ -183,14 +200,8 @@ def parse_widths(text: str) -> tuple[int, int, int, int]:
 
 def patch_widths(path: Path) -> tuple[int, int, int, int]:
     """The channel widths of a two-stage model's second look (its 1st, 2nd, 4th, 6th convs)."""
-    import onnx
-
-    model = onnx.load(str(path))
-    init = {i.name: i.dims for i in model.graph.initializer}
-    convs = [n for n in model.graph.node if n.name.startswith("/patch/") and n.op_type == "Conv"]
-    if len(convs) != 8:
-        raise ValueError(f"{path}: no second look of this shape ({len(convs)} convolutions)")
-    out = [int(init[n.input[1]][0]) for n in convs]
+    init, convs, _ = second_look_graph(path, PATCH_LAYERS)
+    out = [int(init[n.input[1]].shape[0]) for n in convs]
     return out[0], out[1], out[3], out[5]
 
 
