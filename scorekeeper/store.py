@@ -263,8 +263,14 @@ def _key(conn: sqlite3.Connection, game_id: str) -> tuple[str, str]:
 
 
 def new_game_id() -> str:
-    """A fresh, URL-safe, hard-to-guess game id."""
-    return secrets.token_urlsafe(6)
+    """A fresh, URL-safe, hard-to-guess game id that never starts with ``-``.
+
+    A leading dash would make ``scorekeeper export ID`` read the id as an option.
+    """
+    while True:
+        game_id = secrets.token_urlsafe(6)
+        if not game_id.startswith("-"):
+            return game_id
 
 
 def create_game(conn: sqlite3.Connection, create: Mapping[str, Any]) -> tuple[str, str]:

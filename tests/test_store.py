@@ -97,3 +97,22 @@ def test_group_commit_keeps_each_action_separate(tmp_path: Path) -> None:
     assert len(events) == len(won) + 1
     assert replay(events).to_json() == store.snapshot(conn, game_id).state
     conn.close()
+
+
+def test_game_ids_never_start_with_a_dash(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A leading dash would make ``scorekeeper export ID`` read the id as an option."""
+    from scorekeeper.cli import main
+
+    drawn = iter(["-dash1", "-dash2", "ok_id1"])
+    real = store.secrets.token_urlsafe
+    monkeypatch.setattr(
+        store.secrets, "token_urlsafe", lambda n: next(drawn) if n == 6 else real(n)
+    )
+    conn, game_id = _new(tmp_path)
+    conn.close()
+    assert game_id == "ok_id1"
+    db = str(tmp_path / "g.sqlite3")
+    assert main(["export", game_id, "--db", db]) == 0
+    assert capsys.readouterr().out.startswith("turn,")

@@ -50,7 +50,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=cmd_games)
 
     p = sub.add_parser("export", help="export a game as CSV (turn by turn) or JSON")
-    p.add_argument("game_id", metavar="GAME_ID", help="the game's id (see `scorekeeper games`)")
+    p.add_argument(
+        "game_id",
+        metavar="GAME_ID",
+        help="the game's id (see `scorekeeper games`); put an old id that starts with - after --",
+    )
     p.add_argument("--format", choices=("csv", "json"), default="csv", help="default csv")
     p.add_argument("-o", "--output", metavar="FILE", help="write to FILE instead of stdout")
     _db_option(p)
