@@ -33,6 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", type=Path, default=None)
     ap.add_argument("--single-scale", action="store_true", help="skip the coarse look for big dice")
     ap.add_argument(
+        "--long-side", type=int, default=None, help="model input long side (default the model's)"
+    )
+    ap.add_argument(
         "--second-look",
         metavar="N,N,...",
         default=None,
@@ -50,7 +53,10 @@ def main(argv: list[str] | None = None) -> int:
             cv2.resize(load_image(p), (640, 480), interpolation=cv2.INTER_AREA) for p in paths
         ]
         reader = DiceReader(
-            args.model or default_model_path(), threads=args.threads, coarse=not args.single_scale
+            args.model or default_model_path(),
+            threads=args.threads,
+            coarse=not args.single_scale,
+            long_side=args.long_side,
         )
     except (ImageError, ValueError) as exc:
         print(f"bench_reader: {exc}", file=sys.stderr)
@@ -70,6 +76,7 @@ def main(argv: list[str] | None = None) -> int:
         "frames": len(times),
         "threads": args.threads,
         "dice_per_frame": round(dice / len(times), 1),
+        "long_side": reader.long_side,
         "coarse_side": reader.coarse_side,
     }
     print(json.dumps(out))

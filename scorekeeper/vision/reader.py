@@ -417,13 +417,23 @@ class DiceReader:
                 meta.get("candidate_threshold", DEFAULT_CANDIDATE_THRESHOLD)
             )
             # each run feeds both inputs; the one not in use gets a tiny blank
-            self._blank_patches = np.zeros((1, 3, self.patch_size, self.patch_size), np.float32)
             self._blank_image = np.zeros((1, 1, MULTIPLE, MULTIPLE), np.float32)
+            self._blank_patches = self._no_patches()
         else:
             self.candidate_threshold = candidate_threshold or score_threshold
         self.score_threshold = score_threshold
         self.threads = threads
         self.model_path = path
+
+    def _no_patches(self) -> np.ndarray:
+        """The second look's blank for a detector run: no patches at all where the runtime takes
+        an empty batch (the second look then costs nothing), else one blank patch."""
+        empty = np.zeros((0, 3, self.patch_size, self.patch_size), np.float32)
+        try:
+            self._session.run(["heat"], {self._input_name: self._blank_image, "patches": empty})
+        except Exception:  # onnxruntime raises its own exception types
+            return np.zeros((1, 3, self.patch_size, self.patch_size), np.float32)
+        return empty
 
     def raw(self, prepared: Prepared) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Run the model on a prepared tensor: (heat (h, w), values (6, h, w), sizes (2, h, w))."""
