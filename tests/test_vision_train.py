@@ -197,3 +197,63 @@ def test_folds_split_the_training_photos() -> None:
     assert sum(map(len, folds)) == len(set().union(*folds))  # disjoint
     every = {p for f, split in TRAIN_FOLDERS for p, _ in list_labelled(DEFAULT_DATA / f, split)}
     assert set().union(*folds) == every
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.skipif(not HAVE_TORCH, reason="torch, onnx and tqdm (the train extra) not installed")
+def test_slim_detector_learns_from_a_teacher_and_pairs_with_the_second_look(
+    tmp_path: Path,
+) -> None:
+    sys.path.insert(0, str(ROOT))
+    import torch
+
+    from scorekeeper.vision import default_model_path
+    from training.model import DiceNet
+    from training.train import (
+        detector_from_onnx,
+        distill_losses,
+        load_onnx_weights,
+        main,
+        onnx_is_slim,
+    )
+    from training.train_patch import main as train_patch
+
+    full = default_model_path()
+    assert not onnx_is_slim(full)
+    # the shared layers start from the full model; the two it changes do not
+    slim = DiceNet(slim=True)
+    assert load_onnx_weights(slim, full, partial=True) == ["m4.0", "m4.3"]
+    with pytest.raises(ValueError, match=r"m4\.0"):
+        load_onnx_weights(DiceNet(slim=True), full)
+    teacher = detector_from_onnx(full).eval()
+    x = torch.rand(1, 1, 64, 64)
+    with torch.no_grad():
+        maps = teacher(x)
+        d_self = distill_losses(maps, maps)
+        d_slim = distill_losses(slim.eval()(x), maps)
+    assert float(d_self["d_value"]) == pytest.approx(0.0, abs=1e-6)
+    assert float(d_self["d_size"]) == 0.0
+    assert float(d_slim["d_heat"]) > float(d_self["d_heat"])  # the entropy is the floor
+    out = tmp_path / "slim.onnx"
+    args = ["--steps", "2", "--batch", "2", "--limit", "2", "--workers", "0", "--no-eval"]
+    args += ["--slim", "--init-onnx", str(full), "--teacher", str(full)]
+    assert main([*args, "--out", str(out)]) == 0
+    assert onnx_is_slim(out)
+    # a slim model loads back exactly, and pairs with the bundled second look
+    again = DiceNet(slim=True)
+    assert load_onnx_weights(again, out) == []
+    paired = tmp_path / "paired.onnx"
+    patches = tmp_path / "none.npz"
+    rng = np.random.default_rng(0)
+    np.savez(
+        patches,
+        X=rng.integers(0, 256, (4, 72, 72, 3), dtype=np.uint8),
+        y=np.array([0, 1, 2, 3], np.int8),
+        src=np.array([0, 1, 2, 2], np.int8),
+        image=np.array(["a.jpg", "b.jpg", "", ""]),
+    )
+    pair = ["--patches", str(patches), "--detector", str(out), "--init-onnx", str(full)]
+    assert train_patch([*pair, "--steps", "0", "--no-eval", "--out", str(paired)]) == 0
+    reader = DiceReader(paired, threads=1)
+    assert reader.two_stage
+    assert isinstance(reader.infer(np.zeros((480, 640, 3), np.uint8)), list)

@@ -78,9 +78,19 @@ def focal_loss(logits: torch.Tensor, gt: torch.Tensor, ignore: torch.Tensor) -> 
     return -(pos_loss.sum() + neg_loss.sum()) / pos.sum().clamp(min=1)
 
 
-def losses(net: torch.nn.Module, batch: dict[str, torch.Tensor]) -> dict[str, torch.Tensor]:
-    """Heat, value and size losses of one batch."""
+def losses(
+    net: torch.nn.Module,
+    batch: dict[str, torch.Tensor],
+    teacher: torch.nn.Module | None = None,
+) -> dict[str, torch.Tensor]:
+    """Heat, value and size losses of one batch, and with a ``teacher`` the distillation
+    losses (:func:`distill_losses`)."""
     heat, value, size = net(batch["image"])
+    extra: dict[str, torch.Tensor] = {}
+    if teacher is not None:
+        with torch.no_grad():
+            taught = teacher(batch["image"])
+        extra = distill_losses((heat, value, size), taught)
     w = batch["weight"]
     wsum = w.sum().clamp(min=1)
     ce = F.cross_entropy(value, batch["value"].clamp(min=0), reduction="none")
@@ -90,6 +100,27 @@ def losses(net: torch.nn.Module, batch: dict[str, torch.Tensor]) -> dict[str, to
         "heat": focal_loss(heat, batch["heat"], batch["ignore"]),
         "value": l_value,
         "size": l_size,
+        **extra,
+    }
+
+
+def distill_losses(
+    student: tuple[torch.Tensor, torch.Tensor, torch.Tensor],
+    teacher: tuple[torch.Tensor, torch.Tensor, torch.Tensor],
+) -> dict[str, torch.Tensor]:
+    """How far a student's maps are from a teacher's: cross-entropy to the teacher's heat
+    probabilities, and where the teacher sees a die (weighted by its heat) the divergence of
+    the value logits and L1 of the log sizes. Each is normalised by the teacher's heat mass."""
+    s_heat, s_value, s_size = student
+    t_heat, t_value, t_size = teacher
+    t_prob = torch.sigmoid(t_heat)
+    mass = t_prob.sum().clamp(min=1)
+    bce = F.binary_cross_entropy_with_logits(s_heat, t_prob, reduction="sum")
+    kl = (F.softmax(t_value, 1) * (F.log_softmax(t_value, 1) - F.log_softmax(s_value, 1))).sum(1)
+    return {
+        "d_heat": bce / mass,
+        "d_value": (kl * t_prob[:, 0]).sum() / mass,
+        "d_size": ((s_size - t_size).abs().sum(1) * t_prob[:, 0]).sum() / mass,
     }
 
 
@@ -103,50 +134,76 @@ def pass_bias_through(bn: torch.nn.Module, bias: torch.Tensor) -> None:
         bn.running_var.fill_(1.0 - bn.eps)
 
 
-def load_onnx_weights(net: DiceNet, path: Path) -> None:
-    """Start from an exported model: conv weights from its graph (batch norm folded in), each
-    BatchNorm set to pass its conv's bias through (frozen statistics: train with it in eval)."""
+def _detector_convs(path: Path) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """An exported model's detector convolutions (batch norm folded in) by module path in
+    :class:`DiceNet` (``"s4.0.0"``, ``"l16"``): weight and bias."""
     import onnx
     from onnx import numpy_helper
 
     model = onnx.load(str(path))
     init = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
-    # a two-stage model's second-look convolutions are not the detector's
-    convs = [
-        n for n in model.graph.node if n.op_type == "Conv" and not n.name.startswith("/patch/")
-    ]
-    mods = [
-        net.stem,
-        net.s4[0],
-        net.s4[1],
-        net.s8[0],
-        net.s8[1],
-        net.s16[0],
-        net.s16[1],
-        net.s16[2],
-        net.l16,
-        net.l8,
-        net.m8,
-        net.l4,
-        net.m4,
-        net.heat,
-        net.value,
-        net.size,
-    ]
-    if len(convs) != len(mods):
-        raise ValueError(f"{path}: {len(convs)} convolutions, expected {len(mods)}")
+    out = {}
+    for node in model.graph.node:
+        # a two-stage model's second-look convolutions are not the detector's
+        if node.op_type != "Conv" or node.name.startswith("/patch/"):
+            continue
+        parts = node.name.strip("/").split("/")
+        if len(parts) < 2 or "net" not in parts or len(node.input) < 3:
+            raise ValueError(f"{path}: unexpected detector convolution {node.name!r}")
+        out[parts[-2]] = (init[node.input[1]].copy(), init[node.input[2]].copy())
+    return out
+
+
+def onnx_is_slim(path: Path) -> bool:
+    """True when an exported model's detector is :class:`DiceNet` with ``slim=True``."""
+    return "m4.3" in _detector_convs(path)
+
+
+def load_onnx_weights(net: DiceNet, path: Path, partial: bool = False) -> list[str]:
+    """Start from an exported model: conv weights from its graph (batch norm folded in), each
+    BatchNorm set to pass its conv's bias through (frozen statistics: train with it in eval).
+
+    With ``partial``, convolutions the model lacks or holds in another shape keep their
+    initial weights (a slim detector started from a full one); returns their module paths.
+
+    :raises ValueError: unless ``partial``, when the model's detector is not ``net``'s shape.
+    """
+    convs = _detector_convs(path)
+    mods = dict(net.named_modules())
+    left: list[str] = []
+    used: set[str] = set()
     with torch.no_grad():
-        for node, mod in zip(convs, mods, strict=True):
-            w = torch.from_numpy(init[node.input[1]].copy())
-            b = torch.from_numpy(init[node.input[2]].copy())
-            conv = mod[0] if isinstance(mod, torch.nn.Sequential) else mod
-            if conv.weight.shape != w.shape:
-                raise ValueError(f"{path}: weight {tuple(w.shape)} for {tuple(conv.weight.shape)}")
-            conv.weight.copy_(w)
-            if isinstance(mod, torch.nn.Sequential):
-                pass_bias_through(mod[1], b)
-            else:
-                conv.bias.copy_(b)
+        for name, conv in mods.items():
+            if not isinstance(conv, torch.nn.Conv2d):
+                continue
+            w, b = convs.get(name, (None, None))
+            if w is None or b is None or tuple(conv.weight.shape) != w.shape:
+                if not partial:
+                    got = "none" if w is None else str(w.shape)
+                    raise ValueError(f"{path}: weight {got} for {name} {tuple(conv.weight.shape)}")
+                left.append(name)
+                continue
+            used.add(name)
+            conv.weight.copy_(torch.from_numpy(w))
+            if conv.bias is not None:
+                conv.bias.copy_(torch.from_numpy(b))
+                continue
+            head, _, index = name.rpartition(".")
+            bn = mods.get(f"{head}.{int(index) + 1}")
+            if not isinstance(bn, torch.nn.BatchNorm2d):
+                raise ValueError(f"{path}: {name} has no batch norm after it")
+            pass_bias_through(bn, torch.from_numpy(b))
+    unused = sorted(set(convs) - used)
+    if unused and not partial:
+        raise ValueError(f"{path}: convolutions {unused} have no place in this detector")
+    return left
+
+
+def detector_from_onnx(path: Path) -> DiceNet:
+    """The detector of an exported model, full or slim, with its weights."""
+    net = DiceNet(slim=onnx_is_slim(path))
+    load_onnx_weights(net, path)
+    return net
 
 
 def ema_update(ema: torch.nn.Module, net: torch.nn.Module, step: int) -> None:
@@ -256,6 +313,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--focus", type=float, default=0.8, help="share of real crops on a die")
     ap.add_argument("--init-onnx", type=Path, default=None, help="fine-tune from this model")
+    ap.add_argument(
+        "--slim",
+        action="store_true",
+        help="the slim detector (about 40%% fewer operations); with --init-onnx of a full one,"
+        " the layers it shares start from that model",
+    )
+    ap.add_argument(
+        "--teacher",
+        type=Path,
+        default=None,
+        metavar="MODEL",
+        help="also learn MODEL's detector maps (distillation)",
+    )
     ap.add_argument("--warmup", type=float, default=0.05, help="share of steps warming up")
     ap.add_argument("--ckpt-every", type=int, default=0, help="export OUT.ckpt.onnx every N steps")
     ap.add_argument(
@@ -305,11 +375,19 @@ def main(argv: list[str] | None = None) -> int:
         worker_init_fn=lambda _: cv2.setNumThreads(1),
         persistent_workers=args.workers > 0,
     )
-    net = DiceNet()
+    net = DiceNet(slim=args.slim)
     if args.init_onnx:
-        load_onnx_weights(net, args.init_onnx)
+        partial = args.slim and not onnx_is_slim(args.init_onnx)
+        left = load_onnx_weights(net, args.init_onnx, partial=partial)
+        if left:
+            print(f"layers not in {args.init_onnx.name}, trained afresh: {left}", file=sys.stderr)
     net = net.to(memory_format=torch.channels_last)
-    ema = DiceNet()
+    teacher = None
+    if args.teacher:
+        teacher = detector_from_onnx(args.teacher).eval().to(memory_format=torch.channels_last)
+        for p in teacher.parameters():
+            p.requires_grad_(False)
+    ema = DiceNet(slim=args.slim)
     ema.load_state_dict(net.state_dict())
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(
@@ -323,8 +401,10 @@ def main(argv: list[str] | None = None) -> int:
     run: dict[str, float] = {}
     for step, batch in enumerate(bar):
         batch["image"] = batch["image"].contiguous(memory_format=torch.channels_last)
-        parts = losses(net, batch)
+        parts = losses(net, batch, teacher)
         loss = parts["heat"] + parts["value"] + 0.2 * parts["size"]
+        if teacher is not None:
+            loss = loss + parts["d_heat"] + parts["d_value"] + 0.2 * parts["d_size"]
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(net.parameters(), 5.0)
@@ -356,6 +436,8 @@ def main(argv: list[str] | None = None) -> int:
         "batch": str(args.batch),
         "crop": str(CROP),
         "producer": "training/train.py (DiceNet)",
+        "slim": str(args.slim).lower(),
+        **({"teacher": args.teacher.name} if args.teacher else {}),
     }
     export(ema, args.out, meta)
     print(

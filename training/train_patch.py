@@ -27,15 +27,15 @@ from tqdm import tqdm
 
 from scorekeeper.vision.patches import PATCH_CONTEXT, PATCH_SIZE
 from training.data import blow_out
-from training.model import PATCH_WIDTHS, DiceNet, PatchNet, TwoStage
+from training.model import PATCH_WIDTHS, PatchNet, TwoStage
 from training.patch_data import SOURCES, STORE, STORE_CONTEXT, fold_images, parse_fold
 from training.sets import DEFAULT_DATA, ROOT
 from training.train import (
     LONG_SIDE,
+    detector_from_onnx,
     ema_update,
     evaluate,
     freeze_bn,
-    load_onnx_weights,
     pass_bias_through,
     write_onnx,
 )
@@ -355,8 +355,7 @@ def main(argv: list[str] | None = None) -> int:
             return 1
     bar.close()
     minutes = (time.time() - t0) / 60
-    det = DiceNet()
-    load_onnx_weights(det, args.detector)
+    det = detector_from_onnx(args.detector)
     export(
         TwoStage(det, ema).eval(),
         args.out,
