@@ -214,17 +214,20 @@ def test_slim_detector_learns_from_a_teacher_and_pairs_with_the_second_look(
         distill_losses,
         load_onnx_weights,
         main,
-        onnx_is_slim,
+        onnx_slim,
     )
     from training.train_patch import main as train_patch
 
     full = default_model_path()
-    assert not onnx_is_slim(full)
+    assert onnx_slim(full) == 0
     # the shared layers start from the full model; the two it changes do not
-    slim = DiceNet(slim=True)
+    slim = DiceNet(slim=2)
     assert load_onnx_weights(slim, full, partial=True) == ["m4.0", "m4.3"]
+    assert load_onnx_weights(DiceNet(slim=1), full, partial=True) == []
     with pytest.raises(ValueError, match=r"m4\.0"):
-        load_onnx_weights(DiceNet(slim=True), full)
+        load_onnx_weights(DiceNet(slim=2), full)
+    with pytest.raises(ValueError, match=r"s4\.1\.0"):
+        load_onnx_weights(DiceNet(slim=1), full)
     teacher = detector_from_onnx(full).eval()
     x = torch.rand(1, 1, 64, 64)
     with torch.no_grad():
@@ -236,11 +239,11 @@ def test_slim_detector_learns_from_a_teacher_and_pairs_with_the_second_look(
     assert float(d_slim["d_heat"]) > float(d_self["d_heat"])  # the entropy is the floor
     out = tmp_path / "slim.onnx"
     args = ["--steps", "2", "--batch", "2", "--limit", "2", "--workers", "0", "--no-eval"]
-    args += ["--slim", "--init-onnx", str(full), "--teacher", str(full)]
+    args += ["--slim", "2", "--init-onnx", str(full), "--teacher", str(full)]
     assert main([*args, "--out", str(out)]) == 0
-    assert onnx_is_slim(out)
+    assert onnx_slim(out) == 2
     # a slim model loads back exactly, and pairs with the bundled second look
-    again = DiceNet(slim=True)
+    again = DiceNet(slim=2)
     assert load_onnx_weights(again, out) == []
     paired = tmp_path / "paired.onnx"
     patches = tmp_path / "none.npz"
