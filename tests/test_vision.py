@@ -240,6 +240,34 @@ def test_local_peaks_pick_one_cell_per_plateau() -> None:
         local_peaks(np.zeros(3), 0.5)
 
 
+def _peaks_by_definition(heat: np.ndarray, threshold: float) -> set[tuple[int, int]]:
+    """Each cell >= threshold, > its neighbours before it in row-major, >= those after it."""
+    h, w = heat.shape
+    out = set()
+    for r in range(h):
+        for c in range(w):
+            v = heat[r, c]
+            if not v >= threshold:
+                continue
+            nbs = [(r + dy, c + dx) for dy in (-1, 0, 1) for dx in (-1, 0, 1) if dy or dx]
+            inside = [(y, x) for y, x in nbs if 0 <= y < h and 0 <= x < w]
+            if all(v > heat[y, x] if (y, x) < (r, c) else v >= heat[y, x] for y, x in inside):
+                out.add((r, c))
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_local_peaks_match_their_definition_on_random_maps(dtype: type) -> None:
+    rng = np.random.default_rng(5)
+    for _ in range(40):
+        # few levels, so plateaus and ties between neighbours are common
+        heat = (rng.integers(0, 5, (9, 13)) * 0.25).astype(dtype)
+        rows, cols = local_peaks(heat, 0.5)
+        got = list(zip(rows.tolist(), cols.tolist(), strict=True))
+        assert got == sorted(got)  # row-major order
+        assert set(got) == _peaks_by_definition(heat, 0.5)
+
+
 def maps(
     peaks: list[tuple[int, int, float, int, float]], h: int = 24, w: int = 32
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
