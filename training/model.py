@@ -43,12 +43,11 @@ class DiceNet(nn.Module):
         slim: int = 0,
     ):
         super().__init__()
-        a, b, c, d = widths
-        self.slim = slim
-        self.stem = cbr(1, a, 2)
-        self.s4 = nn.Sequential(cbr(a, b, 2)) if slim else nn.Sequential(cbr(a, b, 2), cbr(b, b))
         if slim not in (0, 1, 2):
             raise ValueError(f"slim is 0, 1 or 2, got {slim}")
+        a, b, c, d = widths
+        self.stem = cbr(1, a, 2)
+        self.s4 = nn.Sequential(cbr(a, b, 2)) if slim else nn.Sequential(cbr(a, b, 2), cbr(b, b))
         self.s8 = nn.Sequential(cbr(b, c, 2), cbr(c, c))
         self.s16 = nn.Sequential(cbr(c, d, 2), cbr(d, d), cbr(d, d))
         self.l16 = nn.Conv2d(d, neck, 1)

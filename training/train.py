@@ -154,10 +154,14 @@ def _detector_convs(path: Path) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     return out
 
 
+def _slim_level(convs: dict[str, tuple[np.ndarray, np.ndarray]]) -> int:
+    """The ``slim`` level of the detector whose convolutions these are."""
+    return int("s4.1.0" not in convs) + int("m4.3" in convs)
+
+
 def onnx_slim(path: Path) -> int:
     """An exported model's detector's ``slim`` level (:class:`DiceNet`): 0 for the full one."""
-    convs = _detector_convs(path)
-    return int("s4.1.0" not in convs) + int("m4.3" in convs)
+    return _slim_level(_detector_convs(path))
 
 
 def load_onnx_weights(net: DiceNet, path: Path, partial: bool = False) -> list[str]:
@@ -169,7 +173,13 @@ def load_onnx_weights(net: DiceNet, path: Path, partial: bool = False) -> list[s
 
     :raises ValueError: unless ``partial``, when the model's detector is not ``net``'s shape.
     """
-    convs = _detector_convs(path)
+    return _copy_convs(net, _detector_convs(path), path, partial)
+
+
+def _copy_convs(
+    net: DiceNet, convs: dict[str, tuple[np.ndarray, np.ndarray]], path: Path, partial: bool
+) -> list[str]:
+    """:func:`load_onnx_weights` on convolutions already read from ``path``."""
     mods = dict(net.named_modules())
     left: list[str] = []
     used: set[str] = set()
@@ -202,8 +212,9 @@ def load_onnx_weights(net: DiceNet, path: Path, partial: bool = False) -> list[s
 
 def detector_from_onnx(path: Path) -> DiceNet:
     """The detector of an exported model, full or slim, with its weights."""
-    net = DiceNet(slim=onnx_slim(path))
-    load_onnx_weights(net, path)
+    convs = _detector_convs(path)
+    net = DiceNet(slim=_slim_level(convs))
+    _copy_convs(net, convs, path, partial=False)
     return net
 
 
@@ -381,8 +392,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     net = DiceNet(slim=args.slim)
     if args.init_onnx:
-        partial = args.slim != onnx_slim(args.init_onnx)
-        left = load_onnx_weights(net, args.init_onnx, partial=partial)
+        convs = _detector_convs(args.init_onnx)
+        partial = args.slim != _slim_level(convs)
+        left = _copy_convs(net, convs, args.init_onnx, partial)
         if left:
             print(f"layers not in {args.init_onnx.name}, trained afresh: {left}", file=sys.stderr)
     net = net.to(memory_format=torch.channels_last)
