@@ -296,6 +296,54 @@ def test_decode_maps_to_frame_pixels_with_confidence() -> None:
     assert b.box == pytest.approx((24.0, 16.0, 48.0, 40.0))
 
 
+def _decode_by_definition(
+    heat: np.ndarray, values: np.ndarray, sizes: np.ndarray, scale: float, fw: int, fh: int
+) -> list[tuple[int, tuple[float, ...], float]]:
+    """decode's docstring, one peak at a time: stride 4, threshold 0.5."""
+    h, w = heat.shape
+    peaks = sorted(_peaks_by_definition(heat, 0.5), key=lambda rc: (-heat[rc], rc))
+    kept: list[tuple[float, float, float, float]] = []
+    out = []
+    for r, c in peaks:
+        block = {
+            (dy, dx): float(heat[r + dy, c + dx]) if 0 <= r + dy < h and 0 <= c + dx < w else 0.0
+            for dy in (-1, 0, 1)
+            for dx in (-1, 0, 1)
+        }
+        total = sum(block.values())
+        cy = (r + 0.5 + sum(dy * v for (dy, _), v in block.items()) / total) * 4 / scale
+        cx = (c + 0.5 + sum(dx * v for (_, dx), v in block.items()) / total) * 4 / scale
+        bw, bh = (float(np.exp(np.clip(sizes[i, r, c], -3, 6))) * 4 / scale for i in (0, 1))
+        if any(abs(cx - x) < kw / 4 and abs(cy - y) < kh / 4 for x, y, kw, kh in kept):
+            continue
+        if not (0 <= cx < fw and 0 <= cy < fh):
+            continue
+        kept.append((cx, cy, bw, bh))
+        logits = values[:, r, c].astype(np.float64)
+        probs = np.exp(logits - logits.max()) / np.exp(logits - logits.max()).sum()
+        face = int(np.argmax(probs)) + 1
+        box = (max(0, cx - bw / 2), max(0, cy - bh / 2), min(fw, cx + bw / 2), min(fh, cy + bh / 2))
+        out.append((face, box, float(heat[r, c]) * float(probs[face - 1])))
+    return out
+
+
+def test_decode_matches_its_definition_on_random_maps() -> None:
+    rng = np.random.default_rng(11)
+    for _ in range(60):
+        h, w = (int(n) for n in rng.integers(2, 16, 2))
+        heat = (rng.integers(0, 5, (h, w)) * 0.25).astype(np.float32)  # plateaus and ties
+        values = rng.normal(0, 2, (6, h, w)).astype(np.float32)
+        sizes = rng.normal(1, 1.5, (2, h, w)).astype(np.float32)
+        scale = float(rng.uniform(0.3, 2.0))
+        fw, fh = int(w * 4 / scale * 0.9), int(h * 4 / scale * 0.9)  # some centres fall outside
+        got = decode(heat, values, sizes, stride=4, scale=scale, frame_size=(fw, fh), threshold=0.5)
+        want = _decode_by_definition(heat, values, sizes, scale, fw, fh)
+        assert [d.value for d in got] == [v for v, _, _ in want]
+        for d, (_, box, conf) in zip(got, want, strict=True):
+            assert d.box == pytest.approx(box, abs=1e-9)
+            assert d.confidence == pytest.approx(conf, rel=1e-9)
+
+
 def test_decode_threshold_clipping_and_suppression() -> None:
     heat, values, sizes = maps(
         [(0, 0, 0.95, 1, np.log(6.0)), (5, 5, 0.4, 3, 0.0), (12, 12, 0.9, 4, np.log(12.0))]

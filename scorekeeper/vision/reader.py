@@ -121,6 +121,13 @@ def preprocess(frame: np.ndarray, long_side: int = DEFAULT_LONG_SIDE) -> Prepare
     return Prepared(tensor=tensor, scale=scale, frame_size=(w, h))
 
 
+def _padded(a: np.ndarray, fill: float) -> np.ndarray:
+    """A 2-D array with a one-cell border of ``fill`` (``np.pad`` costs ten times as much)."""
+    out = np.full((a.shape[0] + 2, a.shape[1] + 2), fill, a.dtype)
+    out[1:-1, 1:-1] = a
+    return out
+
+
 def local_peaks(heat: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray]:
     """Rows and columns of cells that are the maximum of their 3×3 block and >= threshold.
 
@@ -132,18 +139,20 @@ def local_peaks(heat: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndar
     """
     if heat.ndim != 2:
         raise ValueError(f"heat map must be 2-D, got shape {heat.shape}")
-    padded = np.pad(heat, 1, mode="constant", constant_values=-np.inf)
-    h, w = heat.shape
-    keep = heat >= threshold
+    rows, cols = np.nonzero(heat >= threshold)
+    if rows.size == 0:
+        return rows, cols
+    padded = _padded(heat, -np.inf)
+    centre = heat[rows, cols]
+    keep = np.ones(rows.size, bool)
     for dy in range(3):
         for dx in range(3):
             if dy == 1 and dx == 1:
                 continue
-            nb = padded[dy : dy + h, dx : dx + w]
+            nb = padded[rows + dy, cols + dx]
             # strictly greater than neighbours before it, >= those after it (plateau tie-break)
-            keep &= heat > nb if (dy, dx) < (1, 1) else heat >= nb
-    rows, cols = np.nonzero(keep)
-    return rows, cols
+            keep &= centre > nb if (dy, dx) < (1, 1) else centre >= nb
+    return rows[keep], cols[keep]
 
 
 def _softmax(x: np.ndarray, axis: int) -> np.ndarray:
@@ -183,35 +192,35 @@ def decode(
         return []
     order = np.argsort(-heat[rows, cols], kind="stable")
     rows, cols = rows[order], cols[order]
-    padded = np.pad(heat, 1, mode="constant")
+    padded = _padded(heat, 0.0)
+    blocks = np.stack([padded[rows + i, cols + j] for i in range(3) for j in range(3)])
+    blocks = blocks.astype(np.float64).reshape(3, 3, -1)  # block row, block column, peak
+    total = blocks.sum(axis=(0, 1))
+    dy = (blocks[2].sum(axis=0) - blocks[0].sum(axis=0)) / total
+    dx = (blocks[:, 2].sum(axis=0) - blocks[:, 0].sum(axis=0)) / total
+    cxs = ((cols + 0.5 + dx) * stride / scale).tolist()
+    cys = ((rows + 0.5 + dy) * stride / scale).tolist()
+    wide = np.exp(np.clip(sizes[:, rows, cols], -3.0, 6.0)).astype(np.float64) * stride / scale
+    bws, bhs = wide[0].tolist(), wide[1].tolist()
     probs = _softmax(values[:, rows, cols].astype(np.float64), axis=0)
+    best = np.argmax(probs, axis=0)
+    faces = (best + 1).tolist()
+    confs = (heat[rows, cols].astype(np.float64) * probs[best, np.arange(rows.size)]).tolist()
     fw, fh = frame_size
     kept: list[tuple[float, float, float, float]] = []
     out: list[Detection] = []
-    offs = np.arange(-1, 2, dtype=np.float64)
-    for k in range(rows.size):
-        r, c = int(rows[k]), int(cols[k])
-        block = padded[r : r + 3, c : c + 3].astype(np.float64)
-        total = float(block.sum())
-        dy = float((block.sum(axis=1) * offs).sum() / total)
-        dx = float((block.sum(axis=0) * offs).sum() / total)
-        cx = (c + 0.5 + dx) * stride / scale
-        cy = (r + 0.5 + dy) * stride / scale
-        bw = float(np.exp(np.clip(sizes[0, r, c], -3.0, 6.0))) * stride / scale
-        bh = float(np.exp(np.clip(sizes[1, r, c], -3.0, 6.0))) * stride / scale
+    for cx, cy, bw, bh, value, conf in zip(cxs, cys, bws, bhs, faces, confs, strict=True):
         if any(abs(cx - kx) < 0.25 * kw and abs(cy - ky) < 0.25 * kh for kx, ky, kw, kh in kept):
             continue
         if not (0 <= cx < fw and 0 <= cy < fh):
             continue
         kept.append((cx, cy, bw, bh))
-        value = int(np.argmax(probs[:, k])) + 1
         box = (
             max(0.0, cx - bw / 2),
             max(0.0, cy - bh / 2),
             min(float(fw), cx + bw / 2),
             min(float(fh), cy + bh / 2),
         )
-        conf = float(heat[r, c]) * float(probs[value - 1, k])
         out.append(Detection(value=value, box=box, confidence=conf))
     return out
 
