@@ -260,3 +260,44 @@ def test_slim_detector_learns_from_a_teacher_and_pairs_with_the_second_look(
     reader = DiceReader(paired, threads=1)
     assert reader.two_stage
     assert isinstance(reader.infer(np.zeros((480, 640, 3), np.uint8)), list)
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.skipif(not HAVE_TORCH, reason="torch, onnx and tqdm (the train extra) not installed")
+def test_fake_quant_rounds_convolutions_as_int8_and_trains(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT))
+    import onnx
+    import torch
+
+    from scorekeeper.vision import default_model_path
+    from training.fake_quant import _fake_quant_input, _fake_quant_weight, simulate_int8
+    from training.train import detector_from_onnx, freeze_bn, main
+
+    full = default_model_path()
+    plain, net = detector_from_onnx(full).eval(), detector_from_onnx(full)
+    before = {k: v.clone() for k, v in net.state_dict().items()}
+    assert simulate_int8(net) == 16
+    x = torch.rand(2, 1, 64, 64)
+    net.train()
+    freeze_bn(net)
+    out = net(x)  # tracks each conv's input range
+    sum(o.sum() for o in out).backward()
+    assert net.stem[0].weight.grad is not None and float(net.stem[0].weight.grad.abs().sum()) > 0
+    state = net.state_dict()
+    assert list(state) == list(before) and all(torch.equal(state[k], before[k]) for k in state)
+    w = _fake_quant_weight(net.m4[0].weight.detach())
+    assert len(torch.unique(w)) <= 255 and float((w - net.m4[0].weight).abs().max()) > 0
+    assert len(torch.unique(_fake_quant_input(net.m4[0], torch.rand(1000) * 3))) <= 256
+    net.eval()
+    with torch.no_grad():
+        got, want = net(x), plain(x)
+    # close to the float network, yet not the same
+    for g, f in zip(got, want, strict=True):
+        assert 0 < float((g - f).abs().max()) < 0.2 * float(f.abs().max()) + 0.5
+    model = tmp_path / "qat.onnx"
+    args = ["--steps", "2", "--batch", "2", "--limit", "2", "--workers", "0", "--no-eval"]
+    args += ["--fake-quant", "--init-onnx", str(full), "--out", str(model)]
+    assert main(args) == 0
+    meta = {p.key: p.value for p in onnx.load(str(model)).metadata_props}
+    assert meta["fake_quant"] == "1"
+    assert DiceReader(model, threads=1).infer(np.zeros((48, 64, 3), np.uint8)) == []

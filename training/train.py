@@ -27,6 +27,7 @@ from tqdm import tqdm
 from scorekeeper.vision.evaluate import Tally
 from scorekeeper.vision.synth import TRAIN_BACKGROUNDS
 from training.data import CROP, STRIDE, Sample, augment, load_folder, synth_sample, targets
+from training.fake_quant import simulate_int8
 from training.model import DiceNet, Exported
 from training.sets import DEFAULT_DATA, ROOT, TRAIN_FOLDERS, VALID_FOLDERS
 
@@ -358,6 +359,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--overexpose", type=float, default=0.0, help="share of crops blown out (default 0)"
     )
+    ap.add_argument(
+        "--fake-quant",
+        action="store_true",
+        help="train under simulated int8 (training.fake_quant), for a model to be quantized",
+    )
     args = ap.parse_args(argv)
     if args.eval_only:
         print(json.dumps(evaluate(args.eval_only, args.data, args.limit), indent=1))
@@ -398,6 +404,8 @@ def main(argv: list[str] | None = None) -> int:
         if left:
             print(f"layers not in {args.init_onnx.name}, trained afresh: {left}", file=sys.stderr)
     net = net.to(memory_format=torch.channels_last)
+    if args.fake_quant:
+        simulate_int8(net)
     teacher = None
     if args.teacher:
         teacher = detector_from_onnx(args.teacher).eval().to(memory_format=torch.channels_last)
@@ -453,6 +461,7 @@ def main(argv: list[str] | None = None) -> int:
         "crop": str(CROP),
         "producer": "training/train.py (DiceNet)",
         "slim": str(args.slim),
+        **({"fake_quant": "1"} if args.fake_quant else {}),
         **({"teacher": args.teacher.name} if args.teacher else {}),
     }
     export(ema, args.out, meta)
