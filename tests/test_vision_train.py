@@ -297,7 +297,10 @@ def test_fake_quant_rounds_convolutions_as_int8_and_trains(tmp_path: Path) -> No
     model = tmp_path / "qat.onnx"
     args = ["--steps", "2", "--batch", "2", "--limit", "2", "--workers", "0", "--no-eval"]
     args += ["--fake-quant", "--init-onnx", str(full), "--out", str(model)]
-    assert main(args) == 0
+    with pytest.raises(SystemExit) as refused:
+        main([*args, "--distill-only"])  # learning only a teacher's maps needs a teacher
+    assert refused.value.code == 2
+    assert main([*args, "--distill-only", "--teacher", str(full)]) == 0
     meta = {p.key: p.value for p in onnx.load(str(model)).metadata_props}
-    assert meta["fake_quant"] == "1"
+    assert meta["fake_quant"] == "1" and meta["distill_only"] == "1"
     assert DiceReader(model, threads=1).infer(np.zeros((48, 64, 3), np.uint8)) == []

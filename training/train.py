@@ -364,7 +364,14 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="train under simulated int8 (training.fake_quant), for a model to be quantized",
     )
+    ap.add_argument(
+        "--distill-only",
+        action="store_true",
+        help="with --teacher: learn only the teacher's maps, not the labels",
+    )
     args = ap.parse_args(argv)
+    if args.distill_only and not args.teacher:
+        ap.error("--distill-only needs --teacher")
     if args.eval_only:
         print(json.dumps(evaluate(args.eval_only, args.data, args.limit), indent=1))
         return 0
@@ -427,6 +434,8 @@ def main(argv: list[str] | None = None) -> int:
         batch["image"] = batch["image"].contiguous(memory_format=torch.channels_last)
         parts = losses(net, batch, teacher)
         loss = parts["heat"] + parts["value"] + 0.2 * parts["size"]
+        if args.distill_only:
+            loss = 0.0 * loss
         if teacher is not None:
             loss = loss + parts["d_heat"] + parts["d_value"] + 0.2 * parts["d_size"]
         opt.zero_grad(set_to_none=True)
@@ -462,6 +471,7 @@ def main(argv: list[str] | None = None) -> int:
         "producer": "training/train.py (DiceNet)",
         "slim": str(args.slim),
         **({"fake_quant": "1"} if args.fake_quant else {}),
+        **({"distill_only": "1"} if args.distill_only else {}),
         **({"teacher": args.teacher.name} if args.teacher else {}),
     }
     export(ema, args.out, meta)
