@@ -259,6 +259,11 @@ def test_slim_detector_learns_from_a_teacher_and_pairs_with_the_second_look(
     assert train_patch([*pair, "--steps", "0", "--no-eval", "--out", str(paired)]) == 0
     reader = DiceReader(paired, threads=1)
     assert reader.two_stage
+    bundled = DiceReader(full, threads=1)  # a second look paired as it is keeps its thresholds
+    assert (reader.score_threshold, reader.candidate_threshold) == (
+        bundled.score_threshold,
+        bundled.candidate_threshold,
+    )
     assert isinstance(reader.infer(np.zeros((480, 640, 3), np.uint8)), list)
 
 

@@ -453,7 +453,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.out.with_suffix(".ckpt.onnx"),
                 {"stride": str(STRIDE), "long_side": str(LONG_SIDE), "step": str(step + 1)},
             )
-        if not math.isfinite(float(loss)):
+        if not math.isfinite(float(loss.detach())):
             print("loss is not finite; stopping", file=sys.stderr)
             return 1
         if args.stop_after and step + 1 >= args.stop_after:

@@ -288,7 +288,11 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True)
     cv2.setNumThreads(1)
-    data = np.load(args.patches)
+    if args.steps == 0:  # pairing only: no patches needed
+        data: Any = {"X": np.zeros((0, 1, 1, 3), np.uint8), "y": np.zeros(0, np.int8)}
+        data.update(src=np.zeros(0, np.int8), image=np.zeros(0, str))
+    else:
+        data = np.load(args.patches)
     X, y, src = data["X"], data["y"].astype(np.int64), data["src"]
     if args.leave_out:
         folds = fold_images(args.data, *parse_fold(args.leave_out))
@@ -350,7 +354,7 @@ def main(argv: list[str] | None = None) -> int:
         run_loss = 0.98 * run_loss + 0.02 * float(loss.detach())
         run_acc = 0.98 * run_acc + 0.02 * float((logits.argmax(1) == yb).float().mean())
         bar.set_postfix(loss=f"{run_loss:.3f}", acc=f"{run_acc:.3f}", refresh=False)
-        if not math.isfinite(float(loss)):
+        if not math.isfinite(float(loss.detach())):
             print("loss is not finite; stopping", file=sys.stderr)
             return 1
     bar.close()
@@ -369,6 +373,7 @@ def main(argv: list[str] | None = None) -> int:
             "patch_steps": str(args.steps),
             "detector": args.detector.name,
             "producer": "training/train_patch.py (DiceNet + PatchNet)",
+            **(_thresholds(args.init_onnx) if args.steps == 0 else {}),
         },
     )
     print(
@@ -378,6 +383,15 @@ def main(argv: list[str] | None = None) -> int:
     if not args.no_eval and args.data.is_dir():
         print(json.dumps(evaluate(args.out, args.data), indent=1))
     return 0
+
+
+def _thresholds(path: Path) -> dict[str, str]:
+    """A model's tuned thresholds (metadata ``score_threshold``, ``candidate_threshold``): a
+    second look paired as it is keeps them."""
+    import onnx
+
+    meta = {p.key: p.value for p in onnx.load(str(path), load_external_data=False).metadata_props}
+    return {k: meta[k] for k in ("score_threshold", "candidate_threshold") if k in meta}
 
 
 def export(model: TwoStage, out: Path, meta: dict[str, str]) -> None:
