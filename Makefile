@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 ARGS ?=
 
-.PHONY: model-int8 run test lint typecheck pytest install install-dev bench model clean
+.PHONY: run test lint typecheck pytest install install-dev bench model model-int8 clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (found %s)" % sys.version.split()[0])'
@@ -77,8 +77,7 @@ model: $(VENV)/.installed
 # look, its detector quantized by onnxruntime (the second look stays float: int8 there misreads
 # more) into build/dice-int8.onnx, then its held-out figures printed. About a sixth faster on
 # this project's x86 host, the validation photos read as well, a few synthetic dice worse (model
-# card);
-# use it with SCOREKEEPER_MODEL=build/dice-int8.onnx or --model.
+# card); use it with SCOREKEEPER_MODEL=build/dice-int8.onnx or --model.
 model-int8: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	$(BIN)/python -m training.train --init-onnx models/dice.onnx --teacher models/dice.onnx \

@@ -434,10 +434,9 @@ def main(argv: list[str] | None = None) -> int:
         batch["image"] = batch["image"].contiguous(memory_format=torch.channels_last)
         parts = losses(net, batch, teacher)
         loss = parts["heat"] + parts["value"] + 0.2 * parts["size"]
-        if args.distill_only:
-            loss = 0.0 * loss
         if teacher is not None:
-            loss = loss + parts["d_heat"] + parts["d_value"] + 0.2 * parts["d_size"]
+            distill = parts["d_heat"] + parts["d_value"] + 0.2 * parts["d_size"]
+            loss = distill if args.distill_only else loss + distill
         opt.zero_grad(set_to_none=True)
         loss.backward()
         torch.nn.utils.clip_grad_norm_(net.parameters(), 5.0)
