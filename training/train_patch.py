@@ -229,6 +229,37 @@ def true_probability(model: Path, X: np.ndarray, y: np.ndarray, batch: int = 512
     return out
 
 
+def _patch_sampler(
+    args: argparse.Namespace,
+) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], np.ndarray, list[np.ndarray] | None]:
+    """The patches to train on and how batches draw them: patches, labels, index groups by
+    source, each group's share of a batch, and within each group the draw weights (or None)."""
+    data = np.load(args.patches)
+    X, y, src = data["X"], data["y"].astype(np.int64), data["src"]
+    if args.leave_out:
+        folds = fold_images(args.data, *parse_fold(args.leave_out))
+        held = {p.name for pairs in folds.values() for p, _ in pairs}
+        keep = ~np.isin(data["image"], sorted(held))
+        print(f"leaving out {len(held)} photos, {int((~keep).sum())} patches", file=sys.stderr)
+        X, y, src = X[keep], y[keep], src[keep]
+    # each batch: the synthetic share, the rest real photos split by --tray-share
+    by_source = [np.nonzero(src == k)[0] for k in range(len(SOURCES))]
+    real_shares = (1 - args.tray_share, args.tray_share)
+    wanted = [*(r * (1 - args.synth_share) for r in real_shares), args.synth_share]
+    groups = [g for g, w in zip(by_source, wanted, strict=True) if len(g) and w > 0]
+    shares = np.array([w for g, w in zip(by_source, wanted, strict=True) if len(g) and w > 0])
+    shares /= shares.sum()
+    weights = None
+    if args.hard_from:
+        hard = 1.0 + HARD_BOOST * (1.0 - true_probability(args.hard_from, X, y))
+        weights = [hard[g] / hard[g].sum() for g in groups]
+    print(
+        f"patches per source {dict(zip(SOURCES, map(len, by_source), strict=True))}",
+        file=sys.stderr,
+    )
+    return X, y, groups, shares, weights
+
+
 def main(argv: list[str] | None = None) -> int:
     """Train, export and report; returns the exit code."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -288,33 +319,8 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(args.threads)
     torch.use_deterministic_algorithms(True)
     cv2.setNumThreads(1)
-    if args.steps == 0:  # pairing only: no patches needed
-        data: Any = {"X": np.zeros((0, 1, 1, 3), np.uint8), "y": np.zeros(0, np.int8)}
-        data.update(src=np.zeros(0, np.int8), image=np.zeros(0, str))
-    else:
-        data = np.load(args.patches)
-    X, y, src = data["X"], data["y"].astype(np.int64), data["src"]
-    if args.leave_out:
-        folds = fold_images(args.data, *parse_fold(args.leave_out))
-        held = {p.name for pairs in folds.values() for p, _ in pairs}
-        keep = ~np.isin(data["image"], sorted(held))
-        print(f"leaving out {len(held)} photos, {int((~keep).sum())} patches", file=sys.stderr)
-        X, y, src = X[keep], y[keep], src[keep]
-    # each batch: the synthetic share, the rest real photos split by --tray-share
-    by_source = [np.nonzero(src == k)[0] for k in range(len(SOURCES))]
-    real_shares = (1 - args.tray_share, args.tray_share)
-    wanted = [*(r * (1 - args.synth_share) for r in real_shares), args.synth_share]
-    groups = [g for g, w in zip(by_source, wanted, strict=True) if len(g) and w > 0]
-    shares = np.array([w for g, w in zip(by_source, wanted, strict=True) if len(g) and w > 0])
-    shares /= shares.sum()
-    weights = None
-    if args.hard_from:
-        hard = 1.0 + HARD_BOOST * (1.0 - true_probability(args.hard_from, X, y))
-        weights = [hard[g] / hard[g].sum() for g in groups]
-    print(
-        f"patches per source {dict(zip(SOURCES, map(len, by_source), strict=True))}",
-        file=sys.stderr,
-    )
+    if args.steps:  # pairing alone (--steps 0) draws no patches
+        X, y, groups, shares, weights = _patch_sampler(args)
     rng = np.random.default_rng(args.seed)
     widths = args.widths or (patch_widths(args.init_onnx) if args.init_onnx else PATCH_WIDTHS)
     net = PatchNet(widths)
