@@ -50,8 +50,8 @@ bench: $(VENV)/.installed
 # from scratch, stages 2 and 3 fine-tune the detector with more background crops (frozen batch
 # norm); then the second look is trained on the detector's candidates, fine-tuned on candidates
 # from scenes with decoys (spots, beads, coins) and dice whose pips stand out by colour only
-# (red pips on a smoky die), exported with the detector, its thresholds
-# chosen on synthetic scenes, and the held-out figures printed.
+# (red pips on a smoky die), exported with the detector, its thresholds chosen on synthetic
+# scenes (build/dice-float.onnx); last, model-int8.
 model: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	$(BIN)/python -m training.train --seed $(or $(SEED),0) --no-eval --out build/dice-stage1.onnx
@@ -69,25 +69,23 @@ model: $(VENV)/.installed
 		--detector build/dice-stage3.onnx --init-onnx build/dice-two-stage-base.onnx --seed 1 \
 		--steps 2000 --lr 5e-4 --warmup 0.1 --no-eval --out build/dice-two-stage.onnx
 	$(BIN)/python -m training.tune_thresholds --model build/dice-two-stage.onnx --write
-	cp build/dice-two-stage.onnx models/dice.onnx
-	$(BIN)/python -m training.train --eval-only models/dice.onnx
+	cp build/dice-two-stage.onnx build/dice-float.onnx
+	$(MAKE) model-int8
 
-# An int8 reader for slower machines (a Raspberry Pi): the bundled detector fine-tuned for about
-# twenty minutes under simulated int8 to match its own float maps, paired with the bundled second
-# look, its detector quantized by onnxruntime (the second look stays float: int8 there misreads
-# more) into build/dice-int8.onnx, then its held-out figures printed. About a sixth faster on
-# this project's x86 host, the validation photos read as well, a few synthetic dice worse (model
-# card); use it with SCOREKEEPER_MODEL=build/dice-int8.onnx or --model.
+# The last step of `make model`, from the float model it leaves in build/dice-float.onnx: its
+# detector fine-tuned for about twenty minutes under simulated int8 to match its own float maps,
+# paired with its second look, the detector quantized by onnxruntime (the second look stays
+# float: int8 there misreads more) into models/dice.onnx, then the held-out figures printed.
 model-int8: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[train]'
-	$(BIN)/python -m training.train --init-onnx models/dice.onnx --teacher models/dice.onnx \
-		--fake-quant --distill-only --seed 9 --steps 2500 --lr 5e-5 --focus 0.6 --no-eval \
-		--out build/dice-qat.onnx
+	$(BIN)/python -m training.train --init-onnx build/dice-float.onnx \
+		--teacher build/dice-float.onnx --fake-quant --distill-only --seed 9 --steps 2500 \
+		--lr 5e-5 --focus 0.6 --no-eval --out build/dice-qat.onnx
 	$(BIN)/python -m training.train_patch --detector build/dice-qat.onnx \
-		--init-onnx models/dice.onnx --steps 0 --no-eval --out build/dice-qat-pair.onnx
+		--init-onnx build/dice-float.onnx --steps 0 --no-eval --out build/dice-qat-pair.onnx
 	$(BIN)/python -m training.quantize --model build/dice-qat-pair.onnx --keep /patch/ \
-		--out build/dice-int8.onnx
-	$(BIN)/python -m training.train --eval-only build/dice-int8.onnx
+		--out models/dice.onnx
+	$(BIN)/python -m training.train --eval-only models/dice.onnx
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info

@@ -110,12 +110,19 @@ def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
                   "--batch", "4", "--no-eval", "--out", str(out)]) == 0  # fmt: skip
     two = DiceReader(out, threads=1)
     assert two.two_stage and two.patch_size == PATCH_SIZE
-    # the detector's weights are copied unchanged: the same candidates as the source model
+    # the detector's weights are copied unchanged (the bundled int8 ones as their float values)
+    from training.train import _detector_convs
+
+    want, got = _detector_convs(detector), _detector_convs(out)
+    assert sorted(got) == sorted(want) and len(got) == 16
+    for name, (w, bias) in want.items():
+        assert np.allclose(got[name][0], w, atol=1e-6)
+        assert np.allclose(got[name][1], bias, atol=1e-6)
     frame = np.asarray(__import__("cv2").imread(str(ROOT / "sample_images" / "scene-01-wood.jpg")))
     src = DiceReader(detector, threads=1)
     a, b = src.candidates(frame, 0.3), two.candidates(frame, 0.3)
-    assert [d.value for d in a] == [d.value for d in b]
-    assert np.allclose([d.box for d in a], [d.box for d in b], atol=0.05)
+    assert [d.value for d in a] == [d.value for d in b]  # int8 or float, the same dice
+    assert np.allclose([d.box for d in a], [d.box for d in b], atol=3.0)
     assert two.patch_logits(frame, [d.box for d in b]).shape == (len(b), 7)
     # a fine-tune starts from exactly the source model's second look
     import torch
@@ -276,6 +283,7 @@ def test_fake_quant_rounds_convolutions_as_int8_and_trains(tmp_path: Path) -> No
 
     from scorekeeper.vision import default_model_path
     from training.fake_quant import _fake_quant_input, _fake_quant_weight, simulate_int8
+    from training.model import DiceNet
     from training.train import detector_from_onnx, freeze_bn, main
 
     full = default_model_path()
@@ -290,8 +298,11 @@ def test_fake_quant_rounds_convolutions_as_int8_and_trains(tmp_path: Path) -> No
     assert net.stem[0].weight.grad is not None and float(net.stem[0].weight.grad.abs().sum()) > 0
     state = net.state_dict()
     assert list(state) == list(before) and all(torch.equal(state[k], before[k]) for k in state)
-    w = _fake_quant_weight(net.m4[0].weight.detach())
-    assert len(torch.unique(w)) <= 255 and float((w - net.m4[0].weight).abs().max()) > 0
+    fresh = DiceNet().m4[0].weight.detach()
+    w = _fake_quant_weight(fresh)
+    assert len(torch.unique(w)) <= 255 and float((w - fresh).abs().max()) > 0
+    bundled = net.m4[0].weight.detach()  # the bundled detector's weights are int8 already
+    assert torch.allclose(_fake_quant_weight(bundled), bundled, atol=1e-6)
     assert len(torch.unique(_fake_quant_input(net.m4[0], torch.rand(1000) * 3))) <= 256
     net.eval()
     with torch.no_grad():
@@ -309,3 +320,37 @@ def test_fake_quant_rounds_convolutions_as_int8_and_trains(tmp_path: Path) -> No
     meta = {p.key: p.value for p in onnx.load(str(model)).metadata_props}
     assert meta["fake_quant"] == "1" and meta["distill_only"] == "1"
     assert DiceReader(model, threads=1).infer(np.zeros((48, 64, 3), np.uint8)) == []
+
+
+@pytest.mark.skipif(importlib.util.find_spec("onnx") is None, reason="onnx not installed")
+def test_an_int8_graph_gives_its_weights_as_floats() -> None:
+    sys.path.insert(0, str(ROOT))
+    from onnx import TensorProto, helper, numpy_helper
+
+    from training.onnx_weights import graph_arrays
+
+    q = np.array([[-3, 5], [127, -128]], np.int8)
+    inits = [
+        numpy_helper.from_array(q, "w_q"),
+        numpy_helper.from_array(np.array(0.5, np.float32), "w_s"),
+        numpy_helper.from_array(np.array(1, np.int8), "w_z"),
+        numpy_helper.from_array(np.array([0.1, 2.0], np.float32), "c_s"),
+        numpy_helper.from_array(np.array([0, -1], np.int8), "c_z"),
+        numpy_helper.from_array(np.array([7], np.int32), "b_q"),
+        numpy_helper.from_array(np.array([0.25], np.float32), "b_s"),
+        numpy_helper.from_array(np.array([1.5], np.float32), "plain"),
+    ]
+    nodes = [
+        helper.make_node("DequantizeLinear", ["w_q", "w_s", "w_z"], ["w"]),
+        helper.make_node("DequantizeLinear", ["w_q", "c_s", "c_z"], ["c"], axis=0),
+        helper.make_node("DequantizeLinear", ["b_q", "b_s"], ["b"]),
+        # a DequantizeLinear of a computed tensor (an activation) is not a weight
+        helper.make_node("DequantizeLinear", ["x", "w_s", "w_z"], ["x_f"]),
+    ]
+    x = helper.make_tensor_value_info("x", TensorProto.INT8, [2])
+    y = helper.make_tensor_value_info("x_f", TensorProto.FLOAT, [2])
+    arrays = graph_arrays(helper.make_model(helper.make_graph(nodes, "g", [x], [y], inits)))
+    assert np.array_equal(arrays["w"], (q.astype(np.float32) - 1) * 0.5)
+    assert np.allclose(arrays["c"], [[-0.3, 0.5], [256.0, -254.0]])
+    assert np.array_equal(arrays["b"], [1.75]) and np.array_equal(arrays["plain"], [1.5])
+    assert "x_f" not in arrays and arrays["w"].dtype == np.float32

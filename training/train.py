@@ -29,6 +29,7 @@ from scorekeeper.vision.synth import TRAIN_BACKGROUNDS
 from training.data import CROP, STRIDE, Sample, augment, load_folder, synth_sample, targets
 from training.fake_quant import simulate_int8
 from training.model import DiceNet, Exported
+from training.onnx_weights import graph_arrays
 from training.sets import DEFAULT_DATA, ROOT, TRAIN_FOLDERS, VALID_FOLDERS
 
 LONG_SIDE = 512
@@ -139,10 +140,9 @@ def _detector_convs(path: Path) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """An exported model's detector convolutions (batch norm folded in) by module path in
     :class:`DiceNet` (``"s4.0.0"``, ``"l16"``): weight and bias."""
     import onnx
-    from onnx import numpy_helper
 
     model = onnx.load(str(path))
-    init = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    init = graph_arrays(model)
     out = {}
     for node in model.graph.node:
         # a two-stage model's second-look convolutions are not the detector's

@@ -28,6 +28,7 @@ from tqdm import tqdm
 from scorekeeper.vision.patches import PATCH_CONTEXT, PATCH_SIZE
 from training.data import blow_out
 from training.model import PATCH_WIDTHS, PatchNet, TwoStage
+from training.onnx_weights import graph_arrays
 from training.patch_data import SOURCES, STORE, STORE_CONTEXT, fold_images, parse_fold
 from training.sets import DEFAULT_DATA, ROOT
 from training.train import (
@@ -154,10 +155,9 @@ def second_look_graph(
     :raises ValueError: when the second look has not ``convolutions`` convolutions and one head.
     """
     import onnx
-    from onnx import numpy_helper
 
     model = onnx.load(str(path))
-    init = {i.name: numpy_helper.to_array(i) for i in model.graph.initializer}
+    init = graph_arrays(model)
     nodes = [n for n in model.graph.node if n.name.startswith("/patch/")]
     convs = [n for n in nodes if n.op_type == "Conv"]
     heads = [n for n in nodes if n.op_type == "Gemm"]
