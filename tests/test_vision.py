@@ -15,7 +15,7 @@ from scorekeeper.errors import ImageError, ScorekeeperError
 from scorekeeper.vision import Detection, DiceReader, default_model_path, load_image
 from scorekeeper.vision.evaluate import Tally, match, parse_yolo, split_names
 from scorekeeper.vision.imageio import check_frame, header_size, to_grey
-from scorekeeper.vision.reader import decode, local_peaks, preprocess
+from scorekeeper.vision.reader import Prepared, decode, local_peaks, preprocess
 from scorekeeper.vision.synth import BACKGROUNDS, HELD_OUT_BACKGROUNDS, Label, render_scene
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -105,6 +105,17 @@ def test_big_dice_are_found_by_the_coarse_look(reader: DiceReader) -> None:
     fig = both.figures()
     assert fig["recall"] >= 0.95 and fig["precision"] >= 0.95 and fig["exact_images"] >= 0.9
     assert one.figures()["recall"] <= 0.5
+
+
+def test_the_int8_detector_sees_the_brightest_pixels(reader: DiceReader) -> None:
+    """The bundled detector runs in int8; its input's range must reach white. Calibrated on the
+    photos alone it ended at 0.95 (their brightest pixel), and 0.96 and 1.0 read the same."""
+    maps = []
+    for level in (0.96, 1.0):
+        t = np.full((1, 1, 64, 64), level, np.float32)
+        t[0, 0, 20:44, 20:44] = 0.2  # a dark square on a bright ground
+        maps.append(reader.raw(Prepared(tensor=t, scale=1.0, frame_size=(64, 64))))
+    assert all(float(np.abs(a - b).max()) > 0.005 for a, b in zip(*maps, strict=True))
 
 
 def test_close_calls_are_looked_at_again_in_four_views(reader: DiceReader) -> None:
