@@ -354,3 +354,21 @@ def test_an_int8_graph_gives_its_weights_as_floats() -> None:
     assert np.allclose(arrays["c"], [[-0.3, 0.5], [256.0, -254.0]])
     assert np.array_equal(arrays["b"], [1.75]) and np.array_equal(arrays["plain"], [1.5])
     assert "x_f" not in arrays and arrays["w"].dtype == np.float32
+
+
+@pytest.mark.skipif(importlib.util.find_spec("onnx") is None, reason="onnx not installed")
+def test_quantize_takes_only_a_float_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sys.path.insert(0, str(ROOT))
+    from scorekeeper.vision import default_model_path
+    from training.quantize import main
+
+    for model, says in (
+        (default_model_path(), "quantized already"),
+        (tmp_path / "no.onnx", "no model"),
+    ):
+        with pytest.raises(SystemExit) as refused:
+            main(["--model", str(model), "--out", str(tmp_path / "out.onnx")])
+        assert refused.value.code == 2 and says in capsys.readouterr().err
+    assert not (tmp_path / "out.onnx").exists()

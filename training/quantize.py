@@ -1,7 +1,9 @@
 """Quantize a two-stage dice model to int8 (onnxruntime static quantization, QDQ), for speed.
 
-    python -m training.quantize --model models/dice.onnx --out build/dice-int8.onnx \
+    python -m training.quantize --model build/dice-qat-pair.onnx --out models/dice.onnx \
         [--keep /patch/ --keep heat ...]
+
+The last step of ``make model`` (``make model-int8``) quantizes a float two-stage model this way.
 
 Calibration (min-max) runs the model on a black and a white frame (the input's whole range),
 on real training photos (every tenth webcam photo and every fifth of the tray's training
@@ -73,13 +75,17 @@ def main(argv: list[str] | None = None) -> int:
     from onnxruntime.quantization.shape_inference import quant_pre_process
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--model", type=Path, default=Path("models/dice.onnx"))
+    ap.add_argument("--model", type=Path, required=True, help="a float two-stage model")
     ap.add_argument("--out", type=Path, required=True)
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument(
         "--keep", action="append", default=[], help="leave nodes whose name has this in float"
     )
     args = ap.parse_args(argv)
+    if not args.model.is_file():
+        ap.error(f"no model at {args.model}")
+    if any(n.op_type == "DequantizeLinear" for n in onnx.load(str(args.model)).graph.node):
+        ap.error(f"{args.model} is quantized already; quantize the float model it came from")
     feeds = list(calibration_feeds(args.model, args.data))
 
     class Feeds(CalibrationDataReader):  # type: ignore[misc]
