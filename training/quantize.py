@@ -5,11 +5,11 @@
 
 The last step of ``make model`` (``make model-int8``) quantizes a float two-stage model this way.
 
-Calibration (min-max) runs the model on a black and a white frame (the input's whole range),
-on real training photos (every tenth webcam photo and every fifth of the tray's training
-part), each at both detector sizes, and on the second look's patches of their candidates;
-never on validation photos. Weights are int8 per tensor,
-activations uint8. ``--keep`` leaves every node whose name contains the text in float (e.g.
+Calibration (min-max) runs the model on a black and a white frame and patch (the inputs'
+whole range), on real training photos (every tenth webcam photo and every fifth of the tray's
+training part), each at both detector sizes, and on the second look's patches of their
+candidates; never on validation photos. Weights are int8 per tensor, activations uint8.
+``--keep`` leaves every node whose name contains the text in float (e.g.
 ``/patch/`` for the whole second look). The model card says what it gained and cost.
 """
 
@@ -37,19 +37,20 @@ CALIBRATION_HEAT = 0.2
 def calibration_feeds(model: Path, data: Path) -> Iterator[dict[str, np.ndarray]]:
     """Inputs for both stages from the training photos: each photo at both detector sizes,
     then its candidates' patches (the unused input gets a tiny blank, as in the reader); first a
-    black and a white frame, so that the input's range is all of [0, 1] (from the photos alone
-    it ends at their brightest pixel, 0.95, and brighter dice clip)."""
+    black and a white frame and patch, so that each input's range is all of [0, 1] (from the
+    photos alone the detector's ends at their brightest pixel, 0.95, and brighter dice clip)."""
     reader = DiceReader(model, threads=2)
     blank_patches = np.zeros((1, 3, reader.patch_size, reader.patch_size), np.float32)
     blank_image = np.zeros((1, 1, MULTIPLE, MULTIPLE), np.float32)
     webcam = list_labelled(data / "webcam-table" / "Train")[::10]
     tray = list_labelled(data / "dice-tray" / "train", "train")[::5]
     sides = [reader.long_side] + ([reader.coarse_side] if reader.coarse_side else [])
-    for level in (0.0, 1.0):  # black and white: the input's whole range
+    for level in (0.0, 1.0):  # black and white: the inputs' whole range
         yield {
             "image": np.full((1, 1, MULTIPLE, MULTIPLE), level, np.float32),
             "patches": blank_patches,
         }
+        yield {"image": blank_image, "patches": np.full_like(blank_patches, level)}
     for image_path, _ in webcam + tray:
         image = load_image(image_path)
         grey = to_grey(image)
