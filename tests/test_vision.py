@@ -108,8 +108,9 @@ def test_big_dice_are_found_by_the_coarse_look(reader: DiceReader) -> None:
 
 
 def test_the_int8_detector_sees_the_brightest_pixels(reader: DiceReader) -> None:
-    """The bundled detector runs in int8; its input's range must reach white. Calibrated on the
-    photos alone it ended at 0.95 (their brightest pixel), and 0.96 and 1.0 read the same."""
+    """The bundled detector runs in int8 after its first convolution, and the input must reach
+    white: a build that quantized the input, calibrated on photos alone, clipped it at 0.95
+    (their brightest pixel), and 0.96 and 1.0 read the same."""
     maps = []
     for level in (0.96, 1.0):
         t = np.full((1, 1, 64, 64), level, np.float32)

@@ -316,9 +316,14 @@ def test_fake_quant_rounds_convolutions_as_int8_and_trains(tmp_path: Path) -> No
     with pytest.raises(SystemExit) as refused:
         main([*args, "--distill-only"])  # learning only a teacher's maps needs a teacher
     assert refused.value.code == 2
-    assert main([*args, "--distill-only", "--teacher", str(full)]) == 0
+    with pytest.raises(SystemExit) as refused:
+        main([*args[:-5], "--float-layer", "stem", "--out", str(model)])  # needs --fake-quant
+    assert refused.value.code == 2
+    assert simulate_int8(detector_from_onnx(full), ("stem",)) == 15  # the stem stays float
+    assert main([*args, "--distill-only", "--teacher", str(full), "--float-layer", "stem"]) == 0
     meta = {p.key: p.value for p in onnx.load(str(model)).metadata_props}
     assert meta["fake_quant"] == "1" and meta["distill_only"] == "1"
+    assert meta["float_layers"] == "stem"
     assert DiceReader(model, threads=1).infer(np.zeros((48, 64, 3), np.uint8)) == []
 
 

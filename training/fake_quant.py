@@ -60,17 +60,18 @@ def _forward(self: nn.Conv2d, x: torch.Tensor) -> torch.Tensor:
     )
 
 
-def simulate_int8(net: nn.Module) -> int:
+def simulate_int8(net: nn.Module, skip: tuple[str, ...] = ()) -> int:
     """Make every ``Conv2d`` of ``net`` compute on int8-rounded inputs and weights (in place; the
-    parameters and state dict are unchanged). Returns how many convolutions were changed.
+    parameters and state dict are unchanged), except those whose module path starts with one of
+    ``skip`` (to stay in float after quantization too). Returns how many were changed.
 
     >>> net = nn.Sequential(nn.Conv2d(1, 2, 3), nn.ReLU(), nn.Conv2d(2, 1, 1))
-    >>> simulate_int8(net)
-    2
+    >>> simulate_int8(net), simulate_int8(nn.Sequential(nn.Conv2d(1, 2, 3)), skip=("0",))
+    (2, 0)
     """
     n = 0
-    for m in net.modules():
-        if isinstance(m, nn.Conv2d):
+    for name, m in net.named_modules():
+        if isinstance(m, nn.Conv2d) and not name.startswith(skip):
             m.fq_range = (0.0, 0.0)  # type: ignore[assignment]
             m.fq_seen = False  # type: ignore[assignment]
             m.forward = types.MethodType(_forward, m)  # type: ignore[method-assign]

@@ -365,6 +365,13 @@ def main(argv: list[str] | None = None) -> int:
         help="train under simulated int8 (training.fake_quant), for a model to be quantized",
     )
     ap.add_argument(
+        "--float-layer",
+        action="append",
+        default=[],
+        metavar="PREFIX",
+        help="with --fake-quant: convolutions (module paths, e.g. stem) left to run in float",
+    )
+    ap.add_argument(
         "--distill-only",
         action="store_true",
         help="with --teacher: learn only the teacher's maps, not the labels",
@@ -372,6 +379,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.distill_only and not args.teacher:
         ap.error("--distill-only needs --teacher")
+    if args.float_layer and not args.fake_quant:
+        ap.error("--float-layer needs --fake-quant")
     if args.eval_only:
         print(json.dumps(evaluate(args.eval_only, args.data, args.limit), indent=1))
         return 0
@@ -412,7 +421,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"layers not in {args.init_onnx.name}, trained afresh: {left}", file=sys.stderr)
     net = net.to(memory_format=torch.channels_last)
     if args.fake_quant:
-        simulate_int8(net)
+        simulate_int8(net, tuple(args.float_layer))
     teacher = None
     if args.teacher:
         teacher = detector_from_onnx(args.teacher).eval().to(memory_format=torch.channels_last)
@@ -470,6 +479,7 @@ def main(argv: list[str] | None = None) -> int:
         "producer": "training/train.py (DiceNet)",
         "slim": str(args.slim),
         **({"fake_quant": "1"} if args.fake_quant else {}),
+        **({"float_layers": ",".join(args.float_layer)} if args.float_layer else {}),
         **({"distill_only": "1"} if args.distill_only else {}),
         **({"teacher": args.teacher.name} if args.teacher else {}),
     }
