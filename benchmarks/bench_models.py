@@ -19,22 +19,18 @@ import sys
 import time
 from pathlib import Path
 
-import cv2
+from bench_reader import bench_frames
 
 from scorekeeper.errors import ImageError
-from scorekeeper.vision import DiceReader, default_model_path, load_image
+from scorekeeper.vision import DiceReader, default_model_path
 
 BENCH = Path(__file__).resolve().with_name("bench_reader.py")
-SAMPLES = Path(__file__).resolve().parents[1] / "sample_images"
 
 
 def one_process(models: list[Path], images: list[str], rounds: int, threads: int) -> int:
     """Every model's reader in this process, taking turns; print a median per model."""
-    paths = [Path(p) for p in images] or sorted(SAMPLES.glob("*.jpg"))
     try:
-        frames = [
-            cv2.resize(load_image(p), (640, 480), interpolation=cv2.INTER_AREA) for p in paths
-        ]
+        frames = bench_frames(images)
         readers = {m: DiceReader(m, threads=threads) for m in models}
     except (ImageError, ValueError) as exc:
         print(f"bench_models: {exc}", file=sys.stderr)

@@ -13,6 +13,7 @@ import json
 import statistics
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -22,6 +23,16 @@ from scorekeeper.errors import ImageError
 from scorekeeper.vision import DiceReader, default_model_path, load_image
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def bench_frames(images: Sequence[str | Path]) -> list[np.ndarray]:
+    """The images (default: the scenes in sample_images/) as the 640×480 frames the reader's
+    benchmarks time.
+
+    :raises ImageError: for an image that cannot be read.
+    """
+    paths = list(images) or sorted((ROOT / "sample_images").glob("*.jpg"))
+    return [cv2.resize(load_image(p), (640, 480), interpolation=cv2.INTER_AREA) for p in paths]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -44,14 +55,11 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.second_look:
         return _second_look(args)
-    paths = args.images or sorted((ROOT / "sample_images").glob("*.jpg"))
-    if not paths:
-        print("no images given and none in sample_images/", file=sys.stderr)
-        return 2
     try:
-        frames = [
-            cv2.resize(load_image(p), (640, 480), interpolation=cv2.INTER_AREA) for p in paths
-        ]
+        frames = bench_frames(args.images)
+        if not frames:
+            print("no images given and none in sample_images/", file=sys.stderr)
+            return 2
         reader = DiceReader(
             args.model or default_model_path(),
             threads=args.threads,

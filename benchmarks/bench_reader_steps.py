@@ -18,15 +18,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import cv2
+from bench_reader import bench_frames
 
 from scorekeeper.errors import ImageError
-from scorekeeper.vision import DiceReader, default_model_path, load_image
+from scorekeeper.vision import DiceReader, default_model_path
 from scorekeeper.vision.imageio import check_frame, to_grey
 from scorekeeper.vision.patches import patch_batch
 from scorekeeper.vision.reader import decode, merge_scales, preprocess
 
-ROOT = Path(__file__).resolve().parents[1]
 WARM_UP = 10
 
 
@@ -38,11 +37,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frames", type=int, default=60, help="timed rounds over all the images")
     ap.add_argument("--model", type=Path, default=None)
     args = ap.parse_args(argv)
-    paths = args.images or sorted((ROOT / "sample_images").glob("*.jpg"))
     try:
-        frames = [
-            cv2.resize(load_image(p), (640, 480), interpolation=cv2.INTER_AREA) for p in paths
-        ]
+        frames = bench_frames(args.images)
         reader = DiceReader(args.model or default_model_path(), threads=args.threads)
     except (ImageError, ValueError) as exc:
         print(f"bench_reader_steps: {exc}", file=sys.stderr)
