@@ -42,6 +42,23 @@ class Server:
     db: Path
 
 
+def serve_in_thread(server: Any) -> tuple[threading.Thread, threading.Event]:
+    """Run a waitress ``server`` in a daemon thread; set the event before closing the server, and
+    the error its loop may raise on the closed socket is taken as the expected end."""
+    closing = threading.Event()
+
+    def run() -> None:
+        try:
+            server.run()
+        except (OSError, ValueError):
+            if not closing.is_set():
+                raise
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread, closing
+
+
 @pytest.fixture(scope="session")
 def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     """The real app (every blueprint) served by waitress on a free loopback port."""
@@ -64,17 +81,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     )
     server = create_server(app, host="127.0.0.1", port=0, threads=48)
     port = server.socket.getsockname()[1]  # type: ignore[union-attr]
-    closing = threading.Event()
-
-    def run() -> None:
-        try:
-            server.run()
-        except (OSError, ValueError):
-            if not closing.is_set():  # an error while closing down is expected
-                raise
-
-    thread = threading.Thread(target=run, daemon=True)
-    thread.start()
+    thread, closing = serve_in_thread(server)
     try:
         yield Server(f"http://127.0.0.1:{port}", db)
     finally:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import threading
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
@@ -15,7 +14,7 @@ import pytest
 from test_camera_fakes import PipReader, scene
 
 from scorekeeper.camera.log import CameraLog, log_path_for
-from tests.browser.conftest import Server, Tab, record_figure
+from tests.browser.conftest import Server, Tab, record_figure, serve_in_thread
 
 pytestmark = pytest.mark.browser
 
@@ -56,11 +55,11 @@ def camera_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tu
     )
     server = create_server(app, host="127.0.0.1", port=0, threads=8)
     port = server.socket.getsockname()[1]  # type: ignore[union-attr]
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
+    thread, closing = serve_in_thread(server)
     try:
         yield Server(f"http://127.0.0.1:{port}", tmp_path / "games.sqlite3"), app
     finally:
+        closing.set()
         if "camera" in app.extensions:
             app.extensions["camera"].stop()
         # Streams still open keep their worker threads; once the server is closed their last
