@@ -19,6 +19,7 @@ import sys
 import time
 from pathlib import Path
 
+import cv2
 from bench_reader import bench_frames
 
 from scorekeeper.errors import ImageError
@@ -29,6 +30,7 @@ BENCH = Path(__file__).resolve().with_name("bench_reader.py")
 
 def one_process(models: list[Path], images: list[str], rounds: int, threads: int) -> int:
     """Every model's reader in this process, taking turns; print a median per model."""
+    cv2.setNumThreads(threads)  # as bench_reader.py: one thread means OpenCV's too
     try:
         frames = bench_frames(images)
         readers = {m: DiceReader(m, threads=threads) for m in models}

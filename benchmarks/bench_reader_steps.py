@@ -18,6 +18,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import cv2
 from bench_reader import bench_frames
 
 from scorekeeper.errors import ImageError
@@ -37,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frames", type=int, default=60, help="timed rounds over all the images")
     ap.add_argument("--model", type=Path, default=None)
     args = ap.parse_args(argv)
+    cv2.setNumThreads(args.threads)  # as bench_reader.py: one thread means OpenCV's too
     try:
         frames = bench_frames(args.images)
         reader = DiceReader(args.model or default_model_path(), threads=args.threads)
