@@ -509,6 +509,23 @@ def test_synth_swirls_band_marbled_dice() -> None:
     assert np.array_equal(a, b) and la == lb  # no draw without swirls: earlier scenes stay
 
 
+def test_synth_streak_brightens_a_thin_band_of_the_top_face() -> None:
+    from scorekeeper.vision.synth import _streak
+
+    img = np.full((60, 60, 3), 0.2, np.float32)
+    quad = np.array([[15, 15], [45, 15], [45, 45], [15, 45]], np.float32)
+    _streak(np.random.default_rng(3), img, quad, 30.0)
+    lit = img[..., 0] > 0.3
+    assert 5 < lit.sum() < 0.3 * 30 * 30  # a band, not the whole face
+    ys, xs = np.nonzero(lit)
+    assert xs.min() >= 14 and xs.max() <= 46 and ys.min() >= 14 and ys.max() <= 46  # on the face
+    a, la = render_scene(12, 160, 120, n_dice=3, die_size=(16, 20))
+    b, lb = render_scene(12, 160, 120, n_dice=3, die_size=(16, 20), streaks=0.0)
+    assert np.array_equal(a, b) and la == lb  # no draw at 0: earlier scenes stay the same
+    c, lc = render_scene(12, 160, 120, n_dice=3, die_size=(16, 20), streaks=1.0)
+    assert len(lc) == 3 and not np.array_equal(a, c)
+
+
 @pytest.mark.parametrize("style", BACKGROUNDS)
 def test_synth_every_background(style: str) -> None:
     img, labels = render_scene(1, 96, 64, n_dice=1, die_size=(16, 18), background_style=style)

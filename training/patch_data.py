@@ -152,8 +152,8 @@ def _real_job(job: tuple[str, str, int, int]) -> Mined:
     return source, Path(img_path).name, _mine(image, truth, np.random.default_rng(seed))
 
 
-def _synth_job(job: tuple[int, float, float, bool]) -> Mined:
-    seed, decoy_share, colour_pips, swirls = job
+def _synth_job(job: tuple[int, float, float, bool, float]) -> Mined:
+    seed, decoy_share, colour_pips, swirls, streaks = job
     rng = np.random.default_rng([seed, 1])
     lo = math.exp(rng.uniform(math.log(14), math.log(100)))
     clean = bool(rng.random() < 0.2)
@@ -169,6 +169,7 @@ def _synth_job(job: tuple[int, float, float, bool]) -> Mined:
         decoys=decoys,
         colour_pips=colour_pips,
         swirls=swirls,
+        streaks=streaks,
     )
     return 2, "", _mine(image, truth, rng)
 
@@ -199,6 +200,12 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="marbled dice with swirling bands instead of blotches",
     )
+    ap.add_argument(
+        "--streaks",
+        type=float,
+        default=0.0,
+        help="each synthetic die's chance of a specular streak across its top face (default 0)",
+    )
     ap.add_argument("--variants", type=int, default=3, help="variants of each real photo (1-3)")
     ap.add_argument("--limit", type=int, default=None, help="real images per folder (smoke)")
     ap.add_argument("--seed", type=int, default=0)
@@ -211,7 +218,13 @@ def main(argv: list[str] | None = None) -> int:
                 for k in range(args.variants):
                     jobs.append((str(ip), str(lp), k, args.seed * 1_000_003 + len(jobs)))
     seeds = [
-        (9_000_000 + args.seed * 100_000 + i, args.decoy_share, args.colour_pips, args.swirls)
+        (
+            9_000_000 + args.seed * 100_000 + i,
+            args.decoy_share,
+            args.colour_pips,
+            args.swirls,
+            args.streaks,
+        )
         for i in range(args.synth)
     ]
     X: list[np.ndarray] = []

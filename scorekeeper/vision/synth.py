@@ -472,8 +472,11 @@ def draw_die(
     extrude: float,
     *,
     clean: bool = False,
+    streak: float = 0.0,
 ) -> Box:
-    """Draw one die at (cx, cy) with top-face side ``side`` in place; returns the top face box."""
+    """Draw one die at (cx, cy) with top-face side ``side`` in place; returns the top face box.
+
+    ``streak`` is the chance of a specular streak across the top face (:func:`_streak`)."""
     theta = rng.uniform(0, 2 * math.pi)
     phi = rng.uniform(0, 2 * math.pi)
     half = side / 2
@@ -527,9 +530,62 @@ def draw_die(
         rad = side * rng.uniform(0.08, 0.35)
         blob = np.exp(-((xx - gx) ** 2 + (yy - gy) ** 2) / (2 * rad * rad)).astype(np.float32)
         img += (1 - img) * rng.uniform(0.3, 0.9) * blob[..., None]
+    if streak and not clean and rng.random() < streak:  # no draw at 0: old scenes stay the same
+        _streak(rng, img, quad, side)
     x0, y0 = quad.min(axis=0)
     x1, y1 = quad.max(axis=0)
     return float(x0), float(y0), float(x1), float(y1)
+
+
+def _streak(rng: np.random.Generator, img: FloatImage, quad: FloatImage, side: float) -> None:
+    """A glossy die's specular streak in place: a thin bright band, straight or gently curved,
+    across the top face ``quad`` near its middle (where a 4's or a 6's face has no pip), at times
+    with a brighter spot on it, as a light tube reflects on the tray photos' glossy dice."""
+    h, w = img.shape[:2]
+    centre = quad.mean(axis=0) + rng.normal(0, 0.12 * side, 2)
+    x0, y0 = np.floor(quad.min(axis=0) - side).astype(int).clip(0)
+    x1, y1 = np.ceil(quad.max(axis=0) + side).astype(int)
+    x1, y1 = min(int(x1), w), min(int(y1), h)
+    if x1 - x0 < 2 or y1 - y0 < 2:
+        return
+    s = 4  # drawn at 4× and shrunk, for sub-pixel widths
+    mask = np.zeros(((y1 - y0) * s, (x1 - x0) * s), np.float32)
+    angle = float(rng.uniform(0, 180))
+    length = side * float(rng.uniform(0.6, 1.1))
+    thick = max(1, round(side * float(rng.uniform(0.03, 0.09)) * s))
+    cx, cy = (centre[0] - x0) * s, (centre[1] - y0) * s
+    if rng.random() < 0.5:  # straight
+        dx, dy = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+        p = (round(cx - dx * length * s / 2), round(cy - dy * length * s / 2))
+        q = (round(cx + dx * length * s / 2), round(cy + dy * length * s / 2))
+        cv2.line(mask, p, q, 1.0, thick, cv2.LINE_AA)
+    else:  # an arc of a circle 1-4 sides across, its middle on the centre
+        r = side * float(rng.uniform(1.0, 4.0)) * s
+        sweep = math.degrees(length * s / r)
+        ox = cx - r * math.cos(math.radians(angle))
+        oy = cy - r * math.sin(math.radians(angle))
+        cv2.ellipse(
+            mask,
+            (round(ox), round(oy)),
+            (round(r), round(r)),
+            0,
+            angle - sweep / 2,
+            angle + sweep / 2,
+            1.0,
+            thick,
+            cv2.LINE_AA,
+        )
+    if rng.random() < 0.5:  # a brighter spot somewhere on it
+        t = float(rng.uniform(-0.3, 0.3)) * length * s
+        dx, dy = math.cos(math.radians(angle + 90)), math.sin(math.radians(angle + 90))
+        rad = max(1, round(thick * float(rng.uniform(0.8, 1.6))))
+        cv2.circle(mask, (round(cx + dx * t), round(cy + dy * t)), rad, 1.0, -1, cv2.LINE_AA)
+    face = np.zeros_like(mask)
+    cv2.fillConvexPoly(face, np.round((quad - [x0, y0]) * s).astype(np.int32), 1.0, cv2.LINE_AA)
+    mask = cv2.resize(mask * face, (x1 - x0, y1 - y0), interpolation=cv2.INTER_AREA)
+    mask = cv2.GaussianBlur(mask, (0, 0), max(0.3, side * float(rng.uniform(0.005, 0.02))))
+    region = img[y0:y1, x0:x1]
+    region += (1 - region) * float(rng.uniform(0.5, 0.95)) * mask[..., None]
 
 
 def _finish(rng: np.random.Generator, img: FloatImage, side: float) -> NDArray[np.uint8]:
@@ -579,6 +635,7 @@ def render_scene(
     decoys: int = 0,
     colour_pips: float = 0.0,
     swirls: bool = False,
+    streaks: float = 0.0,
 ) -> tuple[NDArray[np.uint8], list[Label]]:
     """A synthetic BGR scene and its labels ``[(value, (x0, y0, x1, y1)), ...]`` (top faces).
 
@@ -588,7 +645,8 @@ def render_scene(
     blur and noise). ``decoys`` die-sized things that are not dice (spots, rings, beads, coins,
     screw heads) are drawn on the background first. ``colour_pips`` is the share of dice styles
     whose pips stand out by colour more than by grey level (red pips on a smoky die).
-    ``swirls`` draws marbled dice with swirling bands rather than blotches.
+    ``swirls`` draws marbled dice with swirling bands rather than blotches. ``streaks`` is each
+    die's chance of a specular streak across its top face.
 
     >>> img, labels = render_scene(3, 160, 120, n_dice=2, die_size=(20, 30))
     >>> img.shape, img.dtype, len(labels), all(1 <= v <= 6 for v, _ in labels)
@@ -641,6 +699,7 @@ def render_scene(
             tilt * rng.uniform(0.7, 1.0),
             extrude * rng.uniform(0.7, 1.0),
             clean=clean,
+            streak=streaks,
         )
         labels.append((value, box))
     return (_finish_clean(rng, img) if clean else _finish(rng, img, base)), labels
