@@ -44,6 +44,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--dice", type=int, default=None, help="dice per scene (default: random)")
     ap.add_argument("--single-scale", action="store_true", help="skip the coarse look")
     ap.add_argument(
+        "--long-side", type=int, default=None, help="detector input long side (default the model's)"
+    )
+    ap.add_argument(
         "--colour-pips", type=float, default=0.0, help="share of dice with colour-only pips"
     )
     ap.add_argument("--swirls", action="store_true", help="marbled dice with swirling bands")
@@ -55,6 +58,7 @@ def main(argv: list[str] | None = None) -> int:
         threads=2,
         candidate_threshold=args.candidate_threshold,
         coarse=not args.single_scale,
+        long_side=args.long_side,
     )
     out = {}
     for style in args.style or list(HELD_OUT_BACKGROUNDS):
