@@ -121,11 +121,29 @@ def preprocess(frame: np.ndarray, long_side: int = DEFAULT_LONG_SIDE) -> Prepare
     return Prepared(tensor=tensor, scale=scale, frame_size=(w, h))
 
 
-def _padded(a: np.ndarray, fill: float) -> np.ndarray:
-    """A 2-D array with a one-cell border of ``fill`` (cheaper than ``np.pad``)."""
-    out = np.full((a.shape[0] + 2, a.shape[1] + 2), fill, a.dtype)
-    out[1:-1, 1:-1] = a
+def _blocks(padded: np.ndarray, flat: np.ndarray) -> np.ndarray:
+    """(N, 9): the 3×3 block, in row-major order, around each cell of a map padded by one cell
+    (``padded``), the cells given as flat indices into ``padded``."""
+    w = padded.shape[1]
+    offsets = np.array([-w - 1, -w, -w + 1, -1, 0, 1, w - 1, w, w + 1])
+    out: np.ndarray = padded.ravel()[flat[:, None] + offsets]
     return out
+
+
+def _peak_cells(heat: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`local_peaks`'s rows and columns, and the map padded by one cell of -inf that
+    found them (for :func:`decode` to reuse)."""
+    rows, cols = np.nonzero(heat >= threshold)
+    h, w = heat.shape
+    padded = np.full((h + 2, w + 2), -np.inf, heat.dtype)
+    padded[1:-1, 1:-1] = heat
+    if rows.size == 0:
+        return rows, cols, padded
+    blocks = _blocks(padded, (rows + 1) * (w + 2) + cols + 1)
+    centre = blocks[:, 4:5]
+    # strictly greater than the neighbours before it, >= those after it (plateau tie-break)
+    keep = (centre > blocks[:, :4]).all(axis=1) & (centre >= blocks[:, 5:]).all(axis=1)
+    return rows[keep], cols[keep], padded
 
 
 def local_peaks(heat: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndarray]:
@@ -139,20 +157,8 @@ def local_peaks(heat: np.ndarray, threshold: float) -> tuple[np.ndarray, np.ndar
     """
     if heat.ndim != 2:
         raise ValueError(f"heat map must be 2-D, got shape {heat.shape}")
-    rows, cols = np.nonzero(heat >= threshold)
-    if rows.size == 0:
-        return rows, cols
-    padded = _padded(heat, -np.inf)
-    centre = heat[rows, cols]
-    keep = np.ones(rows.size, bool)
-    for dy in range(3):
-        for dx in range(3):
-            if dy == 1 and dx == 1:
-                continue
-            nb = padded[rows + dy, cols + dx]
-            # strictly greater than neighbours before it, >= those after it (plateau tie-break)
-            keep &= centre > nb if (dy, dx) < (1, 1) else centre >= nb
-    return rows[keep], cols[keep]
+    rows, cols, _ = _peak_cells(heat, threshold)
+    return rows, cols
 
 
 def _softmax(x: np.ndarray, axis: int) -> np.ndarray:
@@ -187,14 +193,17 @@ def decode(
     >>> [(x.value, x.box) for x in d]
     [(5, (16.0, 32.0, 24.0, 40.0))]
     """
-    rows, cols = local_peaks(heat, threshold)
+    if heat.ndim != 2:
+        raise ValueError(f"heat map must be 2-D, got shape {heat.shape}")
+    rows, cols, padded = _peak_cells(heat, threshold)
     if rows.size == 0:
         return []
     order = np.argsort(-heat[rows, cols], kind="stable")
     rows, cols = rows[order], cols[order]
-    padded = _padded(heat, 0.0)
-    blocks = np.stack([padded[rows + i, cols + j] for i in range(3) for j in range(3)])
-    blocks = blocks.astype(np.float64).reshape(3, 3, -1)  # block row, block column, peak
+    padded[[0, -1], :] = 0.0  # the centre's weighted mean counts cells outside the map as 0
+    padded[:, [0, -1]] = 0.0
+    blocks = _blocks(padded, (rows + 1) * padded.shape[1] + cols + 1).T
+    blocks = np.ascontiguousarray(blocks).astype(np.float64).reshape(3, 3, -1)  # row, col, peak
     total = blocks.sum(axis=(0, 1))
     dy = (blocks[2].sum(axis=0) - blocks[0].sum(axis=0)) / total
     dx = (blocks[:, 2].sum(axis=0) - blocks[:, 0].sum(axis=0)) / total
