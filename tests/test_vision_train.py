@@ -272,6 +272,24 @@ def test_slim_detector_learns_from_a_teacher_and_pairs_with_the_second_look(
         bundled.candidate_threshold,
     )
     assert isinstance(reader.infer(np.zeros((480, 640, 3), np.uint8)), list)
+    # the second look distilled from itself under simulated int8 keeps its thresholds too
+    import onnx
+
+    qat = tmp_path / "qat-look.onnx"
+    distill = ["--fake-quant", "--float-layer", "features.0", "--distill-only", "--batch", "4"]
+    assert train_patch([*pair, *distill, "--steps", "2", "--no-eval", "--out", str(qat)]) == 0
+    meta = {p.key: p.value for p in onnx.load(str(qat)).metadata_props}
+    assert meta["fake_quant"] == meta["distill_only"] == "1"
+    assert meta["float_layers"] == "features.0"
+    looked = DiceReader(qat, threads=1)
+    assert (looked.score_threshold, looked.candidate_threshold) == (
+        bundled.score_threshold,
+        bundled.candidate_threshold,
+    )
+    with pytest.raises(SystemExit):  # nothing to learn from
+        train_patch([*pair[:4], "--distill-only", "--steps", "2", "--out", str(qat)])
+    with pytest.raises(SystemExit):
+        train_patch([*pair, "--float-layer", "features.0", "--steps", "2", "--out", str(qat)])
 
 
 @pytest.mark.filterwarnings("ignore")

@@ -27,6 +27,7 @@ from tqdm import tqdm
 
 from scorekeeper.vision.patches import PATCH_CONTEXT, PATCH_SIZE
 from training.data import blow_out
+from training.fake_quant import simulate_int8
 from training.model import PATCH_WIDTHS, PatchNet, TwoStage
 from training.onnx_weights import graph_arrays
 from training.patch_data import SOURCES, STORE, STORE_CONTEXT, fold_images, parse_fold
@@ -311,9 +312,31 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="leave the patches of fold K of N of the real photos out (training.eval_fold)",
     )
+    ap.add_argument(
+        "--fake-quant",
+        action="store_true",
+        help="train under simulated int8 (training.fake_quant), for a model to be quantized",
+    )
+    ap.add_argument(
+        "--float-layer",
+        action="append",
+        default=[],
+        metavar="PREFIX",
+        help="with --fake-quant: convolutions (module paths, e.g. features.0) left in float",
+    )
+    ap.add_argument(
+        "--distill-only",
+        action="store_true",
+        help="with --init-onnx: learn only that second look's own outputs (its probabilities),"
+        " not the labels; its thresholds carry over",
+    )
     args = ap.parse_args(argv)
     if args.steps < 0 or (args.steps == 0 and not args.init_onnx):
         ap.error("--steps must be positive, or 0 with --init-onnx")
+    if args.distill_only and not args.init_onnx:
+        ap.error("--distill-only needs --init-onnx (the second look to learn from)")
+    if args.float_layer and not args.fake_quant:
+        ap.error("--float-layer needs --fake-quant")
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -327,7 +350,14 @@ def main(argv: list[str] | None = None) -> int:
     if args.init_onnx:
         load_patch_weights(net, args.init_onnx)
     net = net.to(memory_format=torch.channels_last)
-    ema = copy.deepcopy(net)
+    ema = copy.deepcopy(net)  # before simulate_int8: the exported weights stay a float network
+    teacher = None
+    if args.distill_only:
+        teacher = copy.deepcopy(net).eval()
+        for p in teacher.parameters():
+            p.requires_grad_(False)
+    if args.fake_quant:
+        simulate_int8(net, tuple(args.float_layer))
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(
         opt, max_lr=args.lr, total_steps=max(1, args.steps), pct_start=args.warmup
@@ -350,8 +380,16 @@ def main(argv: list[str] | None = None) -> int:
             np.stack([augment_patch(X[i], rng, args.grey_share, args.overexpose) for i in idx])
         )
         yb = torch.from_numpy(y[idx])
-        logits = net(xb.contiguous(memory_format=torch.channels_last))
-        loss = F.cross_entropy(logits, yb, label_smoothing=0.05)
+        xb = xb.contiguous(memory_format=torch.channels_last)
+        logits = net(xb)
+        if teacher is not None:
+            with torch.no_grad():
+                taught = F.log_softmax(teacher(xb), dim=1)
+            loss = F.kl_div(
+                F.log_softmax(logits, dim=1), taught, log_target=True, reduction="batchmean"
+            )
+        else:
+            loss = F.cross_entropy(logits, yb, label_smoothing=0.05)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
@@ -379,7 +417,10 @@ def main(argv: list[str] | None = None) -> int:
             "patch_steps": str(args.steps),
             "detector": args.detector.name,
             "producer": "training/train_patch.py (DiceNet + PatchNet)",
-            **(_thresholds(args.init_onnx) if args.steps == 0 else {}),
+            **({"fake_quant": "1"} if args.fake_quant else {}),
+            **({"float_layers": ",".join(args.float_layer)} if args.float_layer else {}),
+            **({"distill_only": "1"} if args.distill_only else {}),
+            **(_thresholds(args.init_onnx) if args.steps == 0 or args.distill_only else {}),
         },
     )
     print(
