@@ -72,11 +72,13 @@ model: $(VENV)/.installed
 	cp build/dice-two-stage.onnx build/dice-float.onnx
 	$(MAKE) model-int8
 
-# The last step of `make model`, from the float model it leaves in build/dice-float.onnx: its
-# detector fine-tuned for about twenty minutes under simulated int8 to match its own float maps,
-# paired with its second look, the detector quantized by onnxruntime into models/dice.onnx, then
-# the held-out figures printed. The input's scaling, the first convolution (one input channel:
-# slower in int8 than in float) and the second look (int8 there misreads more) stay in float.
+# The last step of `make model`, from the float model it leaves in build/dice-float.onnx (and
+# the second look's patches, build/patches-decoys.npz): its detector fine-tuned for about twenty
+# minutes under simulated int8 to match its own float maps, paired with its second look, which
+# is fine-tuned the same way to match its own probabilities (about thirteen minutes), both
+# quantized by onnxruntime into models/dice.onnx, then the held-out figures printed. Each
+# network's input scaling and first convolution (one and three input channels: slower in int8
+# than in float) stay in float.
 model-int8: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	$(BIN)/python -m training.train --init-onnx build/dice-float.onnx \
@@ -84,8 +86,14 @@ model-int8: $(VENV)/.installed
 		--seed 9 --steps 2500 --lr 5e-5 --focus 0.6 --no-eval --out build/dice-qat.onnx
 	$(BIN)/python -m training.train_patch --detector build/dice-qat.onnx \
 		--init-onnx build/dice-float.onnx --steps 0 --no-eval --out build/dice-qat-pair.onnx
-	$(BIN)/python -m training.quantize --model build/dice-qat-pair.onnx --keep /patch/ \
-		--keep /det/net/Sub --keep /det/net/Mul --keep /stem/ --out models/dice.onnx
+	$(BIN)/python -m training.train_patch --patches build/patches-decoys.npz \
+		--detector build/dice-qat.onnx --init-onnx build/dice-qat-pair.onnx --fake-quant \
+		--float-layer features.0 --distill-only --seed 10 --steps 1500 --lr 5e-5 --warmup 0.1 \
+		--no-eval --out build/dice-qat-look.onnx
+	$(BIN)/python -m training.quantize --model build/dice-qat-look.onnx \
+		--keep /det/net/Sub --keep /det/net/Mul --keep /stem/ \
+		--keep /patch/Sub --keep /patch/Mul --keep /patch/features/features.0/ \
+		--out models/dice.onnx
 	$(BIN)/python -m training.train --eval-only models/dice.onnx
 
 clean:

@@ -131,11 +131,18 @@ def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
     from training.train_patch import load_patch_weights
 
     net = PatchNet()
-    load_patch_weights(net, detector)
+    load_patch_weights(net, out)  # a float second look: exactly
     x = rng.random((3, 3, PATCH_SIZE, PATCH_SIZE), dtype=np.float32)
     with torch.no_grad():
         mine_logits = net.eval()(torch.from_numpy(x)).numpy()
-    assert np.allclose(mine_logits, src.run_patches(x), atol=1e-4)
+    assert np.allclose(mine_logits, two.run_patches(x), atol=1e-4)
+    # the bundled int8 one: its weights as floats, so only onnxruntime's int8 rounding differs
+    load_patch_weights(net, detector)
+    with torch.no_grad():
+        mine_logits = net.eval()(torch.from_numpy(x)).numpy()
+    want = src.run_patches(x)
+    assert np.abs(mine_logits - want).max() < 0.1
+    assert np.array_equal(mine_logits.argmax(1), want.argmax(1))
     tuned_out = tmp_path / "fine.onnx"
     args = ["--patches", str(patches), "--detector", str(detector), "--init-onnx", str(detector)]
     assert train([*args, "--steps", "1", "--batch", "4", "--no-eval", "--out", str(tuned_out)]) == 0
