@@ -2,9 +2,10 @@
 
 Prints one JSON line ``{"ms_median", "ms_p90", "frames", "threads", "dice_per_frame"}``. Run:
 ``.venv/bin/python benchmarks/bench_reader.py --threads 1 [IMAGE...]`` (default: the scenes in
-sample_images/). Each image is resized to 640×480 first; the timing covers pre-processing,
-the model and post-processing (``DiceReader.infer``). ``--threads`` is both onnxruntime's and
-OpenCV's thread count (OpenCV would otherwise spread its resizes over every core).
+sample_images/). Each image is resized to 640×480 first (``--size WxH`` for another size); the
+timing covers pre-processing, the model and post-processing (``DiceReader.infer``).
+``--threads`` is both onnxruntime's and OpenCV's thread count (OpenCV would otherwise spread
+its resizes over every core).
 """
 
 from __future__ import annotations
@@ -26,14 +27,31 @@ from scorekeeper.vision import DiceReader, default_model_path, load_image
 ROOT = Path(__file__).resolve().parents[1]
 
 
-def bench_frames(images: Sequence[str | Path]) -> list[np.ndarray]:
-    """The images (default: the scenes in sample_images/) as the 640×480 frames the reader's
-    benchmarks time.
+def bench_frames(
+    images: Sequence[str | Path], size: tuple[int, int] = (640, 480)
+) -> list[np.ndarray]:
+    """The images (default: the scenes in sample_images/) as the frames the reader's benchmarks
+    time, ``size`` (width, height) pixels each: 640×480 unless told.
 
     :raises ImageError: for an image that cannot be read.
     """
     paths = list(images) or sorted((ROOT / "sample_images").glob("*.jpg"))
-    return [cv2.resize(load_image(p), (640, 480), interpolation=cv2.INTER_AREA) for p in paths]
+    return [cv2.resize(load_image(p), size, interpolation=cv2.INTER_AREA) for p in paths]
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """A frame size such as ``1280x720``, as (width, height).
+
+    >>> parse_size("1280x720")
+    (1280, 720)
+    """
+    try:
+        w, h = (int(v) for v in text.lower().split("x"))
+    except ValueError:
+        w = h = 0
+    if not (16 <= w <= 8000 and 16 <= h <= 8000):
+        raise argparse.ArgumentTypeError(f"expected WIDTHxHEIGHT, 16 to 8000 each: {text}")
+    return w, h
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -43,6 +61,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=1)
     ap.add_argument("--frames", type=int, default=200, help="timed reads (cycling the images)")
     ap.add_argument("--model", type=Path, default=None)
+    ap.add_argument(
+        "--size", type=parse_size, default=(640, 480), help="frame size WxH (default 640x480)"
+    )
     ap.add_argument("--single-scale", action="store_true", help="skip the coarse look for big dice")
     ap.add_argument(
         "--long-side", type=int, default=None, help="model input long side (default the model's)"
@@ -58,7 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.second_look:
         return _second_look(args)
     try:
-        frames = bench_frames(args.images)
+        frames = bench_frames(args.images, args.size)
         if not frames:
             print("no images given and none in sample_images/", file=sys.stderr)
             return 2
@@ -84,6 +105,7 @@ def main(argv: list[str] | None = None) -> int:
         "ms_median": round(statistics.median(times), 2),
         "ms_p90": round(float(np.percentile(times, 90)), 2),
         "frames": len(times),
+        "size": "x".join(map(str, args.size)),
         "threads": args.threads,
         "opencv_threads": cv2.getNumThreads(),
         "dice_per_frame": round(dice / len(times), 1),
