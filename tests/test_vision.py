@@ -15,7 +15,7 @@ from scorekeeper.errors import ImageError, ScorekeeperError
 from scorekeeper.vision import Detection, DiceReader, default_model_path, load_image
 from scorekeeper.vision.evaluate import Tally, match, parse_yolo, split_names
 from scorekeeper.vision.imageio import check_frame, header_size, to_grey
-from scorekeeper.vision.reader import Prepared, decode, local_peaks, preprocess
+from scorekeeper.vision.reader import Prepared, decode, halved_for, local_peaks, preprocess
 from scorekeeper.vision.synth import BACKGROUNDS, HELD_OUT_BACKGROUNDS, Label, render_scene
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -54,6 +54,19 @@ def test_sample_scenes_read_exactly(reader: DiceReader) -> None:
         found, missed, extra = match(dets, [(d["value"], tuple(d["box"])) for d in labels[name]])
         assert (missed, extra) == (0, 0), name
         assert all(t == p for t, p in found), name
+
+
+def test_a_big_frame_is_halved_first_and_boxed_in_its_own_pixels(reader: DiceReader) -> None:
+    image = load_image(SAMPLES / "scene-06-tiles.jpg")
+    big = cv2.resize(image, (1920, 1440), interpolation=cv2.INTER_CUBIC)  # read from 960×720
+    assert halved_for(to_grey(big), reader.long_side)[1] == 2
+    small, large = reader.infer(image), reader.infer(big)
+    assert sorted(d.value for d in large) == sorted(d.value for d in small)
+    for d in large:  # each box at three times the place and size of the same die's in the photo
+        near = min(
+            small, key=lambda s: np.hypot(*np.subtract(s.centre(), np.divide(d.centre(), 3)))
+        )
+        assert np.allclose(np.divide(d.box, 3), near.box, atol=3.0) and d.value == near.value
 
 
 @pytest.mark.parametrize("shift", ["triple", "half", "warm", "jpeg20"])

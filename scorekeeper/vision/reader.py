@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -119,6 +119,24 @@ def preprocess(frame: np.ndarray, long_side: int = DEFAULT_LONG_SIDE) -> Prepare
         small = cv2.copyMakeBorder(small, 0, ph, 0, pw, cv2.BORDER_REPLICATE)
     tensor = (small.astype(np.float32) * np.float32(1 / 255))[None, None]
     return Prepared(tensor=tensor, scale=scale, frame_size=(w, h))
+
+
+def halved_for(grey: np.ndarray, long_side: int) -> tuple[np.ndarray, int]:
+    """A big grey frame halved (OpenCV's fast 2×2 average) until its longer side is under
+    twice ``long_side``, and the factor it shrank by; a smaller frame (or one of odd size) as it
+    is, factor 1. Each pass's area resize then has less to do: a 1920×1080 frame is read from
+    960×540.
+
+    >>> g, f = halved_for(np.zeros((1080, 1920), np.uint8), 512)
+    >>> g.shape, f, halved_for(np.zeros((480, 640), np.uint8), 512)[1]
+    ((540, 960), 2, 1)
+    """
+    factor = 1
+    while max(grey.shape) >= 2 * long_side and grey.shape[0] % 2 == 0 and grey.shape[1] % 2 == 0:
+        h, w = grey.shape
+        grey = cv2.resize(grey, (w // 2, h // 2), interpolation=cv2.INTER_AREA)
+        factor *= 2
+    return grey, factor
 
 
 def _blocks(padded: np.ndarray, flat: np.ndarray) -> np.ndarray:
@@ -288,6 +306,12 @@ def second_look(
         out.append(Detection(value=value, box=cand.box, confidence=float(p[value])))
     out.sort(key=lambda d: -d.confidence)
     return out
+
+
+def _scaled(box: tuple[float, float, float, float], k: float) -> tuple[float, float, float, float]:
+    """A box with every coordinate times ``k``."""
+    x0, y0, x1, y1 = box
+    return x0 * k, y0 * k, x1 * k, y1 * k
 
 
 def _area(box: tuple[float, float, float, float]) -> float:
@@ -539,13 +563,18 @@ class DiceReader:
 
     def all_candidates(self, frame: np.ndarray, threshold: float | None = None) -> list[Detection]:
         """What the second look judges: the first stage's candidates at ``long_side`` plus those
-        at ``coarse_side`` that they do not already cover (:func:`merge_scales`).
+        at ``coarse_side`` that they do not already cover (:func:`merge_scales`). A frame of
+        twice ``long_side`` or more is halved first (:func:`halved_for`); the boxes are in the
+        frame's own pixels either way.
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
         grey = to_grey(check_frame(frame))  # once for both sizes
+        grey, factor = halved_for(grey, self.long_side)
         found = self.candidates(grey, threshold)
         if self.coarse_side:
             coarse = self.candidates(grey, threshold, long_side=self.coarse_side)
             found = merge_scales(found, coarse)
+        if factor > 1:
+            found = [replace(d, box=_scaled(d.box, factor)) for d in found]
         return found
