@@ -10,6 +10,7 @@ quantized afterwards with ranges of its own calibration.
 
 from __future__ import annotations
 
+import argparse
 import types
 
 import torch
@@ -77,3 +78,40 @@ def simulate_int8(net: nn.Module, skip: tuple[str, ...] = ()) -> int:
             m.forward = types.MethodType(_forward, m)  # type: ignore[method-assign]
             n += 1
     return n
+
+
+def add_arguments(ap: argparse.ArgumentParser, example: str) -> None:
+    """A training command's ``--fake-quant`` and ``--float-layer PREFIX`` options (``example``:
+    a module path of the network it trains, for the help)."""
+    ap.add_argument(
+        "--fake-quant",
+        action="store_true",
+        help="train under simulated int8 (training.fake_quant), for a model to be quantized",
+    )
+    ap.add_argument(
+        "--float-layer",
+        action="append",
+        default=[],
+        metavar="PREFIX",
+        help=f"with --fake-quant: convolutions (module paths, e.g. {example}) left in float",
+    )
+
+
+def check_arguments(ap: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse ``--float-layer`` without ``--fake-quant`` (exits 2 through ``ap.error``)."""
+    if args.float_layer and not args.fake_quant:
+        ap.error("--float-layer needs --fake-quant")
+
+
+def apply(net: nn.Module, args: argparse.Namespace) -> None:
+    """Simulate int8 in ``net`` as ``--fake-quant`` and ``--float-layer`` ask (else nothing)."""
+    if args.fake_quant:
+        simulate_int8(net, tuple(args.float_layer))
+
+
+def metadata(args: argparse.Namespace) -> dict[str, str]:
+    """The exported model's metadata for those options: ``fake_quant``, ``float_layers``."""
+    return {
+        **({"fake_quant": "1"} if args.fake_quant else {}),
+        **({"float_layers": ",".join(args.float_layer)} if args.float_layer else {}),
+    }

@@ -26,8 +26,8 @@ from tqdm import tqdm
 
 from scorekeeper.vision.evaluate import Tally
 from scorekeeper.vision.synth import TRAIN_BACKGROUNDS
+from training import fake_quant
 from training.data import CROP, STRIDE, Sample, augment, load_folder, synth_sample, targets
-from training.fake_quant import simulate_int8
 from training.model import DiceNet, Exported
 from training.onnx_weights import graph_arrays
 from training.sets import DEFAULT_DATA, ROOT, TRAIN_FOLDERS, VALID_FOLDERS
@@ -359,18 +359,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--overexpose", type=float, default=0.0, help="share of crops blown out (default 0)"
     )
-    ap.add_argument(
-        "--fake-quant",
-        action="store_true",
-        help="train under simulated int8 (training.fake_quant), for a model to be quantized",
-    )
-    ap.add_argument(
-        "--float-layer",
-        action="append",
-        default=[],
-        metavar="PREFIX",
-        help="with --fake-quant: convolutions (module paths, e.g. stem) left to run in float",
-    )
+    fake_quant.add_arguments(ap, "stem")
     ap.add_argument(
         "--distill-only",
         action="store_true",
@@ -379,8 +368,7 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     if args.distill_only and not args.teacher:
         ap.error("--distill-only needs --teacher")
-    if args.float_layer and not args.fake_quant:
-        ap.error("--float-layer needs --fake-quant")
+    fake_quant.check_arguments(ap, args)
     if args.eval_only:
         print(json.dumps(evaluate(args.eval_only, args.data, args.limit), indent=1))
         return 0
@@ -420,8 +408,7 @@ def main(argv: list[str] | None = None) -> int:
         if left:
             print(f"layers not in {args.init_onnx.name}, trained afresh: {left}", file=sys.stderr)
     net = net.to(memory_format=torch.channels_last)
-    if args.fake_quant:
-        simulate_int8(net, tuple(args.float_layer))
+    fake_quant.apply(net, args)
     teacher = None
     if args.teacher:
         teacher = detector_from_onnx(args.teacher).eval().to(memory_format=torch.channels_last)
@@ -478,8 +465,7 @@ def main(argv: list[str] | None = None) -> int:
         "crop": str(CROP),
         "producer": "training/train.py (DiceNet)",
         "slim": str(args.slim),
-        **({"fake_quant": "1"} if args.fake_quant else {}),
-        **({"float_layers": ",".join(args.float_layer)} if args.float_layer else {}),
+        **fake_quant.metadata(args),
         **({"distill_only": "1"} if args.distill_only else {}),
         **({"teacher": args.teacher.name} if args.teacher else {}),
     }

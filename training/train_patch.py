@@ -26,8 +26,8 @@ import torch.nn.functional as F
 from tqdm import tqdm
 
 from scorekeeper.vision.patches import PATCH_CONTEXT, PATCH_SIZE
+from training import fake_quant
 from training.data import blow_out
-from training.fake_quant import simulate_int8
 from training.model import PATCH_WIDTHS, PatchNet, TwoStage
 from training.onnx_weights import graph_arrays
 from training.patch_data import SOURCES, STORE, STORE_CONTEXT, fold_images, parse_fold
@@ -312,18 +312,7 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="leave the patches of fold K of N of the real photos out (training.eval_fold)",
     )
-    ap.add_argument(
-        "--fake-quant",
-        action="store_true",
-        help="train under simulated int8 (training.fake_quant), for a model to be quantized",
-    )
-    ap.add_argument(
-        "--float-layer",
-        action="append",
-        default=[],
-        metavar="PREFIX",
-        help="with --fake-quant: convolutions (module paths, e.g. features.0) left in float",
-    )
+    fake_quant.add_arguments(ap, "features.0")
     ap.add_argument(
         "--distill-only",
         action="store_true",
@@ -335,8 +324,7 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--steps must be positive, or 0 with --init-onnx")
     if args.distill_only and not args.init_onnx:
         ap.error("--distill-only needs --init-onnx (the second look to learn from)")
-    if args.float_layer and not args.fake_quant:
-        ap.error("--float-layer needs --fake-quant")
+    fake_quant.check_arguments(ap, args)
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -356,8 +344,7 @@ def main(argv: list[str] | None = None) -> int:
         teacher = copy.deepcopy(net).eval()
         for p in teacher.parameters():
             p.requires_grad_(False)
-    if args.fake_quant:
-        simulate_int8(net, tuple(args.float_layer))
+    fake_quant.apply(net, args)
     opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(
         opt, max_lr=args.lr, total_steps=max(1, args.steps), pct_start=args.warmup
@@ -417,8 +404,7 @@ def main(argv: list[str] | None = None) -> int:
             "patch_steps": str(args.steps),
             "detector": args.detector.name,
             "producer": "training/train_patch.py (DiceNet + PatchNet)",
-            **({"fake_quant": "1"} if args.fake_quant else {}),
-            **({"float_layers": ",".join(args.float_layer)} if args.float_layer else {}),
+            **fake_quant.metadata(args),
             **({"distill_only": "1"} if args.distill_only else {}),
             **(_thresholds(args.init_onnx) if args.steps == 0 or args.distill_only else {}),
         },
