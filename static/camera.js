@@ -126,7 +126,10 @@ function onReading(r) {
   showLight(r.light || null);
   if (cam.status && r.status !== cam.status.status) refreshStatus();
   const p = r.proposal;
-  if (p && !cam.done.has(p.id) && (!cam.proposal || cam.proposal.id !== p.id)) {
+  // a new reading replaces the proposal shown unless the player has started correcting it or
+  // is recording it: the dice they tapped stay until they use or dismiss them
+  const busy = cam.proposal && (cam.acting || corrected());
+  if (p && !cam.done.has(p.id) && (!cam.proposal || (cam.proposal.id !== p.id && !busy))) {
     const client = window.scorekeeperClient;
     cam.proposal = { ...p, shownVersion: client ? client.version : -1 };
     cam.dice = [...p.dice];
@@ -151,7 +154,7 @@ function renderProposal() {
   if (!p) return;
   const left = diceLeft();
   const n = cam.dice.length;
-  const changed = n !== p.dice.length || cam.dice.some((v, i) => v !== p.dice[i]);
+  const changed = corrected();
   const noun = n === 1 ? "die" : "dice";
   // the dice the reader was unsure of, marked until the player changes anything
   cam.unsure = changed ? [] : (p.unsure || []);
@@ -170,6 +173,12 @@ function renderProposal() {
   els.use.disabled = Boolean(why);
   els.why.textContent = why || "";
   els.add.disabled = n >= 6;
+}
+
+/** Whether the player has changed the dice of the proposal shown. */
+function corrected() {
+  const p = cam.proposal;
+  return Boolean(p) && (cam.dice.length !== p.dice.length || cam.dice.some((v, i) => v !== p.dice[i]));
 }
 
 function fillDice() {

@@ -91,6 +91,25 @@ def open_play_page(server: Server, open_tab: Callable[..., Tab]) -> tuple[Any, T
     return game, tab
 
 
+def shown_proposal(page: Any) -> str:
+    """The id of the camera proposal the page shows."""
+    pid = page.evaluate("() => (window.scorekeeperCamera.proposal || {}).id")
+    assert pid, "no proposal is shown"
+    return str(pid)
+
+
+def wait_gone(page: Any, pid: str) -> None:
+    """Wait until proposal ``pid`` is done and no longer shown: the panel is hidden, or shows the
+    demo camera's next proposal (its dice tumble and settle every few seconds)."""
+    page.wait_for_function(
+        """pid => { const c = window.scorekeeperCamera;
+            return c.done.has(pid) && (!c.proposal || c.proposal.id !== pid)
+                && document.querySelector('#cam-proposal').hidden === !c.proposal; }""",
+        arg=pid,
+        timeout=10_000,
+    )
+
+
 def open_with_proposal(server: Server, open_tab: Callable[..., Tab]) -> tuple[Any, Tab]:
     """The play page of a new game (:func:`open_play_page`) once the camera's proposal shows."""
     game, tab = open_play_page(server, open_tab)
@@ -139,8 +158,9 @@ def test_play_page_camera_proposal_corrected_and_recorded(
     # correct the last die (6 -> 1) with one tap, then "Use this throw"
     page.locator("#cam-dice .cam-die").nth(5).click()
     assert "corrected" in page.locator("#cam-msg").inner_text()
+    used = shown_proposal(page)
     page.locator("#cam-use").click()
-    page.locator("#cam-proposal").wait_for(state="hidden", timeout=10_000)
+    wait_gone(page, used)
 
     state = get(f"{server.url}/api/games/{game['id']}")["state"]
     assert sorted(state["turn"]["throw"]) == [1, 1, 2, 3, 4, 5]
@@ -169,19 +189,70 @@ def test_a_throw_typed_instead_is_logged_for_the_proposal(
     game, tab = open_with_proposal(server, open_tab)
     page = tab.page
     # the throw is entered elsewhere (the dice pad, another tablet): the proposal goes away
+    shown = shown_proposal(page)
     post(
         f"{server.url}/api/games/{game['id']}/actions",
         {"version": game["version"], "type": "throw", "dice": [1, 2, 3, 4, 5, 5]},
         game["control_token"],
     )
-    page.locator("#cam-proposal").wait_for(state="hidden", timeout=10_000)
+    wait_gone(page, shown)
     log = CameraLog(log_path_for(server.db))
     deadline = time.monotonic() + 5
     while log.stats()["recorded"] < 1 and time.monotonic() < deadline:
         time.sleep(0.1)
     rows = log.rows()
     log.close()
-    assert [(r["dice"], r["recorded"]) for r in rows] == [([1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 5])]
+    decided = [(r["id"], r["dice"], r["recorded"]) for r in rows if r["outcome"] is not None]
+    assert decided == [(shown, [1, 2, 3, 4, 5, 6], [1, 2, 3, 4, 5, 5])]  # later ones are undecided
+
+
+def wait_new_server_proposal(server: Server, after: str) -> str:
+    """Wait until the camera proposes a throw other than ``after`` (the demo dice tumble and
+    settle again every few seconds); its id."""
+    deadline = time.monotonic() + 15
+    while time.monotonic() < deadline:
+        p = get(f"{server.url}/api/camera/latest")["proposal"]
+        if p and p["id"] != after:
+            return str(p["id"])
+        time.sleep(0.1)
+    raise AssertionError(f"the camera proposed nothing after {after}")
+
+
+def test_a_corrected_proposal_stays_when_the_camera_settles_again(
+    camera_server: tuple[Server, Any], open_tab: Callable[..., Tab]
+) -> None:
+    server, _ = camera_server
+    _, tab = open_with_proposal(server, open_tab)
+    page = tab.page
+    first = shown_proposal(page)
+    # untouched, the proposal follows the camera: the next settled reading replaces it
+    second = wait_new_server_proposal(server, first)
+    page.wait_for_function(
+        "pid => window.scorekeeperCamera.proposal && window.scorekeeperCamera.proposal.id === pid",
+        arg=second,
+        timeout=5_000,
+    )
+    # once the player has tapped a die, the dice they corrected stay
+    page.locator("#cam-dice .cam-die").nth(5).click()
+    assert "corrected" in page.locator("#cam-msg").inner_text()
+    third = wait_new_server_proposal(server, second)
+    time.sleep(1.0)  # a few of the page's polls see the new proposal
+    assert shown_proposal(page) == second and third != second
+    assert "corrected" in page.locator("#cam-msg").inner_text()
+    labels = page.locator("#cam-dice .cam-die").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    values = [label.split(": ")[1].split(",")[0] for label in labels]
+    assert values == ["1", "2", "3", "4", "5", "1"]
+    # dismissed, the panel takes the camera's next reading again
+    page.locator("#cam-dismiss").click()
+    fourth = wait_new_server_proposal(server, third)
+    page.wait_for_function(
+        "pid => window.scorekeeperCamera.proposal && window.scorekeeperCamera.proposal.id === pid",
+        arg=fourth,
+        timeout=5_000,
+    )
+    assert tab.errors == []
 
 
 @pytest.mark.parametrize("camera_server", ["demo-unsure"], indirect=True)
