@@ -54,8 +54,8 @@ def default_model_path() -> Path:
 
 UNSURE_BELOW = 0.8
 """A die read with less confidence is one to check: the camera marks it, ``read`` prints "5?"
-(on the real validation photos 1.6% of right readings fall below it and both of the reader's
-own misreads; on synthetic scenes 1.6-5.2% of right and 70-95% of wrong ones:
+(on the real validation photos 1.8% of right readings fall below it, but not the reader's one
+misread there, read at 0.84; on synthetic scenes 2.2-5.5% of right and 80-92% of wrong ones:
 ``benchmarks/bench_unsure.py``)."""
 
 
