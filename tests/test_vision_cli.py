@@ -158,6 +158,24 @@ def test_eval_reader_figures(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     assert code == 0 and grey["grey"] is True and grey["recall"] == 1.0
 
 
+def test_eval_reader_names_images_without_a_label_file(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    folder = yolo_folder(tmp_path)
+    name = sorted(TRUTH)[0]
+    (folder / "labels" / (Path(name).stem + ".txt")).unlink()
+    code, out, err = run(capsys, "eval-reader", str(folder))
+    fig = json.loads(out)[str(folder)]
+    # counted as showing no dice (YOLO's background images), so its dice are extra predictions
+    assert code == 0 and fig["unlabelled_images"] == [name] and fig["wrong_images"] == [name]
+    assert fig["precision"] < 1.0 and fig["dice"] == sum(len(v) for v in TRUTH.values()) - len(
+        TRUTH[name]
+    )
+    assert f"1 image without a label file in labels/, counted as showing no dice: {name}" in err
+    code, out, err = run(capsys, "eval-reader", "--split", "holdout", str(folder))
+    assert json.loads(out)[str(folder)]["unlabelled_images"] == [] and err == ""
+
+
 def test_eval_reader_errata_correct_a_faulty_label(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

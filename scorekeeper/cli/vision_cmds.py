@@ -185,6 +185,14 @@ def cmd_eval_reader(args: argparse.Namespace) -> int:
             raise ImageError(f"{folder}: no images in images/")
         tally = read_labelled(reader.infer, pairs, grey=args.grey, errata=errata)
         out[folder] = {"split": args.split, "grey": args.grey, **tally.figures()}
+        if tally.unlabelled:
+            n = len(tally.unlabelled)
+            print(
+                f"scorekeeper eval-reader: warning: {folder}: {n} image{'s' if n > 1 else ''}"
+                f" without a label file in labels/, counted as showing no dice:"
+                f" {', '.join(tally.unlabelled[:5])}{' ...' if n > 5 else ''}",
+                file=sys.stderr,
+            )
         if errata is not None:
             fixed = [lab.name for _, lab in pairs if corrected_label(lab, errata) is not None]
             out[folder]["corrected_labels"] = fixed

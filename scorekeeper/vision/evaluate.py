@@ -140,6 +140,7 @@ class Tally:
     # confusion[true][pred], index 0 = no die (missed or extra), 1..6 = face value
     confusion: list[list[int]] = field(default_factory=lambda: [[0] * 7 for _ in range(7)])
     wrong: list[str] = field(default_factory=list)
+    unlabelled: list[str] = field(default_factory=list)
 
     def add(self, name: str, dets: Sequence[Detection], truth: Truth) -> None:
         """Count one image's predictions against its labels."""
@@ -197,6 +198,7 @@ class Tally:
                 "matrix": self.confusion,
             },
             "wrong_images": sorted(self.wrong),
+            "unlabelled_images": sorted(self.unlabelled),
         }
 
 
@@ -271,12 +273,17 @@ def read_labelled(
     errata: Errata | None = None,
 ) -> Tally:
     """The tally of ``infer`` (e.g. ``DiceReader.infer``) over labelled (image, label) paths,
-    each image turned grey first when ``grey``; a missing label file means no dice; label
-    files that ``errata`` corrects are read from there.
+    each image turned grey first when ``grey``; a missing label file means no dice (the YOLO
+    convention for background images; such images are listed in ``unlabelled``); label files
+    that ``errata`` corrects are read from there.
 
     :raises ImageError: for an unreadable image or a malformed label line.
     """
+    pairs = list(pairs)
     tally = Tally()
+    tally.unlabelled = [
+        img.name for img, lab in pairs if corrected_label(lab, errata) is None and not lab.exists()
+    ]
     for img_path, image, truth in load_labelled(pairs, grey=grey, errata=errata):
         tally.add(img_path.name, infer(image), truth)
     return tally
