@@ -230,6 +230,24 @@ def test_eval_reader_bad_folder(capsys: pytest.CaptureFixture[str], tmp_path: Pa
 
 
 @pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"6 0.5 0.5 0.1 0.1\n", "CLASS the face value - 1 (0..5)"),  # a set counting from 1
+        (b"2 0.5 0.5 0.1\n", "expected 'CLASS XC YC W H'"),
+        (b"\xff\xfe\x00", "cannot read the label file"),
+    ],
+)
+def test_eval_reader_bad_label_file_names_it(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, content: bytes, message: str
+) -> None:
+    folder = yolo_folder(tmp_path)
+    label = folder / "labels" / (Path(sorted(TRUTH)[0]).stem + ".txt")
+    label.write_bytes(content)
+    code, out, err = run(capsys, "eval-reader", str(folder))
+    assert code == 2 and out == "" and f"{label}: " in err and message in err
+
+
+@pytest.mark.parametrize(
     ("option", "value", "said"),
     [
         ("--threshold", "1.5", "got 1.5"),

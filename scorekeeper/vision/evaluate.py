@@ -48,7 +48,10 @@ def parse_yolo(text: str, width: int, height: int) -> Truth:
         except (ValueError, IndexError):
             raise ImageError(f"label line {n} {line!r}: expected 'CLASS XC YC W H'") from None
         if len(parts) != 5 or not 0 <= cls <= 5:
-            raise ImageError(f"label line {n} {line!r}: expected 'CLASS XC YC W H', CLASS 0..5")
+            raise ImageError(
+                f"label line {n} {line!r}: expected 'CLASS XC YC W H', CLASS the face value - 1"
+                " (0..5)"
+            )
         box = (
             (xc - w / 2) * width,
             (yc - h / 2) * height,
@@ -260,9 +263,17 @@ def load_labelled(
         if grey:
             image = to_grey(image)
         text = corrected_label(label_path, errata)
+        source = f"{label_path} (from the errata)" if text is not None else str(label_path)
         if text is None:
-            text = label_path.read_text() if label_path.exists() else ""
-        yield img_path, image, parse_yolo(text, image.shape[1], image.shape[0])
+            try:
+                text = label_path.read_text() if label_path.exists() else ""
+            except (OSError, UnicodeDecodeError) as exc:
+                raise ImageError(f"{label_path}: cannot read the label file ({exc})") from None
+        try:
+            truth = parse_yolo(text, image.shape[1], image.shape[0])
+        except ImageError as exc:
+            raise ImageError(f"{source}: {exc}") from None
+        yield img_path, image, truth
 
 
 def read_labelled(
