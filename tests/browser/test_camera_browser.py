@@ -98,6 +98,21 @@ def shown_proposal(page: Any) -> str:
     return str(pid)
 
 
+def shown_values(page: Any) -> list[str]:
+    """The values of the proposal's dice buttons, as their labels say them."""
+    labels = page.locator("#cam-dice .cam-die").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    return [label.split(": ")[1].split(",")[0] for label in labels]
+
+
+def wait_shown(page: Any, pid: str) -> None:
+    """Wait until the page shows proposal ``pid``."""
+    page.wait_for_function(
+        "pid => (window.scorekeeperCamera.proposal || {}).id === pid", arg=pid, timeout=5_000
+    )
+
+
 def wait_gone(page: Any, pid: str) -> None:
     """Wait until proposal ``pid`` is done and no longer shown: the panel is hidden, or shows the
     demo camera's next proposal (its dice tumble and settle every few seconds)."""
@@ -133,11 +148,7 @@ def test_play_page_camera_proposal_corrected_and_recorded(
     )  # the MJPEG live view with the overlay is showing
     page.locator("#cam-proposal").wait_for(state="visible", timeout=15_000)
     assert "I see 6 dice" in page.locator("#cam-msg").inner_text()
-    labels = page.locator("#cam-dice .cam-die").evaluate_all(
-        "els => els.map(e => e.getAttribute('aria-label'))"
-    )
-    values = [label.split(": ")[1].split(",")[0] for label in labels]
-    assert values == ["1", "2", "3", "4", "5", "6"]
+    assert shown_values(page) == ["1", "2", "3", "4", "5", "6"]
     tab.shot("camera-proposal")
 
     # a slow tap outlives the page's half-second refresh: the button it pressed stays in place,
@@ -226,32 +237,19 @@ def test_a_corrected_proposal_stays_when_the_camera_settles_again(
     page = tab.page
     first = shown_proposal(page)
     # untouched, the proposal follows the camera: the next settled reading replaces it
-    second = wait_new_server_proposal(server, first)
-    page.wait_for_function(
-        "pid => window.scorekeeperCamera.proposal && window.scorekeeperCamera.proposal.id === pid",
-        arg=second,
-        timeout=5_000,
-    )
+    wait_shown(page, wait_new_server_proposal(server, first))
     # once the player has tapped a die, the dice they corrected stay
     page.locator("#cam-dice .cam-die").nth(5).click()
     assert "corrected" in page.locator("#cam-msg").inner_text()
-    third = wait_new_server_proposal(server, second)
+    corrected = shown_proposal(page)
+    newer = wait_new_server_proposal(server, corrected)
     time.sleep(1.0)  # a few of the page's polls see the new proposal
-    assert shown_proposal(page) == second and third != second
+    assert shown_proposal(page) == corrected != newer
     assert "corrected" in page.locator("#cam-msg").inner_text()
-    labels = page.locator("#cam-dice .cam-die").evaluate_all(
-        "els => els.map(e => e.getAttribute('aria-label'))"
-    )
-    values = [label.split(": ")[1].split(",")[0] for label in labels]
-    assert values == ["1", "2", "3", "4", "5", "1"]
+    assert shown_values(page) == ["1", "2", "3", "4", "5", "1"]
     # dismissed, the panel takes the camera's next reading again
     page.locator("#cam-dismiss").click()
-    fourth = wait_new_server_proposal(server, third)
-    page.wait_for_function(
-        "pid => window.scorekeeperCamera.proposal && window.scorekeeperCamera.proposal.id === pid",
-        arg=fourth,
-        timeout=5_000,
-    )
+    wait_shown(page, wait_new_server_proposal(server, newer))
     assert tab.errors == []
 
 
