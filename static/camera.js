@@ -47,12 +47,14 @@ function build() {
   els.add = h("button", { type: "button", id: "cam-add", onclick: () => { cam.dice.push(1); renderProposal(); } }, "+ die");
   els.dismiss = h("button", { type: "button", id: "cam-dismiss", onclick: dismiss }, "Dismiss");
   els.why = h("p", { class: "why", id: "cam-why" });
+  els.newer = h("p", { class: "muted", id: "cam-newer", hidden: true },
+    "The camera has read a newer throw since: Dismiss this one to see it.");
   els.proposal = h("div", { class: "cam-proposal", id: "cam-proposal", hidden: true },
     h("p", {}, h("strong", {}, "The camera reads: "), els.msg),
     els.dice,
     h("p", { class: "muted cam-hint" }, "Tap a die to change its value; hold it (or right-click, or Delete) to remove it."),
     h("div", { class: "row" }, els.use, els.add, els.dismiss),
-    els.why);
+    els.why, els.newer);
   fill(panel,
     h("div", { class: "cam-head" }, h("h2", {}, "Camera"), els.status,
       h("span", { class: "cam-tools" }, els.tabletBtn, els.areaBtn, els.wholeBtn)),
@@ -129,7 +131,9 @@ function onReading(r) {
   // a new reading replaces the proposal shown unless the player has started correcting it or
   // is recording it: the dice they tapped stay until they use or dismiss them
   const busy = cam.proposal && (cam.acting || corrected());
-  if (p && !cam.done.has(p.id) && (!cam.proposal || (cam.proposal.id !== p.id && !busy))) {
+  const fresh = p && !cam.done.has(p.id);
+  els.newer.hidden = !(fresh && busy && cam.proposal.id !== p.id);
+  if (fresh && (!cam.proposal || (cam.proposal.id !== p.id && !busy))) {
     const client = window.scorekeeperClient;
     cam.proposal = { ...p, shownVersion: client ? client.version : -1 };
     cam.dice = [...p.dice];
@@ -151,7 +155,10 @@ function showLight(text) {
 function renderProposal() {
   const p = cam.proposal;
   els.proposal.hidden = !p;
-  if (!p) return;
+  if (!p) {
+    els.newer.hidden = true;
+    return;
+  }
   const left = diceLeft();
   const n = cam.dice.length;
   const changed = corrected();

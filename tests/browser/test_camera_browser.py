@@ -246,10 +246,14 @@ def test_a_corrected_proposal_stays_when_the_camera_settles_again(
     time.sleep(1.0)  # a few of the page's polls see the new proposal
     assert shown_proposal(page) == corrected != newer
     assert "corrected" in page.locator("#cam-msg").inner_text()
+    hint = page.locator("#cam-newer")  # says a newer reading waits, and how to get it
+    assert hint.is_visible() and "Dismiss this one to see it" in hint.inner_text()
+    tab.shot("camera-corrected-newer")
     assert shown_values(page) == ["1", "2", "3", "4", "5", "1"]
     # dismissed, the panel takes the camera's next reading again
     page.locator("#cam-dismiss").click()
     wait_shown(page, wait_new_server_proposal(server, newer))
+    assert page.locator("#cam-newer").is_hidden()
     assert tab.errors == []
 
 
