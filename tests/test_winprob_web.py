@@ -83,6 +83,26 @@ def test_final_round_chaser_gets_the_chance_to_beat_the_leader(
     assert body["chances"]["Bob"] == pytest.approx(table.p_win(0, 1050, final_round=True))
 
 
+@pytest.mark.parametrize("preset", ["standard", "zilch"])  # zilch: unsupported by the solver
+def test_a_finished_game_gives_its_outcome_without_a_solve(
+    client: FlaskClient, monkeypatch: pytest.MonkeyPatch, preset: str
+) -> None:
+    from scorekeeper.web import api_winprob
+
+    t = Table(client, ["Ann", "Bob"], preset, target=1000, opening_minimum=0)
+    t.quick(1050)  # Ann reaches the target; Bob's last turn
+    t.quick(0)
+    assert t.state["over"] and t.state["winner"] == "Ann"
+
+    def no_solve(*_: Any) -> None:
+        raise AssertionError("a finished game started a solve")
+
+    monkeypatch.setattr(api_winprob, "ensure_solved", no_solve)
+    body = client.get(f"/api/games/{t.id}/winprob").get_json()
+    assert body["status"] == "over" and body["over"] is True and body["available"] is True
+    assert body["chances"] == {"Ann": 1.0, "Bob": 0.0} and body["options"] == []
+
+
 def test_more_than_two_players_keep_expected_points_advice(client: FlaskClient) -> None:
     t = Table(client, ["Ann", "Bob", "Cy"], "standard", **SMALL)
     body = client.get(f"/api/games/{t.id}/winprob").get_json()

@@ -162,6 +162,20 @@ def _two_players(state: Mapping[str, Any]) -> tuple[int, int] | str:
     return cur, seats[0] if seats[1] == cur else seats[1]
 
 
+def final_chances(state: Mapping[str, Any]) -> dict[str, Any]:
+    """A finished game's chances: 1 for the winner (shared on a tie), 0 for the others; no
+    table is needed (``"status": "over"``)."""
+    winners = set(state.get("winners") or [])
+    share = 1.0 / len(winners) if winners else 0.0
+    return {
+        "available": True,
+        "status": "over",
+        "over": True,
+        "chances": {p["name"]: share if p["name"] in winners else 0.0 for p in state["players"]},
+        "options": [],
+    }
+
+
 def game_chances(state: Mapping[str, Any], table: WinTable) -> dict[str, Any]:
     """Each player's chance to win now, and every option of the pending throw."""
     players = state["players"]
@@ -170,14 +184,7 @@ def game_chances(state: Mapping[str, Any], table: WinTable) -> dict[str, Any]:
     cur, other = seats
     me, opp = players[cur], players[other]
     if state.get("over"):
-        winners = set(state.get("winners") or [])
-        share = 1.0 / len(winners) if winners else 0.0
-        return {
-            "available": True,
-            "status": "ready",
-            "chances": {p["name"]: share if p["name"] in winners else 0.0 for p in (me, opp)},
-            "options": [],
-        }
+        return final_chances(state)
     turn = state["turn"]
     total, dice = int(turn["total"]), int(turn["dice_left"])
     final = bool(state.get("final_round")) and state.get("to_beat") is not None
@@ -287,6 +294,8 @@ def game_winprob(game_id: str) -> Any:
     seats = _two_players(snap.state)
     if isinstance(seats, str):
         return jsonify(available=False, status="not_applicable", reason=seats)
+    if snap.state.get("over"):  # the outcome is known: no solve for it
+        return jsonify(final_chances(snap.state))
     try:
         table = ensure_solved(snap.rules)
     except UnsupportedRulesError as exc:

@@ -34,6 +34,10 @@ function reasonText(data) {
 }
 
 function render(data) {
+  if (data.over) { // the page shows the winner; 100% and 0% would say it again
+    box.hidden = true;
+    return;
+  }
   if (!data.available) {
     box.hidden = data.status === "not_applicable" && onBoard;
     fill(box, h("span", { class: "muted" }, reasonText(data)));
