@@ -239,28 +239,34 @@ class Game:
             return f"hot dice: {p.name} must throw all six dice again before banking"
         return self._points_refusal(t.total)
 
-    def _points_refusal(self, total: int) -> str | None:
+    def _points_refusal(self, total: int, quick: bool = False) -> str | None:
+        """Why a turn of ``total`` points may not be banked, or None; ``quick``: said of a
+        whole turn's points typed in (what to enter instead) rather than of a turn in play."""
         p, r = self._cur(), self.rules
+        farkle = "or 0 if the turn ended in a farkle"
         if not p.on_board and r.opening_minimum and total < r.opening_minimum:
-            return (
-                f"{p.name} needs {_n(r.opening_minimum)} in one turn to get on the board;"
-                f" the turn has {_n(total)}"
-            )
+            need = f"{p.name} needs {_n(r.opening_minimum)} in one turn to get on the board"
+            if quick:
+                return f"{need}; enter {_n(r.opening_minimum)} or more, {farkle}"
+            return f"{need}; the turn has {_n(total)}"
         if r.bank_minimum and total < r.bank_minimum:
-            return (
-                f"a turn needs at least {_n(r.bank_minimum)} to bank; {p.name}'s turn has"
-                f" {_n(total)}"
-            )
+            need = f"a turn needs at least {_n(r.bank_minimum)} to bank"
+            if quick:
+                return f"{need}; enter {_n(r.bank_minimum)} or more, {farkle}"
+            return f"{need}; {p.name}'s turn has {_n(total)}"
         if (
             self.final_round
             and r.final_round_must_beat
             and self.to_beat is not None
             and p.score + total <= self.to_beat
         ):
-            return (
-                f"in the final round {p.name} must beat {_n(self.to_beat)}; banking now makes"
-                f" {_n(p.score + total)}, so keep rolling"
-            )
+            need = f"in the final round {p.name} must beat {_n(self.to_beat)}"
+            if quick:
+                return (
+                    f"{need} (the turn ends by beating it or in a farkle); enter more than"
+                    f" {_n(self.to_beat - p.score)}, {farkle}"
+                )
+            return f"{need}; banking now makes {_n(p.score + total)}, so keep rolling"
         return None
 
     def _do_bank(self, ev: Mapping[str, Any]) -> None:
@@ -283,7 +289,7 @@ class Game:
             t.log.append({"quick": 0})
             self._farkle(p, f"{p.name} scored nothing")
             return
-        why = self._points_refusal(points)
+        why = self._points_refusal(points, quick=True)
         if why:
             raise GameRuleError(f"{p.name} cannot score {_n(points)}: {why}")
         t.log.append({"quick": points})

@@ -337,6 +337,7 @@ def test_quick_score(client: FlaskClient) -> None:
     t = Table(client, ["Ann", "Bob"])
     refused = t.quick(300, status=422)
     assert "Ann needs 500 in one turn" in refused["message"]
+    assert "enter 500 or more, or 0 if the turn ended in a farkle" in refused["message"]
     t.quick(600)
     assert t.score("Ann") == 600 and t.current == "Bob" and t.event == "quick_score"
     t.quick(0)
@@ -344,6 +345,19 @@ def test_quick_score(client: FlaskClient) -> None:
     t.throw(1, 2, 3, 4, 6, 6)
     assert "whole turn" in t.quick(100, status=422)["message"]
     assert t.act("quick_score", 400, points=75)["error"] == "bad_request"
+
+
+def test_quick_score_in_the_final_round_says_what_may_be_entered(client: FlaskClient) -> None:
+    t = Table(client, ["Ann", "Bob"], opening_minimum=0, target=1000, bank_minimum=300)
+    assert "enter 300 or more" in t.quick(250, status=422)["message"]
+    t.quick(1050)  # Ann reaches the target: Bob's last turn, from 0
+    refused = t.quick(1050, status=422)  # a tie does not end a must-beat turn
+    assert refused["message"] == (
+        "Bob cannot score 1,050: in the final round Bob must beat 1,050 (the turn ends by"
+        " beating it or in a farkle); enter more than 1,050, or 0 if the turn ended in a farkle"
+    )
+    t.quick(1100)
+    assert t.state["over"] and t.state["winner"] == "Bob"
 
 
 def core(state: dict[str, Any]) -> dict[str, Any]:
