@@ -167,7 +167,9 @@ class Game:
         p.stats.farkles += 1
         penalty = self.rules.farkle_streak_penalty
         banked = 0
-        msg = f"Farkle! {note}; {p.name} loses the turn's {_n(lost)}."
+        msg = (
+            f"Farkle! {note}; {p.name} loses the turn's {_n(lost)}." if lost else f"Farkle! {note}."
+        )
         kind = "farkle"
         if penalty and p.farkle_streak >= 3:
             p.score -= penalty

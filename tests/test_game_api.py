@@ -342,9 +342,20 @@ def test_quick_score(client: FlaskClient) -> None:
     assert t.score("Ann") == 600 and t.current == "Bob" and t.event == "quick_score"
     t.quick(0)
     assert t.state["players"][1]["farkle_streak"] == 1 and t.current == "Ann"
+    assert t.state["last_event"]["message"] == "Farkle! Bob scored nothing."  # nothing to lose
     t.throw(1, 2, 3, 4, 6, 6)
     assert "whole turn" in t.quick(100, status=422)["message"]
     assert t.act("quick_score", 400, points=75)["error"] == "bad_request"
+
+
+def test_a_farkle_says_what_the_turn_lost(client: FlaskClient) -> None:
+    t = Table(client, ["Ann", "Bob"])
+    t.throw(2, 2, 3, 4, 6, 6)  # a farkle on the first throw: nothing to lose
+    assert t.state["last_event"]["message"] == "Farkle! Ann threw 2 2 3 4 6 6: no scoring dice."
+    t.throw(1, 5, 2, 3, 4, 6)
+    t.keep(1, 5)
+    t.throw(2, 3, 4, 6)
+    assert t.state["last_event"]["message"].endswith("Bob loses the turn's 150.")
 
 
 def test_quick_score_in_the_final_round_says_what_may_be_entered(client: FlaskClient) -> None:
