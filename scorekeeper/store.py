@@ -501,9 +501,10 @@ def _append_one(
         "INSERT INTO events(game_id, seq, type, data, created_at) VALUES (?, ?, ?, ?, ?)",
         (game_id, version + 1, item.event["type"], json.dumps(dict(item.event)), now),
     )
+    playing = [p.name for p in game.players if p.active] or [p.name for p in game.players]
     conn.execute(
-        "UPDATE games SET version=?, updated_at=?, over=?, winner=? WHERE id=?",
-        (version + 1, now, int(game.over), game.winner_text(), game_id),
+        "UPDATE games SET version=?, updated_at=?, over=?, winner=?, players=? WHERE id=?",
+        (version + 1, now, int(game.over), game.winner_text(), json.dumps(playing), game_id),
     )
     return version + 1, game, created
 

@@ -138,6 +138,17 @@ def test_list_games_newest_first(client: FlaskClient) -> None:
     assert len(client.get("/api/games?limit=2").json["games"]) == 2
 
 
+def test_the_list_names_who_is_playing_now(client: FlaskClient) -> None:
+    t = Table(client, ["Ann", "Bob", "Cy"])
+    t.act("join", name="Dee")
+    t.act("leave", player="Bob")
+    listed = next(g for g in client.get("/api/games").json["games"] if g["id"] == t.id)
+    assert listed["players"] == ["Ann", "Cy", "Dee"]  # joined and left, as the list shows them
+    t.undo()
+    listed = next(g for g in client.get("/api/games").json["games"] if g["id"] == t.id)
+    assert listed["players"] == ["Ann", "Bob", "Cy", "Dee"]
+
+
 def test_export_csv_and_json(client: FlaskClient) -> None:
     t = Table(client, ["Ann", "=Bob"], opening_minimum=0)
     t.throw(1, 1, 1, 5, 2, 3)
