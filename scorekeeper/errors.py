@@ -42,7 +42,8 @@ class ControlTokenError(ScorekeeperError):
 
 
 class ServeError(ScorekeeperError):
-    """A bad ``scorekeeper serve`` option: a port outside 0-65535, too few threads."""
+    """A bad ``scorekeeper serve`` option (a port outside 0-65535, too few threads), or no
+    game database where ``games`` / ``export`` are told to read one."""
 
 
 class CameraError(ScorekeeperError):

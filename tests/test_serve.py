@@ -213,6 +213,22 @@ def test_games_and_export_commands(
     assert "no game has the id 'nope'" in capsys.readouterr().err
 
 
+def test_games_and_export_do_not_make_a_database(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    missing = tmp_path / "typo" / "games.sqlite3"
+    for argv in (["games", "--db", str(missing)], ["export", "abc", "--db", str(missing)]):
+        assert main(argv) == 2
+        err = capsys.readouterr().err
+        assert f"no game database at {missing}" in err and "give --db" in err
+    assert not missing.parent.exists()
+    # the default database before any game: an empty list, and still no file
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert main(["games"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"games": []}
+    assert not (tmp_path / "data").exists()
+
+
 def test_serve_refuses_bad_options(capsys: pytest.CaptureFixture[str], db: Path) -> None:
     assert main(["serve", "--port", "70000", "--db", str(db)]) == 2
     assert "a port is 0 to 65535" in capsys.readouterr().err

@@ -75,6 +75,19 @@ def _db_path(args: argparse.Namespace) -> Path:
     return Path(args.db).expanduser() if args.db else default_db_path()
 
 
+def _existing_db(db: Path) -> Path:
+    """``db`` if it is a file; a command that only reads games does not create one.
+
+    :raises ServeError: there is no file at ``db``.
+    """
+    if not db.is_file():
+        raise ServeError(
+            f"no game database at {db}: `scorekeeper serve` makes it when a game is started"
+            " (give --db of the server's database)"
+        )
+    return db
+
+
 def lan_address() -> str:
     """This machine's address on the local network (no packet is sent), or 127.0.0.1."""
     with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
@@ -164,7 +177,11 @@ def cmd_games(args: argparse.Namespace) -> int:
 
     if not 1 <= args.limit <= 10_000:
         raise ServeError(f"bad --limit {args.limit}: a whole number from 1 to 10000")
-    conn = connect(_db_path(args))
+    db = _db_path(args)
+    if not db.exists() and not args.db:  # nothing played here yet: do not make a database
+        print(json.dumps({"games": []}))
+        return 0
+    conn = connect(_existing_db(db))
     try:
         print(json.dumps({"games": list_games(conn, args.limit)}))
     finally:
@@ -178,7 +195,7 @@ def cmd_export(args: argparse.Namespace) -> int:
     from scorekeeper.game_export import game_csv, game_export
     from scorekeeper.store import connect, read_log
 
-    conn = connect(_db_path(args))
+    conn = connect(_existing_db(_db_path(args)))
     try:
         version, created, events = read_log(conn, args.game_id)
     finally:
