@@ -46,8 +46,24 @@ function render(game, why) {
     }
     if (ev.message) announce(ev.message, Boolean(f));
   }
+  fitBoard();
   metrics.updates.push({ version: game.version, wall: Date.now() });
 }
+
+/** A projector does not scroll: shrink the whole board (CSS zoom) until it fits the screen,
+ * so many players, a long name or a 720p projector still show every score and the QR code. */
+function fitBoard() {
+  const root = document.documentElement;
+  const body = document.body;
+  body.style.zoom = "";
+  let zoom = 1;
+  for (let i = 0; i < 5 && root.scrollHeight > window.innerHeight + 1 && zoom > 0.4; i++) {
+    zoom = Math.max(0.4, zoom * (window.innerHeight / root.scrollHeight) * 0.99);
+    body.style.zoom = String(zoom);
+  }
+  metrics.zoom = zoom;
+}
+window.addEventListener("resize", () => requestAnimationFrame(fitBoard));
 
 function renderWinner(st) {
   const box = $("#board-winner");

@@ -6,7 +6,10 @@ Screenshots go to test-artifacts/; measured figures to test-artifacts/figures.js
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import signal
 import socket
 import statistics
 import subprocess
@@ -359,6 +362,45 @@ def open_play_page(server: Server, tab: Tab, game_id: str, token: str) -> None:
     assert "#t=" not in tab.page.url  # the token is kept, then taken out of the address bar
 
 
+FITS_JS = """() => {
+    const inside = (el) => { const r = el.getBoundingClientRect();
+        return r.top >= 0 && r.left >= 0
+            && r.bottom <= innerHeight + 1 && r.right <= innerWidth + 1; };
+    return [document.documentElement.scrollHeight <= innerHeight + 1,
+        [...document.querySelectorAll('#board-scores li')].every(inside),
+        inside(document.querySelector('.qr-box')), window.scorekeeperMetrics.zoom];
+}"""
+
+
+@pytest.mark.parametrize("players", [2, 10, 16])
+def test_the_board_fits_a_720p_projector(
+    live_server: Server, open_tab: Callable[..., Tab], players: int
+) -> None:
+    names = [f"P{i}" for i in range(players)]
+    if players > 2:
+        names[0] = "Maximiliana Wolfeschlegelsteinhausen"
+    game_id, token = new_game(live_server, names, "standard")
+    version = 0
+    for points in (600, 0, 750)[:players]:
+        version = api(
+            live_server,
+            f"/api/games/{game_id}/actions",
+            {"version": version, "type": "quick_score", "points": points},
+            token,
+        )["version"]
+    board = open_tab(*PROJECTOR)
+    board.page.goto(f"{live_server.url}/board/{game_id}")
+    wait_js(board, "window.scorekeeperMetrics.zoom !== undefined")
+    fits_page, cards_seen, qr_seen, zoom = board.page.evaluate(FITS_JS)
+    assert fits_page and cards_seen and qr_seen  # nobody scrolls a projector
+    assert zoom == 1 if players == 2 else 0.4 <= zoom < 1  # shrunk only when it must be
+    board.page.set_viewport_size({"width": 1920, "height": 1080})  # a bigger screen: back up
+    wait_js(board, f"window.scorekeeperMetrics.zoom > {zoom}" if zoom < 1 else "true")
+    assert board.page.evaluate(FITS_JS)[:3] == [True, True, True]
+    board.shot(f"board-fit-{players}")
+    assert board.errors == []
+
+
 def test_whole_game_by_taps_on_a_tablet_with_the_board_live(
     live_server: Server, open_tab: Callable[..., Tab]
 ) -> None:
@@ -539,33 +581,38 @@ def _free_port() -> int:
 
 
 def _serve(port: int, db: Path) -> subprocess.Popen[bytes]:
-    """``scorekeeper serve`` as its own process; returns once it answers."""
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "scorekeeper",
-            "serve",
-            "--port",
-            str(port),
-            "--db",
-            str(db),
-            "--camera",
-            "none",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 20
+    """``scorekeeper serve`` as its own process group (its background solvers die with it,
+    :func:`_kill`); returns once it answers. A port still held for a moment after a kill is
+    tried again; a server that does not start fails with the end of what it printed."""
+    log = db.with_name(f"serve-{port}-{time.monotonic_ns()}.log")
+    deadline = time.monotonic() + 30
     while True:
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=1).close()
-            return proc
-        except OSError:
-            if proc.poll() is not None or time.monotonic() > deadline:
-                proc.kill()
-                raise AssertionError("scorekeeper serve did not start") from None
-            time.sleep(0.1)
+        argv = ["serve", "--port", str(port), "--db", str(db), "--camera", "none"]
+        with log.open("wb") as out:
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "scorekeeper", *argv],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        while proc.poll() is None and time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=1).close()
+                return proc
+            except OSError:
+                time.sleep(0.1)
+        _kill(proc)
+        said = log.read_text(errors="replace")
+        if "in use" not in said or time.monotonic() >= deadline:
+            raise AssertionError(f"scorekeeper serve did not start: {said[-1500:]}")
+        time.sleep(0.5)
+
+
+def _kill(proc: subprocess.Popen[bytes]) -> None:
+    """kill -9 a server started by :func:`_serve`, with any process it started."""
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
 
 
 def test_board_reconnects_by_itself_after_the_server_restarts(
@@ -579,8 +626,7 @@ def test_board_reconnects_by_itself_after_the_server_restarts(
         board = open_tab(*PROJECTOR)
         board.page.goto(f"{server.url}/board/{game_id}")
         wait_js(board, "document.querySelector('#bt-who').textContent.includes('Gil')")
-        proc.kill()  # kill -9: the stream drops at once
-        proc.wait()
+        _kill(proc)  # kill -9: the stream drops at once
         board.page.wait_for_selector("#banner:not([hidden])", timeout=6000)
         assert "Connection" in text(board, "#banner")
         board.shot("board-connection-lost")
@@ -595,8 +641,7 @@ def test_board_reconnects_by_itself_after_the_server_restarts(
         board.page.wait_for_selector("#banner", state="hidden")
         assert "650" in text(board, "#board-scores")
     finally:
-        proc.kill()
-        proc.wait()
+        _kill(proc)
     # what a kill -9 does to requests in flight: refused, cut short or empty
     expected = (
         "ERR_CONNECTION_",
