@@ -61,6 +61,8 @@ function fitBoard() {
     zoom = Math.max(0.4, zoom * (window.innerHeight / root.scrollHeight) * 0.99);
     body.style.zoom = String(zoom);
   }
+  // the full-screen flash keeps its own size: it covers the board, so it needs no room
+  $("#flash").style.zoom = zoom < 1 ? String(1 / zoom) : "";
   metrics.zoom = zoom;
 }
 window.addEventListener("resize", () => requestAnimationFrame(fitBoard));
