@@ -63,6 +63,15 @@ def new_game(server: Server, players: list[str], preset: str, **overrides: Any) 
     return game["id"], game["control_token"]
 
 
+def quick_scores(server: Server, game_id: str, token: str, points: tuple[int, ...]) -> int:
+    """Each turn's points typed in, from version 0, through the API; the version after."""
+    version = 0
+    for p in points:
+        body = {"version": version, "type": "quick_score", "points": p}
+        version = api(server, f"/api/games/{game_id}/actions", body, token)["version"]
+    return version
+
+
 def kb(tab: Tab) -> float:
     """Kilobytes the page's first load transferred (document and every asset)."""
     return round(tab.page.evaluate(TRANSFERRED_JS) / 1024, 1)
@@ -380,14 +389,7 @@ def test_the_board_fits_a_720p_projector(
     if players > 2:
         names[0] = "Maximiliana Wolfeschlegelsteinhausen"
     game_id, token = new_game(live_server, names, "standard")
-    version = 0
-    for points in (600, 0, 750)[:players]:
-        version = api(
-            live_server,
-            f"/api/games/{game_id}/actions",
-            {"version": version, "type": "quick_score", "points": points},
-            token,
-        )["version"]
+    quick_scores(live_server, game_id, token, (600, 0, 750)[:players])
     board = open_tab(*PROJECTOR)
     board.page.goto(f"{live_server.url}/board/{game_id}")
     wait_js(board, "window.scorekeeperMetrics.zoom !== undefined")
@@ -664,10 +666,8 @@ def test_tie_break_then_end_the_game_by_two_taps(
     tab = open_tab(*TABLET)
     open_play_page(live_server, tab, game_id, token)
     page = tab.page
-    version = 0
-    for points in (1000, 1000):  # Ann reaches the target, Bob ties it in the final round
-        body = {"version": version, "type": "quick_score", "points": points}
-        version = api(live_server, f"/api/games/{game_id}/actions", body, token)["version"]
+    # Ann reaches the target, Bob ties it in the final round
+    version = quick_scores(live_server, game_id, token, (1000, 1000))
     wait_version(tab, version)
     dismiss_flash(tab, "TIE-BREAK!")
     assert "Tie-break! Score to beat: 1,000." in text(tab, "#final-banner")
@@ -699,10 +699,7 @@ def test_toxic_twos_wipe_the_score_on_the_page(
     game_id, token = new_game(live_server, ["Ann", "Bob"], "standard", toxic_twos=True)
     tab = open_tab(*TABLET)
     open_play_page(live_server, tab, game_id, token)
-    version = 0
-    for points in (600, 550):
-        body = {"version": version, "type": "quick_score", "points": points}
-        version = api(live_server, f"/api/games/{game_id}/actions", body, token)["version"]
+    version = quick_scores(live_server, game_id, token, (600, 550))
     wait_version(tab, version)
     assert text(tab, "#turn-title") == "Ann's turn"
     tap_throw(tab, [2, 2, 2, 2, 3, 4])
