@@ -71,6 +71,14 @@ function diceLeft() {
   return g && g.state && g.state.turn ? g.state.turn.dice_left : null;
 }
 
+/** While the game waits for a throw, a key naming that moment (the game and its version): each
+ * new key asks the built-in demo camera to throw the dice left; real cameras ignore it. */
+function throwKey() {
+  const g = game();
+  if (!g || !g.state || g.state.phase !== "throw" || !g.state.turn || !g.state.turn.dice_left) return "";
+  return `&throw=${encodeURIComponent(`${gameId}:${g.version}`)}`;
+}
+
 function startStream() {
   if (!cam.status || cam.status.kind === "tablet") return;
   els.img.src = `/api/camera/stream?t=${Date.now()}`;
@@ -117,8 +125,9 @@ async function refreshStatus() {
 async function poll() {
   if (!cam.status || cam.status.kind === "none" || cam.status.kind === "tablet") return;
   const left = diceLeft();
+  const query = left !== null ? `?dice_left=${left}${throwKey()}` : "";
   try {
-    const latest = await call("GET", `/api/camera/latest${left !== null ? `?dice_left=${left}` : ""}`);
+    const latest = await call("GET", `/api/camera/latest${query}`);
     onReading(latest);
   } catch { /* the status poll shows the banner */ }
 }

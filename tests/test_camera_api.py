@@ -89,6 +89,15 @@ def test_none_camera_by_default_under_testing(client: FlaskClient) -> None:
     assert latest["frame_id"] == 0 and latest["dice"] == [] and latest["count"] == 0
     assert latest["proposal"] is None
     assert client.get("/api/camera/latest?dice_left=9").status_code == 400
+    # a throw key asks the built-in demo for dice: it needs the count, and is short
+    for query, words in (
+        ("throw=g:1", "throw needs dice_left"),
+        ("dice_left=0&throw=g:1", "throw needs dice_left"),
+        (f"dice_left=3&throw={'x' * 81}", "at most 80 characters"),
+    ):
+        resp = client.get(f"/api/camera/latest?{query}")
+        assert resp.status_code == 400 and words in resp.get_json()["message"], query
+    assert client.get("/api/camera/latest?dice_left=3&throw=g:1").status_code == 200
     assert client.get("/api/camera/snapshot.jpg").data[:2] == b"\xff\xd8"
 
 

@@ -108,3 +108,45 @@ def test_demo_camera_throw_recorded_through_the_api(demo_app: Flask) -> None:
         headers=auth,
     ).get_json()
     assert out["exact"] is True
+
+
+def test_the_builtin_demo_throws_the_dice_left_for_a_whole_turn(demo_app: Flask) -> None:
+    """The play page's ask (``dice_left`` and a new ``throw`` key whenever the game waits for a
+    throw): the built-in demo throws that many dice, the reader reads them, and a turn is
+    played from the camera's proposals alone."""
+    client = demo_app.test_client()
+    game = client.post("/api/games", json={"players": ["Ann", "Bob"]}).get_json()
+    gid, auth = game["id"], {"Authorization": f"Bearer {game['control_token']}"}
+    state, version = game["state"], game["version"]
+    seen: set[str] = set()
+    throws = 0
+    while state["phase"] == "throw" and state["turn"]["player"] == 0 and throws < 6:
+        left = state["turn"]["dice_left"]
+        deadline = time.monotonic() + 30
+        proposal = None
+        while time.monotonic() < deadline:
+            url = f"/api/camera/latest?dice_left={left}&throw={gid}:{version}"
+            p = client.get(url).get_json()["proposal"]
+            if p is not None and p["id"] not in seen:
+                proposal = p
+                break
+            time.sleep(0.05)
+        assert proposal is not None, client.get("/api/camera").get_json()
+        seen.add(proposal["id"])
+        truth = demo_app.extensions["camera"].latest().info["truth"]
+        assert proposal["count"] == left and proposal["dice"] == truth
+        throws += 1
+        thrown = {"type": "throw", "dice": proposal["dice"], "source": "camera"}
+        resp = client.post(
+            f"/api/games/{gid}/actions", json={"version": version, **thrown}, headers=auth
+        ).get_json()
+        state, version = resp["state"], resp["version"]
+        if state["phase"] != "keep":
+            break  # a farkle: the turn is over
+        best = state["turn"]["keeps"][0]
+        action = {"type": "keep", "dice": best["keep"]}
+        resp = client.post(
+            f"/api/games/{gid}/actions", json={"version": version, **action}, headers=auth
+        ).get_json()
+        state, version = resp["state"], resp["version"]
+    assert throws >= 2  # the game asked again with fewer dice, and the demo threw those

@@ -77,3 +77,35 @@ def test_frames_and_uploads() -> None:
         decode_upload(b"")
     with pytest.raises(CameraError, match="at most 100 bytes"):
         decode_upload(jpeg, max_bytes=100)
+
+
+def test_demo_throws_the_dice_asked_for_and_leaves_them_lying(tmp_path: Path) -> None:
+    cv2.imwrite(str(tmp_path / "a.png"), scene(DICE))
+    asked: list[tuple[int, str] | None] = [None]
+    src = DemoSource(tmp_path, fps=0, tumble_frames=4, still_frames=5, throws=lambda: asked[0])
+    src.open()
+    for _ in range(3):  # nobody has asked: the folder's scene
+        assert src.read() is not None and src.info["scene"] == "a.png"
+    asked[0] = (4, "game:3")
+    motion = MotionDetector()
+    phases, moving = [], []
+    for _ in range(30):  # far past still_frames: thrown dice lie until the next throw
+        frame = src.read()
+        assert frame is not None and frame.shape == (480, 640, 3)
+        phases.append(src.info["phase"])
+        moving.append(motion.update(frame) > 0.003)
+    first = src.info["scene"]
+    assert first.startswith("throw-1-") and len(src.info["truth"]) == 4
+    assert phases == ["tumble"] * 4 + ["still"] * 26
+    assert all(moving[1:5]) and not any(moving[5:])
+    asked[0] = (6, "game:3")  # the same key: the same throw, whatever the count says
+    src.read()
+    assert src.info["scene"] == first and src.info["phase"] == "still"
+    asked[0] = (9, "game:5")  # a new key: the next throw, of at most six dice
+    src.read()
+    assert src.info["scene"].startswith("throw-2-") and src.info["phase"] == "tumble"
+    assert len(src.info["truth"]) == 6
+    # seeded: the same seed throws the same dice, another seed others
+    one, two, other = (DemoSource(tmp_path, seed=s) for s in (0, 0, 1))
+    a, b, c = (s.render_throw(5) for s in (one, two, other))
+    assert np.array_equal(a[1], b[1]) and a[2] == b[2] and not np.array_equal(a[1], c[1])

@@ -36,6 +36,7 @@ from scorekeeper.camera.settle import (
     split_by_area,
 )
 from scorekeeper.camera.sources import (
+    DEFAULT_DEMO_DIR,
     DemoSource,
     FrameSource,
     OpenCVSource,
@@ -91,6 +92,7 @@ class CameraService:
         self._settler = Settler(self.settle_config)
         self._proposal: Proposal | None = None
         self._light: str | None = None
+        self._asked: tuple[int, str] | None = None
         self._proc_lock = threading.Lock()
         self._cond = threading.Condition()
         self._reading: Reading | None = None
@@ -169,7 +171,9 @@ class CameraService:
         if self.source_factory is not None:
             return self.source_factory(spec)
         if spec.kind == "demo":
-            return DemoSource(spec.target, **self.demo_options)
+            if spec.target:  # demo:FOLDER plays the folder's pictures as they are
+                return DemoSource(spec.target, **self.demo_options)
+            return DemoSource(DEFAULT_DEMO_DIR, throws=self.asked_throw, **self.demo_options)
         return OpenCVSource(spec)
 
     # -- reading --------------------------------------------------------------------------
@@ -404,6 +408,15 @@ class CameraService:
         if self.log is not None:
             self.log.set_setting("area", None if self._area.is_whole() else self._area.to_dict())
         return self._area
+
+    def ask_throw(self, dice: int, key: str) -> None:
+        """Ask the built-in demo for a throw of ``dice`` dice; a new ``key`` throws them again
+        (the play page sends one whenever its game waits for a throw). Real cameras ignore it."""
+        self._asked = (dice, key)
+
+    def asked_throw(self) -> tuple[int, str] | None:
+        """The last throw asked for (:meth:`ask_throw`), or None."""
+        return self._asked
 
     def note_shown(self, proposal: Proposal, dice_left: int | None) -> None:
         """Log a proposal the first time a player is shown it."""

@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
@@ -21,6 +22,15 @@ from scorekeeper.camera.frames import Image
 from scorekeeper.errors import CameraError
 
 DEFAULT_DEMO_DIR = Path(__file__).resolve().parents[2] / "sample_images"
+THROW_STYLES = ("wood", "felt", "tray", "text", "tiles")
+"""The tables the built-in demo throws its dice on, one after another (not plain paper: a
+rendered sheet can clip to white and set off the exposure advice)."""
+THROW_SIZE = (640, 480)
+THROW_DIE_SIDE = (40.0, 60.0)
+"""Top-face side of the demo's thrown dice in pixels (as in ``sample_images/``)."""
+
+ThrowAsk = Callable[[], "tuple[int, str] | None"]
+"""What the demo asks before each frame: the dice wanted and the throw's key, or None."""
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
 
 KINDS = ("auto", "none", "demo", "tablet", "webcam", "url")
@@ -82,7 +92,7 @@ def parse_source(text: str | int | None) -> SourceSpec:
     if low in ("tablet", "upload", "browser", "phone"):
         return SourceSpec("tablet")
     if low == "demo":
-        return SourceSpec("demo", str(DEFAULT_DEMO_DIR))
+        return SourceSpec("demo")  # the built-in demo: sample_images/, then thrown dice
     if low.startswith("demo:"):
         return SourceSpec("demo", s[5:])
     if s.isdigit():
@@ -216,6 +226,11 @@ class DemoSource:
 
     With ``labels.json`` (die boxes) beside the images, only the dice move while tumbling (each
     rolls and slides over the table, blurred); without it the whole picture shakes.
+
+    With ``throws``, asked before every frame: once it names a number of dice and a key, the
+    demo throws that many freshly rendered dice (:func:`scorekeeper.vision.synth.render_scene`,
+    seeded), lets them tumble and then leaves them lying, as real dice lie, until a new key
+    asks for the next throw. The folder's scenes play only until the first such ask.
     """
 
     def __init__(
@@ -227,9 +242,16 @@ class DemoSource:
         still_frames: int = 30,
         noise: int = 2,
         seed: int = 0,
+        throws: ThrowAsk | None = None,
     ) -> None:
-        """Play ``folder``'s images at ``fps``: ``tumble_frames`` moving, then ``still_frames``."""
+        """Play ``folder``'s images at ``fps``: ``tumble_frames`` moving, then ``still_frames``;
+        throw dice when ``throws`` asks for them."""
         self.folder = Path(folder)
+        self.throws = throws
+        self._throw: tuple[str, Image, list[int], _Props] | None = None
+        self._throw_key: str | None = None
+        self._throw_step = 0
+        self._thrown = 0
         self.name = "demo"
         self.interval = 1.0 / fps if fps > 0 else 0.0
         self.tumble_frames = tumble_frames
@@ -269,6 +291,7 @@ class DemoSource:
         self._rng = np.random.default_rng(self.seed)
         self._n = 0
         self._noise = []
+        self._throw, self._throw_key, self._throw_step, self._thrown = None, None, 0, 0
 
     @property
     def period(self) -> int:
@@ -276,9 +299,16 @@ class DemoSource:
         return self.tumble_frames + self.still_frames
 
     def read(self) -> Image | None:
-        """The next frame of the loop."""
+        """The next frame: of the throw asked for, else of the folder's loop."""
         if not self.scenes:
             return None
+        asked = self.throws() if self.throws is not None else None
+        if asked is not None and asked[1] != self._throw_key:
+            self._throw_key = asked[1]
+            self._throw = self.render_throw(asked[0])
+            self._throw_step = 0
+        if self._throw is not None:
+            return self._read_throw(self._throw)
         n, self._n = self._n, self._n + 1
         index, step = divmod(n, self.period)
         name, img, truth = self.scenes[index % len(self.scenes)]
@@ -290,6 +320,33 @@ class DemoSource:
                 return self._roll(self._props[name], strength)
             return self._tumble(img, strength)
         return self._with_noise(img, n)
+
+    def render_throw(self, dice: int) -> tuple[str, Image, list[int], _Props]:
+        """The next throw of ``dice`` dice (1 to 6): its name, picture, true values and props."""
+        from scorekeeper.vision.synth import render_scene  # only the built-in demo needs it
+
+        k, self._thrown = self._thrown, self._thrown + 1
+        style = THROW_STYLES[k % len(THROW_STYLES)]
+        img, labels = render_scene(
+            self.seed * 1_000_003 + k,
+            *THROW_SIZE,
+            n_dice=min(6, max(1, dice)),
+            die_size=THROW_DIE_SIDE,
+            background_style=style,
+            clean=True,
+        )
+        picture = np.asarray(img, np.uint8)
+        props = _Props(picture, [box for _, box in labels])
+        return f"throw-{k + 1}-{style}", picture, sorted(v for v, _ in labels), props
+
+    def _read_throw(self, throw: tuple[str, Image, list[int], _Props]) -> Image:
+        name, img, truth, props = throw
+        step, self._throw_step = self._throw_step, self._throw_step + 1
+        phase = "tumble" if step < self.tumble_frames else "still"
+        self.info = {"scene": name, "truth": truth, "phase": phase, "step": step}
+        if phase == "tumble":
+            return self._roll(props, 1.0 - step / max(1, self.tumble_frames))
+        return self._with_noise(img, step)
 
     def _tumble(self, img: Image, strength: float) -> Image:
         h, w = img.shape[:2]

@@ -13,7 +13,10 @@ from typing import Any
 from scorekeeper.cli.common import print_json
 from scorekeeper.errors import CameraError
 
-SOURCES_HELP = "auto, none, demo, tablet, a webcam index (0, 1, ...), a stream URL or a video file"
+SOURCES_HELP = (
+    "auto, none, demo (throws the dice the game has left), demo:FOLDER (plays its pictures),"
+    " tablet, a webcam index (0, 1, ...), a stream URL or a video file"
+)
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

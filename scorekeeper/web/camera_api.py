@@ -30,6 +30,7 @@ bp = Blueprint("camera_api", __name__, url_prefix="/api/camera")
 
 _LOCK = threading.Lock()
 BOUNDARY = "frame"
+MAX_THROW_KEY = 80
 
 
 def camera_log_path(app: Flask) -> Path:
@@ -115,11 +116,27 @@ def status() -> Any:
     return jsonify(camera_service().status())
 
 
+def _throw_key() -> str | None:
+    raw = request.args.get("throw")
+    if raw in (None, ""):
+        return None
+    if len(raw) > MAX_THROW_KEY or not raw.isprintable():
+        raise CameraError(f"throw must be a short key of at most {MAX_THROW_KEY} characters")
+    return raw
+
+
 @bp.get("/latest")
 def latest() -> Any:
-    """``GET /api/camera/latest[?dice_left=N]``: the newest reading and any proposal."""
+    """``GET /api/camera/latest[?dice_left=N[&throw=KEY]]``: the newest reading and any
+    proposal; a new ``throw`` key asks the built-in demo to throw ``dice_left`` dice."""
     dice_left = _dice_left()
-    return jsonify(_reading_answer(camera_service(), dice_left))
+    key = _throw_key()
+    svc = camera_service()
+    if key is not None:
+        if not dice_left:
+            raise CameraError("throw needs dice_left, the number of dice to throw (1 to 6)")
+        svc.ask_throw(dice_left, key)
+    return jsonify(_reading_answer(svc, dice_left))
 
 
 @bp.post("/frame")

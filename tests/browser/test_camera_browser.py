@@ -25,7 +25,8 @@ SIX = [(1, 60, 60), (2, 200, 80), (3, 360, 60), (4, 80, 300), (5, 260, 320), (6,
 def camera_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tuple[Server, Any]]:
     """The app on waitress with a demo camera playing one six-dice scene, read by PipReader
     (``demo-unsure``: unsure of the 4; ``demo-blown``: a quarter of the picture clipped to white;
-    ``tablet``: taking frames from the browser instead)."""
+    ``tablet``: taking frames from the browser instead; ``builtin``: the built-in demo, which
+    throws the dice the game asks for, read by the real model)."""
     from waitress import create_server  # type: ignore[import-untyped,unused-ignore]
 
     from scorekeeper.web import create_app
@@ -43,11 +44,19 @@ def camera_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tu
             "DATABASE": str(tmp_path / "games.sqlite3"),
             "CACHE_DIR": str(tmp_path / "cache"),
             "PUBLIC_URL": None,
-            "CAMERA": f"demo:{demo}" if request.param.startswith("demo") else request.param,
+            "CAMERA": (
+                f"demo:{demo}"
+                if request.param.startswith("demo")
+                else "demo"
+                if request.param == "builtin"
+                else request.param
+            ),
             # "demo-unsure": the reader is unsure of the 4
             "CAMERA_READER_FACTORY": (
                 (lambda: PipReader(unsure_values=(4,)))
                 if request.param == "demo-unsure"
+                else None
+                if request.param == "builtin"
                 else PipReader
             ),
             "CAMERA_DEMO_OPTIONS": {"fps": 15, "tumble_frames": 6, "still_frames": 40},
@@ -254,6 +263,42 @@ def test_a_corrected_proposal_stays_when_the_camera_settles_again(
     page.locator("#cam-dismiss").click()
     wait_shown(page, wait_new_server_proposal(server, newer))
     assert page.locator("#cam-newer").is_hidden()
+    assert tab.errors == []
+
+
+@pytest.mark.parametrize("camera_server", ["builtin"], indirect=True)
+def test_the_builtin_demo_throws_the_dice_the_game_has_left(
+    camera_server: tuple[Server, Any], open_tab: Callable[..., Tab]
+) -> None:
+    server, app = camera_server
+    game, tab = open_with_proposal(server, open_tab)
+    page = tab.page
+    left = 6
+    for throw in range(2):
+        # the proposal the page shows is of the dice lying there: as many as the game has left
+        page.wait_for_function(
+            "n => document.querySelectorAll('#cam-dice .cam-die').length === n",
+            arg=left,
+            timeout=15_000,
+        )
+        truth = app.extensions["camera"].latest().info["truth"]
+        assert [int(v) for v in shown_values(page)] == truth
+        assert f"I see {left} dice" in page.locator("#cam-msg").inner_text()
+        if throw == 0:
+            tab.shot("camera-builtin-demo")
+        used = shown_proposal(page)
+        page.locator("#cam-use").click()
+        wait_gone(page, used)
+        state = get(f"{server.url}/api/games/{game['id']}")["state"]
+        assert sorted(state["turn"]["throw"]) == truth and state["turn"]["source"] == "camera"
+        if state["phase"] != "keep":
+            break  # a farkle ends the turn
+        # keep the advised dice and throw the rest: the demo throws exactly those
+        page.locator("#act-throw").click()
+        page.wait_for_function(
+            "n => window.scorekeeperClient.game.state.turn.dice_left !== n", arg=left
+        )
+        left = page.evaluate("() => window.scorekeeperClient.game.state.turn.dice_left")
     assert tab.errors == []
 
 
