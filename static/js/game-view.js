@@ -116,7 +116,12 @@ export function eventFlash(st) {
   const ev = st.last_event || {};
   const all = ev.all || [ev.type];
   const text = ev.message || "";
-  if (all.includes("farkle") || all.includes("farkle_penalty")) {
+  const farkle = all.includes("farkle") || all.includes("farkle_penalty");
+  // a game won (or tied) on the last turn's farkle or toxic twos flashes the winner
+  const how = farkle ? "A farkle on the last turn. " : all.includes("toxic_twos") ? "Toxic twos on the last turn. " : "";
+  if (all.includes("win")) return { kind: "good", big: "★ WINNER! ★", text: how + text, ms: 3000 };
+  if (all.includes("tie_break")) return { kind: "good", big: "TIE-BREAK!", text: how + text, ms: 3000 };
+  if (farkle) {
     const th = lastThrow(st);
     if (th && Array.isArray(th.dice) && th.dice.length === 6 && th.result === "farkle") {
       return {
@@ -128,9 +133,7 @@ export function eventFlash(st) {
   }
   if (all.includes("toxic_twos")) return { kind: "", big: "TOXIC TWOS!", text, ms: 3000 };
   if (all.includes("six_dice_bonus")) return { kind: "good", big: "SIX-DICE BONUS!", text, ms: 2500 };
-  if (all.includes("win")) return { kind: "good", big: "★ WINNER! ★", text, ms: 3000 };
   if (all.includes("final_round")) return { kind: "good", big: "FINAL ROUND!", text, ms: 3000 };
-  if (all.includes("tie_break")) return { kind: "good", big: "TIE-BREAK!", text, ms: 3000 };
   if (all.includes("hot_dice")) return { kind: "good", big: "HOT DICE!", text, ms: 1500 };
   return null;
 }

@@ -511,7 +511,9 @@ def test_keyboard_and_quick_score_on_a_laptop(
     dismiss_flash(tab, "FINAL ROUND!")
     assert "Beat Cy's 600" in text(tab, "#final-banner")
     page.click("#quick-farkle")
-    dismiss_flash(tab, "FARKLE!")
+    wait_js(tab, "document.querySelector('#flash-big').textContent.includes('WINNER')")
+    assert "A farkle on the last turn" in text(tab, "#flash-text")
+    dismiss_flash(tab, "WINNER")  # the game's end outranks the farkle that ended it
     page.wait_for_selector("#winner:not([hidden])")
     assert "Cy wins!" in text(tab, "#winner")
     tab.shot("play-laptop-winner")
@@ -689,6 +691,30 @@ def test_tie_break_then_end_the_game_by_two_taps(
     assert page.is_hidden("#turn") and page.is_disabled("#end-game")
     wait_js(tab, "document.title.startsWith('Game over')")
     assert tab.errors == []
+
+
+def test_a_game_won_on_a_last_farkle_flashes_the_winner(
+    live_server: Server, open_tab: Callable[..., Tab]
+) -> None:
+    """Bob farkles his final-round turn and Ann wins: the play page and the board flash the
+    winner (saying how the last turn went), not the farkle."""
+    rules = {"opening_minimum": 0, "target": 1000}
+    game_id, token = new_game(live_server, ["Ann", "Bob"], "standard", **rules)
+    version = quick_scores(live_server, game_id, token, (1000,))
+    tab, board = open_tab(*TABLET), open_tab(*PROJECTOR)
+    open_play_page(live_server, tab, game_id, token)
+    board.page.goto(f"{live_server.url}/board/{game_id}")
+    wait_js(board, "window.scorekeeperMetrics.zoom !== undefined")
+    tap_throw(tab, [2, 3, 4, 6, 2, 3])  # Bob's last turn: a farkle
+    wait_version(tab, version + 1)
+    for page in (tab, board):
+        page.page.wait_for_selector("#flash:not([hidden])", timeout=5000)
+        assert "WINNER" in text(page, "#flash-big")
+        assert text(page, "#flash-text") == "A farkle on the last turn. Ann wins with 1,000."
+    tab.shot("play-tablet-won-on-a-farkle")
+    board.shot("board-won-on-a-farkle")
+    dismiss_flash(tab, "WINNER")
+    assert tab.errors == [] and board.errors == []
 
 
 def test_toxic_twos_wipe_the_score_on_the_page(
