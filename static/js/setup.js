@@ -141,19 +141,25 @@ function optionInput(opt) {
     max: opt.high, value, onchange });
 }
 
+/** What is wrong with a number option's input as typed, or null. */
+function numberProblem(opt, input) {
+  const n = input.value.trim() === "" ? NaN : Number(input.value);
+  if (Number.isInteger(n) && n >= opt.low && n <= opt.high && n % 50 === 0) return null;
+  return `${opt.name.replace(/_/g, " ")}: ${input.value || "nothing"} is not accepted; give a multiple of 50 from ${fmt(opt.low)} to ${fmt(opt.high)}.`;
+}
+
 function setOption(opt, input) {
   if (opt.kind === "bool") state.values[opt.name] = input.checked;
   else if (opt.kind === "choice") state.values[opt.name] = input.value;
   else {
-    const n = Number(input.value);
-    const ok = Number.isInteger(n) && n >= opt.low && n <= opt.high && n % 50 === 0;
-    input.setAttribute("aria-invalid", ok ? "false" : "true");
-    if (!ok) {
-      say(`${opt.name.replace(/_/g, " ")}: ${input.value || "nothing"} is not accepted; give a multiple of 50 from ${fmt(opt.low)} to ${fmt(opt.high)}.`);
+    const problem = numberProblem(opt, input);
+    input.setAttribute("aria-invalid", problem ? "true" : "false");
+    if (problem) {
+      say(problem);
       return;
     }
     say("");
-    state.values[opt.name] = n;
+    state.values[opt.name] = Number(input.value);
   }
   markChanged();
 }
@@ -190,6 +196,7 @@ function markChanged() {
 
 const targetOpt = OPTIONS.find((o) => o.name === "target");
 $("#target-help").textContent = targetOpt ? targetOpt.help : "";
+if (targetOpt) $("#opt-target").setAttribute("max", String(targetOpt.high));
 $("#opt-target").addEventListener("change", (e) => setOption(targetOpt, e.target));
 $("#reset-options").addEventListener("click", () => choosePreset(state.preset));
 
@@ -262,6 +269,19 @@ function check() {
     const key = n.toLocaleLowerCase();
     if (seen.has(key)) return `Two players are called ${n}: each player needs a distinct name.`;
     seen.set(key, true);
+  }
+  // a number typed but refused must not start the game on the value it replaced
+  for (const opt of OPTIONS) {
+    const input = $(`#opt-${opt.name}`);
+    if (opt.kind === "bool" || opt.kind === "choice" || !input) continue;
+    const problem = numberProblem(opt, input);
+    if (problem) {
+      input.setAttribute("aria-invalid", "true");
+      const box = input.closest("details");
+      if (box) box.open = true;
+      input.focus();
+      return problem;
+    }
   }
   return null;
 }

@@ -22,6 +22,8 @@ function query() {
   for (const opt of OPTIONS) {
     const el = document.getElementById(`opt-${opt.name}`);
     if (!el) continue;
+    // a number the form refuses (out of range, not a step of 50): no question to ask yet
+    if (opt.kind !== "bool" && el.validity && !el.validity.valid) return null;
     const value = opt.kind === "bool" ? String(el.checked) : el.value;
     if (value !== "") params.append("set", `${opt.name}=${value}`);
   }
@@ -50,6 +52,7 @@ async function ask(solve = false) {
   clearTimeout(timer);
   const q = query();
   asked = q;
+  if (q === null) { fill(box); return; }
   let data;
   try {
     const resp = await fetch(`/api/winprob?${q}&solve=${solve ? 1 : 0}`);

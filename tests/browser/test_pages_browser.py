@@ -218,6 +218,44 @@ def test_setup_with_a_preset_overrides_teams_and_a_roll_off(
     assert tab.errors == []
 
 
+def test_setup_refuses_to_start_on_a_number_it_did_not_take(
+    live_server: Server, open_tab: Callable[..., Tab]
+) -> None:
+    """A target or option typed but refused (negative, too big, not a multiple of 50, in the
+    closed "every option" box) stops the start with the reason, where the game had started on
+    the value the refused one replaced; fixed, the game starts on it."""
+    tab = open_tab(*TABLET)
+    page = tab.page
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("#presets input[value='zilch']")
+    page.fill("#players li:nth-child(1) input.name", "Ann")
+    page.fill("#players li:nth-child(2) input.name", "Bob")
+    before = len(api(live_server, "/api/games")["games"])
+    for value in ("-5", "99999999999", "1234"):
+        page.fill("#opt-target", value)
+        page.click("#start")  # the change event fires as the field loses focus
+        wait_js(tab, "document.querySelector('#setup-message').textContent.includes('target')")
+        assert f"target: {value} is not accepted" in text(tab, "#setup-message")
+        assert page.get_attribute("#opt-target", "aria-invalid") == "true"
+    page.fill("#opt-target", "3000")
+    page.dispatch_event("#opt-target", "change")
+    page.click("#options-box summary")
+    page.fill("#opt-bank_minimum", "75")
+    page.click("#options-box summary")  # closed again, with the refused value inside
+    page.click("#start")
+    assert "bank minimum: 75 is not accepted" in text(tab, "#setup-message")
+    assert page.evaluate("() => document.querySelector('#options-box').open")  # shown to fix
+    assert page.evaluate("() => document.activeElement.id") == "opt-bank_minimum"
+    tab.shot("setup-refused-number")
+    assert len(api(live_server, "/api/games")["games"]) == before  # no game was started
+    page.fill("#opt-bank_minimum", "100")
+    page.click("#start")
+    page.wait_for_url("**/play/**")
+    rules = api(live_server, f"/api/games/{page.url.rsplit('/', 1)[1]}")["rules"]
+    assert (rules["target"], rules["bank_minimum"]) == (3000, 100)
+    assert tab.errors == []
+
+
 def test_setup_applies_the_fair_handicap(live_server: Server, open_tab: Callable[..., Tab]) -> None:
     """The fair-handicap line's "Start Bob on 300 points" sends start_scores; the play page
     shows Bob on 300, not on the board yet."""
