@@ -109,3 +109,17 @@ def test_demo_throws_the_dice_asked_for_and_leaves_them_lying(tmp_path: Path) ->
     one, two, other = (DemoSource(tmp_path, seed=s) for s in (0, 0, 1))
     a, b, c = (s.render_throw(5) for s in (one, two, other))
     assert np.array_equal(a[1], b[1]) and a[2] == b[2] and not np.array_equal(a[1], c[1])
+
+
+def test_the_builtin_demo_throws_anew_each_start_unless_seeded() -> None:
+    from scorekeeper.camera.service import CameraService
+
+    def demo(options: dict[str, int] | None = None) -> DemoSource:
+        src = CameraService("demo", demo_options=options)._make_source()
+        assert isinstance(src, DemoSource) and src.throws is not None
+        return src
+
+    assert demo().seed != demo().seed  # a fresh server starts another sequence of throws
+    assert demo({"seed": 5}).seed == 5
+    folder = CameraService("demo:/x")._make_source()
+    assert isinstance(folder, DemoSource) and folder.throws is None  # plays its pictures only

@@ -9,6 +9,7 @@ the latest :class:`Reading`. Proposals shown to a player and their outcome go to
 
 from __future__ import annotations
 
+import secrets
 import threading
 import time
 import uuid
@@ -173,7 +174,9 @@ class CameraService:
         if spec.kind == "demo":
             if spec.target:  # demo:FOLDER plays the folder's pictures as they are
                 return DemoSource(spec.target, **self.demo_options)
-            return DemoSource(DEFAULT_DEMO_DIR, throws=self.asked_throw, **self.demo_options)
+            # new throws each time the server starts, unless the options fix the seed
+            options = {"seed": secrets.randbits(31), **self.demo_options}
+            return DemoSource(DEFAULT_DEMO_DIR, throws=self.asked_throw, **options)
         return OpenCVSource(spec)
 
     # -- reading --------------------------------------------------------------------------
