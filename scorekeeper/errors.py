@@ -42,8 +42,9 @@ class ControlTokenError(ScorekeeperError):
 
 
 class ServeError(ScorekeeperError):
-    """A bad ``scorekeeper serve`` option (a port outside 0-65535, too few threads), or no
-    game database where ``games`` / ``export`` are told to read one."""
+    """A bad ``scorekeeper serve`` option (a port outside 0-65535 or in use, too few threads, a
+    host not of this machine), or no game database where ``games`` / ``export`` are told to
+    read one."""
 
 
 class CameraError(ScorekeeperError):

@@ -8,6 +8,7 @@ import json
 import os
 import re
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -234,6 +235,16 @@ def test_serve_refuses_bad_options(capsys: pytest.CaptureFixture[str], db: Path)
     assert "a port is 0 to 65535" in capsys.readouterr().err
     assert main(["serve", "--threads", "1", "--db", str(db)]) == 2
     assert "at least 4" in capsys.readouterr().err
+    # a port another server holds, a host that is not this machine: said, no traceback
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = str(taken.getsockname()[1])
+        assert main(["serve", "--port", port, "--db", str(db), "--no-advice"]) == 2
+    err = capsys.readouterr().err
+    assert f"port {port} on 127.0.0.1 is in use" in err and "Traceback" not in err
+    assert main(["serve", "--host", "192.0.2.1", "--port", "0", "--db", str(db)]) == 2
+    assert "not an address of this machine" in capsys.readouterr().err
 
 
 def test_advice_from_the_worker_process(db: Path) -> None:

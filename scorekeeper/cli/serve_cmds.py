@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import errno
 import json
 import signal
 import socket
@@ -100,6 +101,23 @@ def lan_address() -> str:
     return "127.0.0.1"
 
 
+def _listen_problem(exc: OSError, host: str, port: int) -> str:
+    """What to tell the user when the server cannot listen on ``host``:``port``."""
+    if exc.errno == errno.EADDRINUSE:
+        return (
+            f"port {port} on {host} is in use (another server, perhaps another scorekeeper,"
+            " is running there): stop it, or choose another with --port (0 = any free port)"
+        )
+    if exc.errno in (errno.EADDRNOTAVAIL, errno.EAFNOSUPPORT) or isinstance(exc, socket.gaierror):
+        return (
+            f"cannot listen on --host {host}: it is not an address of this machine"
+            " (use 127.0.0.1 for this machine only, 0.0.0.0 for the whole network)"
+        )
+    if exc.errno == errno.EACCES:
+        return f"port {port} needs more privileges: choose one above 1023 with --port"
+    return f"cannot listen on {host}:{port}: {exc.strerror or exc}"
+
+
 def _interrupt(signum: int, frame: object) -> None:
     raise KeyboardInterrupt
 
@@ -107,7 +125,8 @@ def _interrupt(signum: int, frame: object) -> None:
 def cmd_serve(args: argparse.Namespace) -> int:
     """Serve the app with waitress until interrupted.
 
-    :raises ServeError: on a port outside 0–65535 or fewer than 4 threads.
+    :raises ServeError: on a port outside 0–65535, fewer than 4 threads, or a host and port
+        it cannot listen on (the port in use, an address not of this machine).
     """
     from waitress.server import BaseWSGIServer, create_server
 
@@ -128,19 +147,23 @@ def cmd_serve(args: argparse.Namespace) -> int:
     if args.cache_dir:
         config["CACHE_DIR"] = str(Path(args.cache_dir).expanduser())
     app = create_app(config)
+    host = "127.0.0.1" if args.https else args.host
+    try:
+        server = create_server(
+            app,
+            host=host,
+            port=0 if args.https else args.port,
+            threads=args.threads,
+            ident="scorekeeper",
+            channel_timeout=60,
+            connection_limit=max(100, args.threads * 4),
+        )
+    except OSError as exc:
+        raise ServeError(_listen_problem(exc, host, args.port)) from exc
     if not args.no_advice:
         from scorekeeper.web.api_advice import start_worker_process
 
         start_worker_process()
-    server = create_server(
-        app,
-        host="127.0.0.1" if args.https else args.host,
-        port=0 if args.https else args.port,
-        threads=args.threads,
-        ident="scorekeeper",
-        channel_timeout=60,
-        connection_limit=max(100, args.threads * 4),
-    )
     if isinstance(server, BaseWSGIServer) and server.socket is not None:
         port = int(server.socket.getsockname()[1])
     elif isinstance(server, BaseWSGIServer):
