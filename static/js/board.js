@@ -3,7 +3,7 @@
 import { $, h, s, fill, fmt, announce, banner, pageData } from "./dom.js";
 import { GameClient, tokenFor } from "./api.js";
 import { diceRow } from "./dice.js";
-import { eventFlash, finalRoundText, teamsText, turnLine } from "./game-view.js";
+import { eventFlash, finalRoundText, teamStanding, turnLine } from "./game-view.js";
 
 const { game_id: gameId, base_url: baseUrl } = pageData();
 const metrics = (window.scorekeeperMetrics = { updates: [] });
@@ -74,9 +74,11 @@ function renderWinner(st) {
   if (!st.over) return;
   const top = Math.max(...st.players.map((p) => p.score));
   const shared = st.winners && st.winners.length > 1;
+  const standing = teamStanding(st);
   fill(box,
     h("div", { class: "big" }, `★ ${st.winner || "Nobody"} ${shared ? "share the win" : "wins"}!`),
-    h("div", { class: "sub" }, `${fmt(top)} points`));
+    h("div", { class: "sub" }, `${fmt(top)} points`),
+    standing && standing.teams.length > 1 ? h("div", { class: "sub team-result" }, standing.line) : null);
 }
 
 function renderTurn(st) {
@@ -108,9 +110,23 @@ function renderScores(st) {
       h("span", { class: "bscore" }, fmt(p.score)),
       flags.length ? h("span", { class: "bflags" }, flags.join(" · ")) : null);
   }));
-  const tt = teamsText(st);
-  $("#board-teams").hidden = !tt;
-  $("#board-teams").textContent = tt || "";
+  renderTeams(st);
+}
+
+// In a team game the teams' totals come first, as big as the players' scores.
+function renderTeams(st) {
+  const standing = teamStanding(st);
+  const box = $("#board-teams");
+  box.hidden = !standing;
+  if (!standing) return;
+  fill(box, standing.teams.map((t) => {
+    const lead = standing.leaders.includes(t.name) && standing.teams.length > 1;
+    return h("li", { class: lead ? "lead" : "" },
+      h("span", { class: "tname" }, `${lead ? (st.over ? "★ " : "▲ ") : ""}${t.name}`),
+      h("span", { class: "tscore" }, fmt(t.score)),
+      h("span", { class: "tmembers" }, `team: ${t.members.join(" + ")}`));
+  }));
+  box.setAttribute("aria-label", standing.line);
 }
 
 function niceStep(raw) {

@@ -99,6 +99,25 @@ export function finalRoundText(st) {
   return null;
 }
 
+/** The teams by total, highest first, and a line on the team standing ("Team Red leads with
+ * 1,650.", at the end "Team Red has the highest total: 1,650.", "Red and Blue are level on
+ * 1,100."), or null without teams. */
+export function teamStanding(st) {
+  if (!st.teams || !st.teams.length) return null;
+  const teams = [...st.teams].sort((a, b) => b.score - a.score);
+  const top = teams[0].score;
+  const leaders = teams.filter((t) => t.score === top).map((t) => t.name);
+  let line;
+  if (teams.length === 1) line = `Team ${leaders[0]}: ${fmt(top)}.`;
+  else if (leaders.length > 1) {
+    const names = `${leaders.slice(0, -1).join(", ")} and ${leaders[leaders.length - 1]}`;
+    line = `Teams ${names} are level on ${fmt(top)}.`;
+  } else {
+    line = st.over ? `Team ${leaders[0]} has the highest total: ${fmt(top)}.` : `Team ${leaders[0]} leads with ${fmt(top)}.`;
+  }
+  return { teams, leaders, line };
+}
+
 /** "Teams: Red 1,200 (Ann + Bob) · Blue 900 (Cy)" or null. */
 export function teamsText(st) {
   if (!st.teams || !st.teams.length) return null;

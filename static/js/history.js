@@ -2,7 +2,7 @@
 import { $, h, fill, fmt, pageData } from "./dom.js";
 import { call } from "./api.js";
 import { diceRow } from "./dice.js";
-import { turnLine } from "./game-view.js";
+import { teamStanding, teamsText, turnLine } from "./game-view.js";
 
 const { game_id: gameId } = pageData();
 const url = `/api/games/${encodeURIComponent(gameId)}`;
@@ -68,6 +68,9 @@ async function main() {
   const st = game.state;
   const status = st.over ? `won by ${st.winner}` : `in progress, ${st.players[st.current].name} to play`;
   $("#summary").textContent = `${st.players.map((p) => `${p.name} ${fmt(p.score)}`).join(" · ")} — ${status}. Target ${fmt(st.target)}.`;
+  const standing = teamStanding(st);
+  $("#teams-summary").hidden = !standing;
+  if (standing) $("#teams-summary").textContent = `${teamsText(st)}. ${standing.line}`;
   renderSheet(st);
   renderLog(st);
   renderStats(st);

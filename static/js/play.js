@@ -3,7 +3,7 @@
 import { $, h, fill, fmt, announce, banner, pageData } from "./dom.js";
 import { GameClient } from "./api.js";
 import { die, diceRow } from "./dice.js";
-import { adviceFor, adviceOf, rulesOf, bankRefusal, bankWarning, describeKeep, eventFlash, finalRoundText, teamsText, sentence } from "./game-view.js";
+import { adviceFor, adviceOf, rulesOf, bankRefusal, bankWarning, describeKeep, eventFlash, finalRoundText, teamStanding, teamsText, sentence } from "./game-view.js";
 
 const { game_id: gameId } = pageData();
 const QUICK_KEY = `scorekeeper.quick.${gameId}`;
@@ -156,9 +156,11 @@ function renderWinner(st) {
   if (!st.over) return;
   const top = Math.max(...st.players.map((p) => p.score));
   const said = (st.last_event && st.last_event.type === "win" && st.last_event.message) || `With ${fmt(top)} points.`;
+  const standing = teamStanding(st);
   fill(box,
     h("h1", {}, `★ ${st.winner || "Nobody"} ${st.winners && st.winners.length > 1 ? "share the win" : "wins"}!`),
     h("p", {}, said),
+    standing && standing.teams.length > 1 ? h("p", { class: "team-result" }, standing.line) : null,
     h("div", { class: "row" },
       h("a", { class: "btn", href: `/history/${encodeURIComponent(gameId)}` }, "History and score sheet"),
       h("a", { class: "btn primary", href: "/" }, "New game")),

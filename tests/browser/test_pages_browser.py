@@ -755,6 +755,61 @@ def test_a_game_won_on_a_last_farkle_flashes_the_winner(
     assert tab.errors == [] and board.errors == []
 
 
+def test_team_totals_lead_the_board_and_are_named_at_the_end(
+    live_server: Server, open_tab: Callable[..., Tab]
+) -> None:
+    """A team game: the board shows each team's total as big as a player's score, highest
+    first with the leader marked, live; at the end the winner banner, the play page and the
+    history say which team has the highest total (seed 000's team prize)."""
+    game = api(
+        live_server,
+        "/api/games",
+        {
+            "players": ["Ann", "Bob", "Cy", "Dee"],
+            "teams": ["Red", "Blue", "Red", "Blue"],
+            "rules": {"preset": "standard", "overrides": {"opening_minimum": 0, "target": 1000}},
+        },
+    )
+    game_id, token = game["id"], game["control_token"]
+    board = open_tab(*PROJECTOR)
+    board.page.goto(f"{live_server.url}/board/{game_id}")
+    wait_js(board, "window.scorekeeperMetrics.zoom !== undefined")
+    teams = "#board-teams li"
+    version = quick_scores(live_server, game_id, token, (300, 700, 350))
+    wait_js(board, "document.querySelectorAll('#board-teams li').length === 2")
+    wait_js(board, "document.querySelector('#board-teams').textContent.includes('650')")
+    cards = board.page.eval_on_selector_all(teams, "els => els.map(e => e.innerText)")
+    assert cards[0].startswith("▲ Blue") and "700" in cards[0] and "Bob + Dee" in cards[0]
+    assert cards[1].startswith("Red") and "650" in cards[1] and "Ann + Cy" in cards[1]
+    sizes = board.page.eval_on_selector_all(
+        ".tname, .tscore", "els => els.map(e => parseFloat(getComputedStyle(e).fontSize))"
+    )
+    assert len(sizes) == 4 and min(sizes) >= 48
+    label = board.page.get_attribute("#board-teams", "aria-label")
+    assert label == "Team Blue leads with 700."
+    # Dee, then Ann to the target; the final round's three farkles end it
+    for points in (400, 1000, 0, 0, 0):
+        body = {"version": version, "type": "quick_score", "points": points}
+        version = api(live_server, f"/api/games/{game_id}/actions", body, token)["version"]
+    wait_js(board, "!document.querySelector('#board-winner').hidden")
+    line = "Team Red has the highest total: 1,650."
+    assert line in text(board, "#board-winner")
+    assert board.page.eval_on_selector_all(teams, "els => els.map(e => e.innerText)")[0].startswith(
+        "★ Red"
+    )
+    board.shot("board-teams-over")
+    tab = open_tab(*TABLET)
+    tab.page.goto(f"{live_server.url}/play/{game_id}")
+    tab.page.wait_for_selector("#winner:not([hidden])")
+    assert line in text(tab, "#winner")
+    tab.page.goto(f"{live_server.url}/history/{game_id}")
+    tab.page.wait_for_selector("#teams-summary:not([hidden])")
+    assert text(tab, "#teams-summary") == (
+        "Teams: Red 1,650 (Ann + Cy) · Blue 1,100 (Bob + Dee). " + line
+    )
+    assert tab.errors == [] and board.errors == []
+
+
 def test_toxic_twos_wipe_the_score_on_the_page(
     live_server: Server, open_tab: Callable[..., Tab]
 ) -> None:
