@@ -4,11 +4,14 @@ and the time from a still scene to a proposal.
     python benchmarks/bench_camera.py [--images sample_images] [--frames 300] [--scenes 6]
 
 Prints one JSON line per measurement. ``fps_all`` is the demo's loop (tumbling frames are not
-read, still frames are); ``fps_still`` reads every frame (the worst case); both include the
+read, still frames are until their throw is proposed, then the reader rests); ``fps_still``
+reads every frame (a settle that never proposes: the worst case); both include the
 overlay drawn and JPEG-encoded as the live view does. ``proposal_s`` is measured on the
 threaded service with the demo paced at 15 frames per second: from the capture of the first
 still frame of a scene to the proposal; ``live_view_fps`` counts the frames of the MJPEG live
-view (``/api/camera/stream``, demo at 15 fps, capped at 15). Without the ONNX model
+view (``/api/camera/stream``, demo at 15 fps, capped at 15); ``cpu_share_*`` the process's CPU
+seconds per second while thrown dice lie still, with and without the reader resting. Without
+the ONNX model
 (``models/dice.onnx``), the synthetic pip-counting reader of the tests stands in, and
 ``reader`` says so.
 """
@@ -31,6 +34,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
 from scorekeeper.camera.service import CameraService, default_reader_factory  # noqa: E402
+from scorekeeper.camera.settle import SettleConfig  # noqa: E402
 from scorekeeper.camera.sources import DemoSource  # noqa: E402
 
 
@@ -68,7 +72,9 @@ def _fps_round(folder: Path, factory: Callable[[], Any], frames: int, still_only
     tumble = 0 if still_only else 8
     src = DemoSource(folder, fps=0, tumble_frames=tumble, still_frames=30)
     src.open()
-    svc = CameraService("none", reader_factory=factory)
+    # still_only: a settle that never proposes, so the reader never rests (every frame read)
+    settle = SettleConfig(min_confidence=1.01) if still_only else None
+    svc = CameraService("none", reader_factory=factory, settle=settle)
     for i in range(10):  # warm-up
         svc.jpeg(svc.process(src.read(), i + 1, src.info))  # type: ignore[arg-type]
     t0 = time.perf_counter()
@@ -152,6 +158,29 @@ def bench_stream(folder: Path, factory: Callable[[], Any], seconds: float = 8.0)
     return {"live_view_fps": round(frames / seconds, 1), "frames": frames}
 
 
+def bench_idle(factory: Callable[[], Any], seconds: float = 10.0) -> dict[str, Any]:
+    """CPU seconds per second of this process while six dice thrown by the built-in demo (at
+    15 frames per second) lie still: with the reader resting once they are proposed, and with
+    a settle that never proposes, so the reader runs on every frame (as before it rested)."""
+    out: dict[str, Any] = {}
+    for name, settle in (("resting", None), ("always_reading", SettleConfig(min_confidence=1.01))):
+        svc = CameraService(
+            "demo", reader_factory=factory, settle=settle, demo_options={"fps": 15, "seed": 0}
+        )
+        svc.start()
+        svc.ask_throw(6, "bench")
+        try:
+            time.sleep(3.0)  # the reader loads, the throw tumbles and settles
+            cpu, wall = time.process_time(), time.monotonic()
+            time.sleep(seconds)
+            out[f"cpu_share_{name}"] = round(
+                (time.process_time() - cpu) / (time.monotonic() - wall), 3
+            )
+        finally:
+            svc.stop()
+    return out
+
+
 def main() -> int:
     """Run the measurements and print JSON lines."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -176,6 +205,8 @@ def main() -> int:
     print(json.dumps({"bench": "camera_proposal", "reader": name, **latency}), flush=True)
     live = bench_stream(folder, factory)
     print(json.dumps({"bench": "camera_live_view", "reader": name, **live}), flush=True)
+    idle = bench_idle(factory)
+    print(json.dumps({"bench": "camera_idle_cpu", "reader": name, **idle}), flush=True)
     return 0
 
 

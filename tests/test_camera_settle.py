@@ -59,6 +59,23 @@ def test_moving_then_still_proposes_exactly_once_after_the_dice_stop() -> None:
     assert reader.calls <= 30
 
 
+def test_the_reader_rests_once_a_still_throw_is_proposed() -> None:
+    """Dice lying still after their proposal are not read again (a Raspberry Pi's core stays
+    free); every frame still carries the proposal's dice for the overlay; the next motion
+    wakes the reader."""
+    reader = PipReader()
+    svc = CameraService("none", reader_factory=lambda: reader)
+    cfg = SettleConfig()
+    readings = [svc.process(f, i + 1) for i, f in enumerate(still_frames(60))]
+    proposed = next(i for i, r in enumerate(readings) if r.proposal is not None)
+    assert reader.calls == cfg.vote_frames  # the votes, then no more reads
+    for r in readings[proposed:]:
+        assert r.proposal is readings[proposed].proposal
+        assert sorted(d.value for d in r.dice) == [1, 3, 5, 5]
+    frames = moving_frames(3) + still_frames(20, seed=5)
+    assert len(run(frames, svc)) == 1 and reader.calls == 2 * cfg.vote_frames
+
+
 def test_a_new_throw_after_motion_proposes_again() -> None:
     svc = CameraService("none", reader_factory=PipReader)
     frames = moving_frames(6) + still_frames(15) + moving_frames(6, seed=5) + still_frames(15)

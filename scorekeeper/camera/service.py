@@ -94,6 +94,7 @@ class CameraService:
         self._proposal: Proposal | None = None
         self._light: str | None = None
         self._asked: tuple[int, str] | None = None
+        self._resting: tuple[list[Die], list[Die]] | None = None
         self._proc_lock = threading.Lock()
         self._cond = threading.Condition()
         self._reading: Reading | None = None
@@ -226,16 +227,25 @@ class CameraService:
             stable = self._settler.motion(motion > self.settle_config.moving_fraction)
             if not stable:
                 self._proposal = None
+                self._resting = None
+            # once a still throw is proposed, nothing changes until the next motion: its
+            # dice stand for every frame till then, and the reader rests (a Pi's core with it)
+            resting = self._resting if stable and self._settler.locked else None
             dice: list[Die] = []
-            reader = self._get_reader() if stable else None
+            reader = self._get_reader() if stable and resting is None else None
             if reader is not None:
                 try:
                     dice = [to_die(d) for d in reader.infer(img)]
                 except Exception as exc:
                     self._reader_error = f"the dice reader failed on a frame: {exc}"
                     dice = []
-            inside, outside = split_by_area(dice, area, w, h)
+            if resting is not None:
+                inside, outside = resting
+            else:
+                inside, outside = split_by_area(dice, area, w, h)
             vote = self._settler.vote(inside) if reader is not None else None
+            if vote is not None:  # the proposal's dice stand until the next motion
+                self._resting = (list(vote.dice), outside)
             if vote is not None:
                 truth = (info or {}).get("truth")
                 self._proposal = Proposal(
@@ -408,6 +418,7 @@ class CameraService:
             self._motion.reset()
             self._settler = Settler(self.settle_config)
             self._proposal = None
+            self._resting = None
         if self.log is not None:
             self.log.set_setting("area", None if self._area.is_whole() else self._area.to_dict())
         return self._area
