@@ -21,6 +21,7 @@ const cam = {
   tablet: null, // { stream, video, canvas, busy, timer }
   latest: null,
   acting: false, // "Use this throw" is being sent
+  over: false, // the game is over: the panel is hidden and its live view stopped
 };
 window.scorekeeperCamera = cam;
 
@@ -80,7 +81,7 @@ function throwKey() {
 }
 
 function startStream() {
-  if (!cam.status || cam.status.kind === "tablet") return;
+  if (!cam.status || cam.status.kind === "tablet" || cam.over) return;
   els.img.src = `/api/camera/stream?t=${Date.now()}`;
 }
 
@@ -123,7 +124,7 @@ async function refreshStatus() {
 }
 
 async function poll() {
-  if (!cam.status || cam.status.kind === "none" || cam.status.kind === "tablet") return;
+  if (!cam.status || cam.status.kind === "none" || cam.status.kind === "tablet" || cam.over) return;
   const left = diceLeft();
   const query = left !== null ? `?dice_left=${left}${throwKey()}` : "";
   try {
@@ -385,7 +386,7 @@ async function sendFrame() {
   const t = cam.tablet;
   if (!t) return;
   const v = els.video;
-  if (v.videoWidth) {
+  if (v.videoWidth && !cam.over) {
     const scale = Math.min(1, 640 / v.videoWidth);
     t.grab.width = Math.round(v.videoWidth * scale);
     t.grab.height = Math.round(v.videoHeight * scale);
@@ -439,6 +440,18 @@ function drawBoxes(r) {
   }
 }
 
+/** A finished game needs no camera: the panel hides and its live view stops (no stream to
+ * keep the tablet's radio busy); an undo that reopens the game brings both back. */
+function followGame() {
+  const g = game();
+  const over = Boolean(g && g.state && g.state.phase === "over");
+  if (over === cam.over) return;
+  cam.over = over;
+  panel.hidden = over;
+  if (over) els.img.removeAttribute("src");
+  else startStream();
+}
+
 // ---------- start ----------
 if (panel) {
   build();
@@ -450,5 +463,5 @@ if (panel) {
   setInterval(refreshStatus, STATUS_MS);
   setInterval(poll, POLL_MS);
   // Re-check the "Use this throw" button whenever the game changes.
-  setInterval(() => { dropIfStale(); if (cam.proposal) renderProposal(); }, 500);
+  setInterval(() => { followGame(); dropIfStale(); if (cam.proposal) renderProposal(); }, 500);
 }

@@ -267,6 +267,27 @@ def test_a_corrected_proposal_stays_when_the_camera_settles_again(
     assert tab.errors == []
 
 
+def test_the_camera_panel_goes_when_the_game_is_over(
+    camera_server: tuple[Server, Any], open_tab: Callable[..., Tab]
+) -> None:
+    server, _ = camera_server
+    game, tab = open_with_proposal(server, open_tab)
+    page = tab.page
+    url = f"{server.url}/api/games/{game['id']}/actions"
+    ended = post(url, {"version": game["version"], "type": "end"}, game["control_token"])
+    page.locator("#camera-panel").wait_for(state="hidden", timeout=5_000)
+    # no live view left running on the tablet
+    assert page.evaluate("() => document.querySelector('#camera-panel .cam-img').src") == ""
+    post(url, {"version": ended["version"], "type": "undo"}, game["control_token"])
+    page.locator("#camera-panel").wait_for(state="visible", timeout=5_000)
+    page.wait_for_function(
+        "() => { const i = document.querySelector('#camera-panel .cam-img');"
+        " return i.src.includes('/api/camera/stream') && i.naturalWidth > 0; }",
+        timeout=10_000,
+    )
+    assert tab.errors == []
+
+
 @pytest.mark.parametrize("camera_server", ["builtin"], indirect=True)
 def test_the_builtin_demo_throws_the_dice_the_game_has_left(
     camera_server: tuple[Server, Any], open_tab: Callable[..., Tab]
