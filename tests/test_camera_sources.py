@@ -123,3 +123,17 @@ def test_the_builtin_demo_throws_anew_each_start_unless_seeded() -> None:
     assert demo({"seed": 5}).seed == 5
     folder = CameraService("demo:/x")._make_source()
     assert isinstance(folder, DemoSource) and folder.throws is None  # plays its pictures only
+
+
+def test_asked_throws_follow_new_keys_only() -> None:
+    """Two play pages polling at once (two games, or a tab left open) each send their own key:
+    only a key not seen before asks for a new throw, so the demo does not throw at every poll."""
+    from scorekeeper.camera.service import CameraService
+
+    svc = CameraService("demo")
+    assert svc.asked_throw() is None
+    for dice, key in ((6, "a:1"), (4, "b:7"), (6, "a:1"), (4, "b:7"), (6, "a:1")):
+        svc.ask_throw(dice, key)
+    assert svc.asked_throw() == (4, "b:7")  # game a's key came back: nothing new
+    svc.ask_throw(3, "a:2")  # game a moved on
+    assert svc.asked_throw() == (3, "a:2")

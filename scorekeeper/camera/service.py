@@ -55,6 +55,10 @@ from scorekeeper.vision.exposure import (
 __all__ = ["CameraService", "Proposal", "ReaderLike", "Reading", "default_reader_factory"]
 
 
+ASKED_KEYS = 256
+"""Throw keys the service remembers (:meth:`CameraService.ask_throw`)."""
+
+
 class CameraService:
     """Source, capture, reading and settling behind the camera API."""
 
@@ -94,6 +98,8 @@ class CameraService:
         self._proposal: Proposal | None = None
         self._light: str | None = None
         self._asked: tuple[int, str] | None = None
+        self._asked_keys: OrderedDict[str, None] = OrderedDict()
+        self._ask_lock = threading.Lock()
         self._resting: tuple[list[Die], list[Die]] | None = None
         self._proc_lock = threading.Lock()
         self._cond = threading.Condition()
@@ -424,9 +430,18 @@ class CameraService:
         return self._area
 
     def ask_throw(self, dice: int, key: str) -> None:
-        """Ask the built-in demo for a throw of ``dice`` dice; a new ``key`` throws them again
-        (the play page sends one whenever its game waits for a throw). Real cameras ignore it."""
-        self._asked = (dice, key)
+        """Ask the built-in demo for a throw of ``dice`` dice; a key not seen before throws them
+        (the play page sends a new one whenever its game waits for a throw). Keys seen before
+        change nothing, so two play pages open at once (two games, or a tab left open) do not
+        make the demo throw again at every poll. Real cameras ignore it."""
+        with self._ask_lock:
+            if key in self._asked_keys:
+                self._asked_keys.move_to_end(key)
+                return
+            self._asked_keys[key] = None
+            while len(self._asked_keys) > ASKED_KEYS:
+                self._asked_keys.popitem(last=False)
+            self._asked = (dice, key)
 
     def asked_throw(self) -> tuple[int, str] | None:
         """The last throw asked for (:meth:`ask_throw`), or None."""
