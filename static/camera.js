@@ -22,6 +22,7 @@ const cam = {
   latest: null,
   acting: false, // "Use this throw" is being sent
   over: false, // the game is over: the panel is hidden and its live view stopped
+  lastThrow: null, // { turn, dice, kept }: the game's last throw seen, and its keeps before it
 };
 window.scorekeeperCamera = cam;
 
@@ -48,10 +49,13 @@ function build() {
   els.add = h("button", { type: "button", id: "cam-add", onclick: () => { cam.dice.push(1); renderProposal(); } }, "+ die");
   els.dismiss = h("button", { type: "button", id: "cam-dismiss", onclick: dismiss }, "Dismiss");
   els.why = h("p", { class: "why", id: "cam-why" });
+  els.leftover = h("p", { class: "cam-leftover", id: "cam-leftover", hidden: true },
+    "These are the dice left lying from the last throw: throw them, and the camera reads the new throw.");
   els.newer = h("p", { class: "muted", id: "cam-newer", hidden: true },
     "The camera has read a newer throw since: Dismiss this one to see it.");
   els.proposal = h("div", { class: "cam-proposal", id: "cam-proposal", hidden: true },
     h("p", {}, h("strong", {}, "The camera reads: "), els.msg),
+    els.leftover,
     els.dice,
     h("p", { class: "muted cam-hint" }, "Tap a die to change its value; hold it (or right-click, or Delete) to remove it."),
     h("div", { class: "row" }, els.use, els.add, els.dismiss),
@@ -186,10 +190,40 @@ function renderProposal() {
     els.dice.dataset.key = key;
     fillDice();
   }
+  els.leftover.hidden = changed || !isLeftover(p.dice);
   const why = refusal(left, n);
   els.use.disabled = Boolean(why);
   els.why.textContent = why || "";
   els.add.disabled = n >= 6;
+}
+
+/** Follow the game's throws: the dice of the last one thrown, and what its keep left lying. */
+function noteThrows() {
+  const g = game();
+  const st = g && g.state;
+  if (!st || !st.turn) return;
+  if (st.phase === "keep" && st.turn.throw) {
+    cam.lastThrow = { turn: st.turn.number, dice: [...st.turn.throw], kept: st.turn.kept.length };
+  }
+}
+
+/** Whether ``dice`` (sorted) are exactly what the last keep left of the last throw: the dice
+ * still lying there before the player throws them (a webcam proposes them once the kept ones
+ * are picked up). A real throw of the same values is rare; the player can still use it. */
+function isLeftover(dice) {
+  const g = game();
+  const st = g && g.state;
+  const last = cam.lastThrow;
+  if (!st || st.phase !== "throw" || !last || !st.turn || st.turn.number !== last.turn) return false;
+  if (st.turn.kept.length !== last.kept + 1) return false; // one keep since that throw
+  const rest = [...last.dice];
+  for (const v of st.turn.kept[st.turn.kept.length - 1].keep) {
+    const i = rest.indexOf(v);
+    if (i < 0) return false;
+    rest.splice(i, 1);
+  }
+  rest.sort((a, b) => a - b);
+  return rest.length > 0 && rest.length === dice.length && rest.every((v, i) => v === dice[i]);
 }
 
 /** Whether the player has changed the dice of the proposal shown. */
@@ -463,5 +497,6 @@ if (panel) {
   setInterval(refreshStatus, STATUS_MS);
   setInterval(poll, POLL_MS);
   // Re-check the "Use this throw" button whenever the game changes.
-  setInterval(() => { followGame(); dropIfStale(); if (cam.proposal) renderProposal(); }, 500);
+  setInterval(() => { followGame(); noteThrows(); dropIfStale(); if (cam.proposal) renderProposal(); }, 500);
+  window.addEventListener("scorekeeper:state", () => { noteThrows(); followGame(); });
 }

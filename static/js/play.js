@@ -23,7 +23,15 @@ const ui = {
 // Action-to-screen times in ms (read by the browser tests; reported in the README).
 const metrics = (window.scorekeeperMetrics = { actions: [] });
 
-const client = new GameClient(gameId, { onState: (g, why) => render(g, why), onConnection: connection });
+// Every new state is also announced to the page's other modules (the camera panel follows
+// the throws with it): a "scorekeeper:state" event on window.
+const client = new GameClient(gameId, {
+  onState: (g, why) => {
+    render(g, why);
+    window.dispatchEvent(new CustomEvent("scorekeeper:state", { detail: { why } }));
+  },
+  onConnection: connection,
+});
 window.scorekeeperClient = client;
 
 // ---------- connection ----------

@@ -19,6 +19,7 @@ from tests.browser.conftest import Server, Tab, record_figure, serve_in_thread
 pytestmark = pytest.mark.browser
 
 SIX = [(1, 60, 60), (2, 200, 80), (3, 360, 60), (4, 80, 300), (5, 260, 320), (6, 430, 300)]
+LEFTOVER = [(1, 60, 60), (2, 200, 80), (3, 360, 60), (4, 80, 300), (6, 260, 320), (6, 430, 300)]
 
 
 @pytest.fixture(params=["demo"])
@@ -37,8 +38,12 @@ def camera_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tu
     if request.param == "demo-blown":  # a quarter of the picture clipped to white, off the dice
         picture[:56] = 255
         picture[:, 540:] = 255
-    cv2.imwrite(str(demo / "six.png"), picture)
-    (demo / "truth.json").write_text(json.dumps({"six.png": [1, 2, 3, 4, 5, 6]}))
+    if request.param == "demo-leftover":  # a throw, then the same throw with its 1 taken away
+        cv2.imwrite(str(demo / "a.png"), scene(LEFTOVER))
+        cv2.imwrite(str(demo / "b.png"), scene(LEFTOVER[1:]))
+    else:
+        cv2.imwrite(str(demo / "six.png"), picture)
+        (demo / "truth.json").write_text(json.dumps({"six.png": [1, 2, 3, 4, 5, 6]}))
     app = create_app(
         {
             "DATABASE": str(tmp_path / "games.sqlite3"),
@@ -285,6 +290,41 @@ def test_the_camera_panel_goes_when_the_game_is_over(
         " return i.src.includes('/api/camera/stream') && i.naturalWidth > 0; }",
         timeout=10_000,
     )
+    assert tab.errors == []
+
+
+@pytest.mark.parametrize("camera_server", ["demo-leftover"], indirect=True)
+def test_the_dice_left_lying_from_the_last_throw_are_flagged(
+    camera_server: tuple[Server, Any], open_tab: Callable[..., Tab]
+) -> None:
+    """After a keep, a webcam sees the dice still lying there once the kept ones are picked up
+    and proposes them: the panel says so (throw them first), not that they are a new throw."""
+    server, _ = camera_server
+    game, tab = open_play_page(server, open_tab)
+    page = tab.page
+    page.wait_for_function(
+        "() => document.querySelectorAll('#cam-dice .cam-die').length === 6", timeout=15_000
+    )
+    assert page.locator("#cam-leftover").is_hidden()
+    used = shown_proposal(page)
+    page.locator("#cam-use").click()
+    wait_gone(page, used)
+    state = get(f"{server.url}/api/games/{game['id']}")
+    post(
+        f"{server.url}/api/games/{game['id']}/actions",
+        {"version": state["version"], "type": "keep", "dice": [1]},
+        game["control_token"],
+    )
+    # the demo's next scene: the same dice without the 1, as a webcam would see them lying
+    page.wait_for_function(
+        "() => document.querySelectorAll('#cam-dice .cam-die').length === 5", timeout=15_000
+    )
+    assert shown_values(page) == ["2", "3", "4", "6", "6"]
+    warning = page.locator("#cam-leftover")
+    assert warning.is_visible() and "left lying from the last throw" in warning.inner_text()
+    tab.shot("camera-leftover")
+    page.locator("#cam-dice .cam-die").nth(0).click()  # changed by the player: their call
+    assert warning.is_hidden()
     assert tab.errors == []
 
 
