@@ -171,7 +171,7 @@ class CameraService:
                 cam.open()
             except OSError:
                 self._resolved = parse_source("demo")
-                self._note = "no webcam found, playing the demo scenes"
+                self._note = "no webcam found: the demo throws the dice the game has left"
             else:
                 self._resolved = cam.spec
                 return cam
