@@ -250,9 +250,8 @@ class CameraService:
             else:
                 inside, outside = split_by_area(dice, area, w, h)
             vote = self._settler.vote(inside) if reader is not None else None
-            if vote is not None:  # the proposal's dice stand until the next motion
-                self._resting = (list(vote.dice), outside)
             if vote is not None:
+                self._resting = (list(vote.dice), outside)  # they stand until the next motion
                 truth = (info or {}).get("truth")
                 self._proposal = Proposal(
                     id=uuid.uuid4().hex[:12],
