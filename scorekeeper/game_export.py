@@ -48,20 +48,41 @@ def throws_text(throws: Sequence[dict[str, Any]]) -> str:
     return "; ".join(parts)
 
 
+def _team_seats(game: Game) -> dict[str, list[int]]:
+    """Each team's seats, teams in the order their first member sits."""
+    teams: dict[str, list[int]] = {}
+    for i, p in enumerate(game.players):
+        if p.team:
+            teams.setdefault(p.team, []).append(i)
+    return teams
+
+
 def game_csv(game: Game) -> str:
-    """The turn log as CSV: one row per turn, then every player's score after that turn.
+    """The turn log as CSV: one row per turn, then every player's score after that turn and,
+    in a team game, every team's total (columns ``team NAME``).
 
     When a player starts on points (a handicap) a first row, turn 0 with outcome ``start``,
     gives everyone's starting score.
     """
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow([*CSV_COLUMNS, *(_cell(p.name) for p in game.players)])
+    teams = _team_seats(game)
+    writer.writerow(
+        [
+            *CSV_COLUMNS,
+            *(_cell(p.name) for p in game.players),
+            *(_cell(f"team {name}") for name in teams),
+        ]
+    )
+
+    def totals(scores: Sequence[int]) -> list[int]:
+        return [sum(scores[i] for i in seats) for seats in teams.values()]
+
     starts = [p.start_score for p in game.players]
     if any(starts):
         given = ", ".join(f"{p.name} {p.start_score}" for p in game.players if p.start_score)
         note = _cell(f"starting points: {given}")
-        writer.writerow([0, "", "start", "", "", "", "", note, *starts])
+        writer.writerow([0, "", "start", "", "", "", "", note, *starts, *totals(starts)])
     for h in game.history:
         scores = list(h["scores"]) + [0] * (len(game.players) - len(h["scores"]))
         writer.writerow(
@@ -75,6 +96,7 @@ def game_csv(game: Game) -> str:
                 throws_text(h["throws"]),
                 _cell(h["note"]),
                 *scores,
+                *totals(scores),
             ]
         )
     return out.getvalue()

@@ -169,6 +169,30 @@ def test_export_csv_and_json(client: FlaskClient) -> None:
     assert client.get(f"/api/games/{t.id}/events").json["events"][1]["dice"] == [1, 1, 1, 5, 2, 3]
 
 
+def test_export_csv_of_a_team_game_adds_each_team_total(client: FlaskClient) -> None:
+    body = {
+        "players": ["Ann", "Bob", "Cy"],
+        "teams": ["Red", "=Blue", "Red"],
+        "rules": {"preset": "standard", "overrides": {"opening_minimum": 0}},
+        "start_scores": [0, 300, 0],
+    }
+    game = client.post("/api/games", json=body).get_json()
+    auth = {"Authorization": f"Bearer {game['control_token']}"}
+    version = game["version"]
+    for points in (500, 250, 400):
+        r = client.post(
+            f"/api/games/{game['id']}/actions",
+            json={"version": version, "type": "quick_score", "points": points},
+            headers=auth,
+        )
+        version = r.get_json()["version"]
+    text = client.get(f"/api/games/{game['id']}/export.csv").get_data(as_text=True)
+    rows = list(csv.reader(io.StringIO(text)))
+    assert rows[0][-5:] == ["Ann", "Bob", "Cy", "team Red", "team =Blue"]  # not a formula
+    assert rows[1][2] == "start" and rows[1][-5:] == ["0", "300", "0", "0", "300"]
+    assert [r[-2:] for r in rows[2:]] == [["500", "300"], ["500", "550"], ["900", "550"]]
+
+
 def test_stream_sends_the_state_and_each_new_version(app: Flask, client: FlaskClient) -> None:
     app.config.update(STREAM_SECONDS=3, STREAM_POLL_S=0.05, STREAM_KEEPALIVE_S=0.2)
     t = Table(client, ["Ann", "Bob"])
