@@ -27,8 +27,17 @@ function renderSheet(st) {
         const pts = t.outcome === "farkle" ? (t.banked < 0 ? `F ${fmt(t.banked)}` : "F") : signed;
         return h("td", {}, `${pts} / ${fmt(t.scores ? t.scores[i] : t.score)}`);
       })))),
-    h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, "Total"), st.players.map((p) => h("th", {}, fmt(p.score))))));
+    h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, "Total"), st.players.map((p) => h("th", {}, fmt(p.score)))),
+      teamRow(st)));
   fill($("#sheet"), table, h("p", { class: "muted" }, "Each cell: the turn's points / the running score; F = a farkle."));
+}
+
+/** In a team game, a last row giving each player's team and that team's total, or null. */
+function teamRow(st) {
+  if (!st.teams || !st.teams.length) return null;
+  const total = new Map(st.teams.map((t) => [t.name, t.score]));
+  return h("tr", { class: "team-row" }, h("th", { scope: "row" }, "Team"),
+    st.players.map((p) => h("td", {}, p.team ? `${p.team} ${fmt(total.get(p.team) ?? 0)}` : "–")));
 }
 
 function renderLog(st) {

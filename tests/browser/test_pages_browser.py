@@ -808,6 +808,10 @@ def test_team_totals_lead_the_board_and_are_named_at_the_end(
     assert text(tab, "#teams-summary") == (
         "Teams: Red 1,650 (Ann + Cy) · Blue 1,100 (Bob + Dee). " + line
     )
+    team_row = tab.page.eval_on_selector_all(
+        "#sheet tr.team-row td", "els => els.map(e => e.textContent)"
+    )
+    assert team_row == ["Red 1,650", "Blue 1,100", "Red 1,650", "Blue 1,100"]
     assert tab.errors == [] and board.errors == []
 
 
