@@ -265,7 +265,12 @@ function refusal(left, n) {
   if (g.state.phase === "over") return "The game is over.";
   if (g.state.phase !== "throw") return "Choose the dice to keep from the current throw first.";
   if (n === 0) return "Add the dice that were thrown.";
-  if (left !== null && n !== left) return `The throw needs exactly ${left} ${left === 1 ? "die" : "dice"}: tap + die or hold one to remove it.`;
+  if (left !== null && n !== left) {
+    const need = `The throw needs exactly ${left} ${left === 1 ? "die" : "dice"}: tap + die or hold one to remove it.`;
+    // more dice than are left, after a keep: most likely the kept ones, still in the picture
+    const setAside = n > left && g.state.turn && g.state.turn.kept && g.state.turn.kept.length > 0;
+    return setAside ? `${need} If the kept dice are in the picture, Mark throwing area to leave them out.` : need;
+  }
   return null;
 }
 

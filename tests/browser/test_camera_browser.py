@@ -106,6 +106,11 @@ def open_play_page(server: Server, open_tab: Callable[..., Tab]) -> tuple[Any, T
     return game, tab
 
 
+def text_of(page: Any, selector: str) -> str:
+    """The visible text of an element."""
+    return str(page.inner_text(selector))
+
+
 def shown_proposal(page: Any) -> str:
     """The id of the camera proposal the page shows."""
     pid = page.evaluate("() => (window.scorekeeperCamera.proposal || {}).id")
@@ -325,6 +330,14 @@ def test_the_dice_left_lying_from_the_last_throw_are_flagged(
     tab.shot("camera-leftover")
     page.locator("#cam-dice .cam-die").nth(0).click()  # changed by the player: their call
     assert warning.is_hidden()
+    # the demo's first scene again: six dice where five are left, the kept 1 still in view
+    page.locator("#cam-dismiss").click()
+    page.wait_for_function(
+        "() => document.querySelectorAll('#cam-dice .cam-die').length === 6", timeout=15_000
+    )
+    assert page.is_disabled("#cam-use")
+    why = text_of(page, "#cam-why")
+    assert "needs exactly 5 dice" in why and "Mark throwing area to leave them out" in why
     assert tab.errors == []
 
 
