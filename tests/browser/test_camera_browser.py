@@ -106,11 +106,6 @@ def open_play_page(server: Server, open_tab: Callable[..., Tab]) -> tuple[Any, T
     return game, tab
 
 
-def text_of(page: Any, selector: str) -> str:
-    """The visible text of an element."""
-    return str(page.inner_text(selector))
-
-
 def shown_proposal(page: Any) -> str:
     """The id of the camera proposal the page shows."""
     pid = page.evaluate("() => (window.scorekeeperCamera.proposal || {}).id")
@@ -336,7 +331,7 @@ def test_the_dice_left_lying_from_the_last_throw_are_flagged(
         "() => document.querySelectorAll('#cam-dice .cam-die').length === 6", timeout=15_000
     )
     assert page.is_disabled("#cam-use")
-    why = text_of(page, "#cam-why")
+    why = page.locator("#cam-why").inner_text()
     assert "needs exactly 5 dice" in why and "Mark throwing area to leave them out" in why
     assert tab.errors == []
 

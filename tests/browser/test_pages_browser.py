@@ -139,15 +139,22 @@ def touch_targets_too_small(tab: Tab) -> list[str]:
     return list(tab.page.evaluate(SMALL_TARGETS_JS))
 
 
+def open_setup(server: Server, open_tab: Callable[..., Tab]) -> Tab:
+    """The setup page in a tablet-sized tab, its presets shown and the first two players
+    named Ann and Bob."""
+    tab = open_tab(*TABLET)
+    tab.page.goto(server.url + "/")
+    tab.page.wait_for_selector("#presets input[value='standard']")
+    tab.page.fill("#players li:nth-child(1) input.name", "Ann")
+    tab.page.fill("#players li:nth-child(2) input.name", "Bob")
+    return tab
+
+
 def test_setup_with_a_preset_overrides_teams_and_a_roll_off(
     live_server: Server, open_tab: Callable[..., Tab]
 ) -> None:
-    tab = open_tab(*TABLET)
+    tab = open_setup(live_server, open_tab)
     page = tab.page
-    page.goto(live_server.url + "/")
-    page.wait_for_selector("#presets input[value='zilch']")
-    page.fill("#players li:nth-child(1) input.name", "Ann")
-    page.fill("#players li:nth-child(2) input.name", "Bob")
     page.click("#add-player")
     page.fill("#players li:nth-child(3) input.name", "<img src=x onerror=alert(1)>")
     page.check("#teams-toggle")
@@ -224,12 +231,8 @@ def test_setup_refuses_to_start_on_a_number_it_did_not_take(
     """A target or option typed but refused (negative, too big, not a multiple of 50, in the
     closed "every option" box) stops the start with the reason, where the game had started on
     the value the refused one replaced; fixed, the game starts on it."""
-    tab = open_tab(*TABLET)
+    tab = open_setup(live_server, open_tab)
     page = tab.page
-    page.goto(live_server.url + "/")
-    page.wait_for_selector("#presets input[value='zilch']")
-    page.fill("#players li:nth-child(1) input.name", "Ann")
-    page.fill("#players li:nth-child(2) input.name", "Bob")
     before = len(api(live_server, "/api/games")["games"])
     for value in ("-5", "99999999999", "1234"):
         page.fill("#opt-target", value)
@@ -265,13 +268,9 @@ def test_setup_applies_the_fair_handicap(live_server: Server, open_tab: Callable
     rules = find_rules("standard", {"target": 1000})
     solved = solve_winprob(rules, live_server.db.parent / "cache" / "winprob")
     fair = solved.fair_compensation()  # 300 (solves the handicaps, kept in the cache)
-    tab = open_tab(*TABLET)
+    tab = open_setup(live_server, open_tab)
     page = tab.page
-    page.goto(live_server.url + "/")
-    page.wait_for_selector("#presets input[value='standard']")
     page.check("#presets input[value='standard']")
-    page.fill("#players li:nth-child(1) input.name", "Ann")
-    page.fill("#players li:nth-child(2) input.name", "Bob")
     page.fill("#opt-target", "1000")
     page.dispatch_event("#opt-target", "change")
     page.wait_for_selector("#winprob-apply", timeout=5000)
