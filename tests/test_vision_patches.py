@@ -103,3 +103,25 @@ def test_resolve_overlaps_keeps_the_most_confident_per_place() -> None:
     # the pip wins when it is more confident: confidence decides, not size
     assert resolve_overlaps([Detection(1, pip.box, 0.99), big])[0].value == 1
     assert resolve_overlaps([]) == []
+
+
+def test_resolve_overlaps_drops_the_pips_of_a_die_too_big_for_the_fine_look() -> None:
+    big = Detection(4, (200, 200, 360, 360), 0.88)  # 160 px: a die close to the camera
+    pips = [
+        Detection(1, (220, 220, 270, 270), 0.96),  # a pip of its top face, read as a 1
+        Detection(2, (290, 220, 345, 275), 0.9),  # two pips read as a 2
+        Detection(6, (230, 370, 260, 400), 0.7),  # a side face's pip, outside the top face
+    ]
+    beside = Detection(3, (600, 200, 760, 360), 0.8)  # a die of its size beside it: kept
+    far = Detection(5, (700, 600, 740, 640), 0.9)  # small and far: kept
+    dice = [*pips, big, beside, far]
+    assert resolve_overlaps(dice, whole_side=150) == [far, big, beside]
+    # a die under the fine look's size keeps the old rule: the most confident stays
+    assert resolve_overlaps(dice, whole_side=170)[0] == pips[0]
+    assert big not in resolve_overlaps(dice, whole_side=170)
+    # so does one read unsurely: a false big "die" round two real ones must not hide them
+    unsure = Detection(4, big.box, 0.5)
+    assert pips[0] in resolve_overlaps([*pips, unsure], whole_side=150)
+    # and a candidate bigger than a quarter of its area is not a part of it
+    half = Detection(2, (200, 200, 300, 300), 0.95)
+    assert resolve_overlaps([half, big], whole_side=150) == [half]

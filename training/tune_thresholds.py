@@ -47,7 +47,9 @@ def main(argv: list[str] | None = None) -> int:
                 found = reader.all_candidates(image, c)
                 log_probs = reader.look(image, found)  # as the reader judges: close calls again
                 for s in SCORE_GRID:
-                    read = resolve_overlaps(second_look(found, log_probs, s))
+                    read = resolve_overlaps(
+                        second_look(found, log_probs, s), reader.whole_side(image)
+                    )
                     tallies[(c, s)].add(str(seed), read, truth)
     rows = []
     for (c, s), tally in tallies.items():

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -42,6 +43,23 @@ the four views' log-probabilities (:meth:`DiceReader.relook`)."""
 
 SIZE_RATIO = 2.5
 """A coarse candidate is the same as an overlapping fine one within this ratio of areas."""
+
+WHOLE_SIDE = 72.0
+"""The largest die the detector was trained to see whole: its side in model-input pixels (the
+top of ``training.data.DIE_RANGE``). A bigger die, close to the camera, is found by the coarse
+look, while the fine look sees its pips as small dice (:func:`resolve_overlaps`)."""
+
+PART_RATIO = 4.0
+"""A die too big for the fine look outranks, whatever their confidences, a die of at most
+1 / PART_RATIO of its box area near it (:data:`PART_REACH`): a pip or two of its faces."""
+
+PART_CONFIDENCE = 0.75
+"""... and only when read this clearly: a false big die (a shadow, a patch of marble around
+two real dice) is read far less surely."""
+
+PART_REACH = 2.5
+"""How near: the small one's centre lies in the big die's box grown this many times about its
+centre (a side face's pips lie outside the top face's box)."""
 
 
 def default_model_path() -> Path:
@@ -348,18 +366,39 @@ def merge_scales(fine: list[Detection], coarse: list[Detection]) -> list[Detecti
     return out
 
 
-def resolve_overlaps(dice: list[Detection]) -> list[Detection]:
-    """One die per place: of dice whose boxes hold each other's centre, the most confident.
+def _part_of(small: Detection, big: Detection, whole_side: float) -> bool:
+    """True when ``big``, its longer side at least ``whole_side``, holds ``small`` as a part
+    (:data:`PART_RATIO`, :data:`PART_REACH`)."""
+    x0, y0, x1, y1 = big.box
+    if (
+        max(x1 - x0, y1 - y0) < whole_side
+        or big.confidence < PART_CONFIDENCE
+        or _area(big.box) < PART_RATIO * _area(small.box)
+    ):
+        return False
+    cx, cy = big.centre()
+    half_w, half_h = (x1 - x0) * PART_REACH / 2, (y1 - y0) * PART_REACH / 2
+    return _inside(small.centre(), (cx - half_w, cy - half_h, cx + half_w, cy + half_h))
 
-    >>> pip = Detection(1, (40, 40, 50, 50), 0.6)
+
+def resolve_overlaps(dice: list[Detection], whole_side: float = math.inf) -> list[Detection]:
+    """One die per place. A die near one of at least ``whole_side`` pixels (the
+    :data:`WHOLE_SIDE` of the fine look, in the frame's pixels) and many times its size goes:
+    a pip or two of that die (:data:`PART_RATIO`). Then, of dice whose boxes hold each other's
+    centre, the most confident stays.
+
+    >>> pip = Detection(1, (40, 40, 50, 50), 0.95)
     >>> big = Detection(4, (10, 10, 90, 90), 0.9)
     >>> twin = Detection(3, (12, 12, 88, 88), 0.5)
-    >>> far = Detection(2, (100, 0, 120, 20), 0.4)
+    >>> far = Detection(2, (200, 0, 220, 20), 0.4)
     >>> [d.value for d in resolve_overlaps([pip, big, twin, far])]
+    [1, 2]
+    >>> [d.value for d in resolve_overlaps([pip, big, twin, far], whole_side=60)]
     [4, 2]
     """
+    whole = [d for d in dice if not any(_part_of(d, b, whole_side) for b in dice)]
     kept: list[Detection] = []
-    for d in sorted(dice, key=lambda d: -d.confidence):
+    for d in sorted(whole, key=lambda d: -d.confidence):
         if not any(_overlap(d, k) for k in kept):
             kept.append(d)
     return kept
@@ -546,7 +585,14 @@ class DiceReader:
         found = self.all_candidates(frame)
         if not self.two_stage or not found:
             return found
-        return resolve_overlaps(second_look(found, self.look(frame, found), self.score_threshold))
+        return resolve_overlaps(
+            second_look(found, self.look(frame, found), self.score_threshold),
+            self.whole_side(frame),
+        )
+
+    def whole_side(self, frame: np.ndarray) -> float:
+        """The :data:`WHOLE_SIDE` of the fine look in ``frame``'s pixels."""
+        return WHOLE_SIDE * float(max(frame.shape[:2])) / self.long_side
 
     def relook(self, patches: np.ndarray, logits: np.ndarray) -> np.ndarray:
         """The second look's log-probabilities for ``patches`` given their first ``logits``,
