@@ -73,25 +73,29 @@ def test_accuracy_floor_with_corrected_labels(reader: DiceReader, folder: str, s
 
 
 # Close-ups (training/eval_closeup.py): each die of every second webcam photo cut out and
-# scaled to 160 px across in a 640×480 frame, as a camera close to the table sees it. Measured
-# on all 86 photos: 0.957 of the frames read exactly, and 0.833 before the pips that the fine
-# look sees as dice gave way to the die (reader.resolve_overlaps).
+# scaled to 160 or 320 px across in a 640×480 frame, as a camera close to the table or a phone
+# photo sees it. Measured on all 86 photos, frames read exactly: 0.977 at 160 px and 0.949 at
+# 320 px; 0.833 and 0.568 before the big die outranked its pips (reader.resolve_overlaps) and
+# the third look (reader.COARSEST_FACTOR) came in.
 @pytest.mark.skipif(not DATA.is_dir(), reason=f"no labelled photos at {DATA}")
-def test_close_ups_are_read_as_one_die_not_as_its_pips(reader: DiceReader) -> None:
+@pytest.mark.parametrize("size", [160, 320])
+def test_close_ups_are_read_as_one_die_not_as_its_pips(reader: DiceReader, size: int) -> None:
     from scorekeeper.vision.reader import resolve_overlaps, second_look
     from training.eval_closeup import closeup_figures
 
     pairs = list_labelled(DATA / "webcam-table/Valid")[::2]
     photos = [(img, truth) for _, img, truth in load_labelled(pairs, errata=load_errata(ERRATA))]
+    two_looks = DiceReader(threads=1)
+    two_looks.coarsest_side = None
 
-    def without_parts(frame: np.ndarray) -> list[Detection]:
-        found = reader.all_candidates(frame)
+    def as_before(frame: np.ndarray) -> list[Detection]:
+        found = two_looks.all_candidates(frame)
         return resolve_overlaps(
-            second_look(found, reader.look(frame, found), reader.score_threshold)
+            second_look(found, two_looks.look(frame, found), two_looks.score_threshold)
         )
 
-    fig = closeup_figures(reader.infer, photos, 160)
-    before = closeup_figures(without_parts, photos, 160)
+    fig = closeup_figures(reader.infer, photos, size)
+    before = closeup_figures(as_before, photos, size)
     assert fig["dice"] > 100
-    assert fig["found"] >= 0.98 and fig["right"] >= 0.95 and fig["exact"] >= 0.93, fig
+    assert fig["found"] >= 0.98 and fig["right"] >= 0.97 and fig["exact"] >= 0.95, fig
     assert before["exact"] < fig["exact"] - 0.05, (before, fig)

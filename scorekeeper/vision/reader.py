@@ -36,6 +36,26 @@ DEFAULT_CANDIDATE_THRESHOLD = 0.3
 COARSE_FACTOR = 0.4
 """A two-stage reader also looks at the frame at this fraction of ``long_side``, for big dice."""
 
+COARSEST_FACTOR = 0.15625
+"""The third and smallest look, at this fraction of ``long_side`` (80 px of 512), finds dice too
+big even for the coarse look: over about 225 px across in a 640×480 frame, as in a phone photo
+of a die or two. 80 px is a multiple of 16 (82 px would be padded to 96 and take twice as
+long). It runs only when the first two looks suggest a close-up (:data:`COARSEST_AFTER`,
+:data:`COARSEST_FEW`), so that it costs time only where it may find something."""
+
+COARSEST_AFTER = 32.0
+"""A coarse candidate this big, in the coarse look's input pixels (100 px in a 640×480 frame),
+calls for the third look: the coarse look finds such dice in close-ups and seldom otherwise."""
+
+COARSEST_FEW = 2
+"""So do at most this many candidates from the first two looks together: in a close-up of a 1
+or a 2 the coarse look sees only a pip or two, each smaller than :data:`COARSEST_AFTER`."""
+
+COARSEST_LEAST = 0.75
+"""The third look adds only candidates of at least this share of the coarse look's
+:data:`WHOLE_SIDE`: dice the coarse look may not see whole. (Its boxes of smaller dice come
+out up to twice too big, and would swallow them.)"""
+
 RELOOK_BAND = (0.3, 0.9)
 """A candidate whose die probability lies in this band (from, up to) is a close call: its patch
 is looked at again turned a quarter, mirrored and turned half round, and judged on the mean of
@@ -53,9 +73,10 @@ PART_RATIO = 4.0
 """A die too big for the fine look outranks, whatever their confidences, a die of at most
 1 / PART_RATIO of its box area near it (:data:`PART_REACH`): a pip or two of its faces."""
 
-PART_CONFIDENCE = 0.75
-"""... and only when read this clearly: a false big die (a shadow, a patch of marble around
-two real dice) is read far less surely."""
+PART_CONFIDENCE = 0.8
+"""... but only when the big die is read at least this surely: false big dice (a box round two
+real dice, a patch of marble) were read at 0.34-0.75 on the validation and synthetic scenes;
+of the close-ups' dice read right (``training/eval_closeup.py``), 2% fall below it."""
 
 PART_REACH = 2.5
 """How near: the small one's centre lies in the big die's box grown this many times about its
@@ -332,6 +353,11 @@ def _scaled(box: tuple[float, float, float, float], k: float) -> tuple[float, fl
     return x0 * k, y0 * k, x1 * k, y1 * k
 
 
+def _side(box: tuple[float, float, float, float]) -> float:
+    """The longer side of a box."""
+    return max(box[2] - box[0], box[3] - box[1])
+
+
 def _area(box: tuple[float, float, float, float]) -> float:
     return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
 
@@ -371,7 +397,7 @@ def _part_of(small: Detection, big: Detection, whole_side: float) -> bool:
     (:data:`PART_RATIO`, :data:`PART_REACH`)."""
     x0, y0, x1, y1 = big.box
     if (
-        max(x1 - x0, y1 - y0) < whole_side
+        _side(big.box) < whole_side
         or big.confidence < PART_CONFIDENCE
         or _area(big.box) < PART_RATIO * _area(small.box)
     ):
@@ -489,6 +515,10 @@ class DiceReader:
             round(self.long_side * COARSE_FACTOR) if self.two_stage and coarse else None
         )
         """The second, smaller input size a two-stage reader also looks at (big dice), if any."""
+        self.coarsest_side: int | None = (
+            round(self.long_side * COARSEST_FACTOR) if self.coarse_side else None
+        )
+        """The third and smallest size, looked at when the coarse look finds a big die."""
         self.patch_size: int = int(meta.get("patch_size", PATCH_SIZE))
         self.patch_context: float = float(meta.get("patch_context", PATCH_CONTEXT))
         if score_threshold is None:
@@ -607,20 +637,39 @@ class DiceReader:
             out[rows] = np.mean(views, axis=0)
         return out
 
+    def _coarsest(
+        self,
+        grey: np.ndarray,
+        threshold: float | None,
+        coarse: list[Detection],
+        found: list[Detection],
+    ) -> list[Detection]:
+        """``found`` plus the third look's big dice, when ``coarse`` or ``found`` call for it."""
+        if not self.coarsest_side or not self.coarse_side:
+            return found
+        to_input = self.coarse_side / max(grey.shape[:2])  # grey's pixels -> coarse input
+        biggest = max((_side(d.box) for d in coarse), default=0.0) * to_input
+        if biggest < COARSEST_AFTER and len(found) > COARSEST_FEW:
+            return found
+        least = COARSEST_LEAST * WHOLE_SIDE / to_input
+        big = self.candidates(grey, threshold, long_side=self.coarsest_side)
+        return merge_scales(found, [d for d in big if _side(d.box) >= least])
+
     def all_candidates(self, frame: np.ndarray, threshold: float | None = None) -> list[Detection]:
         """What the second look judges: the first stage's candidates at ``long_side`` plus those
-        at ``coarse_side`` that they do not already cover (:func:`merge_scales`). A frame of
-        twice ``long_side`` or more is halved first (:func:`halved_for`); the boxes are in the
-        frame's own pixels either way.
+        at ``coarse_side`` that they do not already cover (:func:`merge_scales`), and when
+        these include a big die (:data:`COARSEST_AFTER`), those at ``coarsest_side`` too. A
+        frame of twice ``long_side`` or more is halved first (:func:`halved_for`); the boxes
+        are in the frame's own pixels either way.
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
-        grey = to_grey(check_frame(frame))  # once for both sizes
+        grey = to_grey(check_frame(frame))  # once for every size
         grey, factor = halved_for(grey, self.long_side)
         found = self.candidates(grey, threshold)
         if self.coarse_side:
             coarse = self.candidates(grey, threshold, long_side=self.coarse_side)
-            found = merge_scales(found, coarse)
+            found = self._coarsest(grey, threshold, coarse, merge_scales(found, coarse))
         if factor > 1:
             found = [replace(d, box=_scaled(d.box, factor)) for d in found]
         return found
