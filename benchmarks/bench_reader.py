@@ -5,7 +5,8 @@ Prints one JSON line ``{"ms_median", "ms_p90", "frames", "threads", "dice_per_fr
 sample_images/). Each image is resized to 640×480 first (``--size WxH`` for another size); the
 timing covers pre-processing, the model and post-processing (``DiceReader.infer``).
 ``--threads`` is both onnxruntime's and OpenCV's thread count (OpenCV would otherwise spread
-its resizes over every core).
+its resizes over every core). ``third_look_frames`` says on how many of the images the reader
+took its third look, the one for close-ups (``--no-third-look`` turns it off).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ import cv2
 import numpy as np
 
 from scorekeeper.errors import ImageError
-from scorekeeper.vision import DiceReader, default_model_path, load_image
+from scorekeeper.vision import Detection, DiceReader, default_model_path, load_image
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -66,6 +67,9 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--single-scale", action="store_true", help="skip the coarse look for big dice")
     ap.add_argument(
+        "--no-third-look", action="store_true", help="skip the third look that close-ups get"
+    )
+    ap.add_argument(
         "--long-side", type=int, default=None, help="model input long side (default the model's)"
     )
     ap.add_argument(
@@ -87,11 +91,13 @@ def main(argv: list[str] | None = None) -> int:
             args.model or default_model_path(),
             threads=args.threads,
             coarse=not args.single_scale,
+            third_look=not args.no_third_look,
             long_side=args.long_side,
         )
     except (ImageError, ValueError) as exc:
         print(f"bench_reader: {exc}", file=sys.stderr)
         return 2
+    third = sum(_third_look_runs(reader, f) for f in frames)
     for f in frames * max(1, 10 // len(frames)):
         reader.infer(f)
     times, dice = [], 0
@@ -111,9 +117,28 @@ def main(argv: list[str] | None = None) -> int:
         "dice_per_frame": round(dice / len(times), 1),
         "long_side": reader.long_side,
         "coarse_side": reader.coarse_side,
+        "third_side": reader.coarsest_side,
+        "third_look_frames": f"{third} of {len(frames)}",
     }
     print(json.dumps(out))
     return 0
+
+
+def _third_look_runs(reader: DiceReader, frame: np.ndarray) -> bool:
+    """Whether reading ``frame`` takes the third look (counted once, outside the timing)."""
+    sizes: list[int | None] = []
+    candidates = reader.candidates
+
+    def counted(grey: np.ndarray, threshold: float | None = None, **kw: int) -> list[Detection]:
+        sizes.append(kw.get("long_side"))
+        return candidates(grey, threshold, **kw)
+
+    reader.candidates = counted  # type: ignore[method-assign]
+    try:
+        reader.infer(frame)
+    finally:
+        del reader.candidates
+    return reader.coarsest_side is not None and reader.coarsest_side in sizes
 
 
 def _second_look(args: argparse.Namespace) -> int:

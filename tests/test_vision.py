@@ -133,8 +133,8 @@ def test_very_big_dice_are_found_by_the_third_look(reader: DiceReader) -> None:
         sizes.append(kw.get("long_side"))
         return candidates(grey, threshold, **kw)
 
-    plain = DiceReader(score_threshold=0.5)
-    plain.coarsest_side = None
+    plain = DiceReader(score_threshold=0.5, third_look=False)
+    assert plain.coarsest_side is None
     with_third, without = Tally(), Tally()
     for i in range(12):
         image, truth = render_scene(600 + i, 640, 480, n_dice=1, die_size=(60, 80), clean=True)

@@ -85,8 +85,7 @@ def test_close_ups_are_read_as_one_die_not_as_its_pips(reader: DiceReader, size:
 
     pairs = list_labelled(DATA / "webcam-table/Valid")[::2]
     photos = [(img, truth) for _, img, truth in load_labelled(pairs, errata=load_errata(ERRATA))]
-    two_looks = DiceReader(threads=1)
-    two_looks.coarsest_side = None
+    two_looks = DiceReader(threads=1, third_look=False)
 
     def as_before(frame: np.ndarray) -> list[Detection]:
         found = two_looks.all_candidates(frame)

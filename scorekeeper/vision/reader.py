@@ -448,6 +448,7 @@ class DiceReader:
         long_side: int | None = None,
         candidate_threshold: float | None = None,
         coarse: bool = True,
+        third_look: bool = True,
     ) -> None:
         """Load the model (``default_model_path()`` when None) on ``threads`` CPU threads.
 
@@ -456,8 +457,9 @@ class DiceReader:
         looked at again. Both default to the model's metadata, else 0.5 and 0.3.
         ``long_side`` overrides the input size stored in the model (larger reads smaller dice,
         slower). A two-stage reader also looks at the frame at :data:`COARSE_FACTOR` of that
-        size, so that dice too big for the first size are found; ``coarse=False`` turns that
-        off.
+        size, so that dice too big for the first size are found, and in a close-up at
+        :data:`COARSEST_FACTOR` of it too; ``coarse=False`` turns both off, ``third_look=False``
+        the last.
         :raises ImageError: when the model file is missing or not a dice model;
             ValueError for a threshold outside (0, 1), threads < 1 or a ``long_side`` outside
             64–4096.
@@ -516,7 +518,7 @@ class DiceReader:
         )
         """The second, smaller input size a two-stage reader also looks at (big dice), if any."""
         self.coarsest_side: int | None = (
-            round(self.long_side * COARSEST_FACTOR) if self.coarse_side else None
+            round(self.long_side * COARSEST_FACTOR) if self.coarse_side and third_look else None
         )
         """The third and smallest size, looked at when the coarse look finds a big die."""
         self.patch_size: int = int(meta.get("patch_size", PATCH_SIZE))
