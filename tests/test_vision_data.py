@@ -98,3 +98,5 @@ def test_close_ups_are_read_as_one_die_not_as_its_pips(reader: DiceReader, size:
     assert fig["dice"] > 100
     assert fig["found"] >= 0.98 and fig["right"] >= 0.97 and fig["exact"] >= 0.95, fig
     assert before["exact"] < fig["exact"] - 0.05, (before, fig)
+    # the other dice wholly in the frame are read no worse: no neighbour taken for a part
+    assert fig["others_right"] >= before["others_right"], (before, fig)

@@ -122,6 +122,9 @@ def test_resolve_overlaps_drops_the_pips_of_a_die_too_big_for_the_fine_look() ->
     # so does one read unsurely: a false big "die" round two real ones must not hide them
     unsure = Detection(4, big.box, 0.5)
     assert pips[0] in resolve_overlaps([*pips, unsure], whole_side=150)
+    # outside its box only a pip-sized one is a part: a neighbour boxed too small stays
+    neighbour = Detection(6, (380, 220, 450, 290), 0.9)  # a fifth of its area, beside it
+    assert neighbour in resolve_overlaps([big, neighbour], whole_side=150)
     # and a candidate bigger than a quarter of its area is not a part of it
     half = Detection(2, (200, 200, 300, 300), 0.95)
     assert resolve_overlaps([half, big], whole_side=150) == [half]

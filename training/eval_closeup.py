@@ -8,8 +8,10 @@ so that the die is SIZE pixels across in a 640×480 frame, as a webcam close to 
 phone photo of a die or two gives it. A photo's die size is its largest labelled box: the
 webcam set's boxes hold the top face only, and a 1's box only its pip. Prints one line per set
 and size: the share of centre dice found, the share of those read right, false dice per frame
-(a prediction inside the photo whose centre lies in no labelled box) and the share of frames
-read exactly (the centre die found once and right, nothing false).
+(a prediction inside the photo whose centre lies in no labelled box), the share of frames
+read exactly (the centre die found once and right, nothing false), and of the other dice
+wholly in the frame, how many there are and the share read right (a prediction of the right
+value with its centre in the die's box).
 """
 
 from __future__ import annotations
@@ -60,24 +62,25 @@ def closeup_figures(
 ) -> dict[str, float]:
     """``infer`` on a close-up of every labelled die of ``photos`` at ``size`` pixels: dice,
     found, right (of those found), false (per frame) and exact (share of frames)."""
-    dice = found = right = false = exact = 0
+    dice = found = right = false = exact = others = others_right = 0
+    frame_box = (0.0, 0.0, float(WIDTH), float(HEIGHT))
     for img, labels in photos:
         if not labels:
             continue
         side = max(max(b[2] - b[0], b[3] - b[1]) for _, b in labels)
         whole = (0.0, 0.0, float(img.shape[1]), float(img.shape[0]))
-        for value, box in labels:
+        for i, (value, box) in enumerate(labels):
             frame, mapped = close_up(
                 img, ((box[0] + box[2]) / 2, (box[1] + box[3]) / 2), size / side
             )
             target, photo = mapped(box), mapped(whole)
-            others = [mapped(b) for _, b in labels]
+            boxes = [mapped(b) for _, b in labels]
             read = infer(frame)
             hits = [d for d in read if _inside(d.centre(), target)]
             wrong = [
                 d
                 for d in read
-                if _inside(d.centre(), photo) and not any(_inside(d.centre(), o) for o in others)
+                if _inside(d.centre(), photo) and not any(_inside(d.centre(), b) for b in boxes)
             ]
             ok = bool(hits) and hits[0].value == value
             dice += 1
@@ -85,12 +88,19 @@ def closeup_figures(
             right += ok
             false += len(wrong)
             exact += ok and len(hits) == 1 and not wrong
+            for j, ((v, _), b) in enumerate(zip(labels, boxes, strict=True)):
+                if j == i or not (_inside(b[:2], frame_box) and _inside(b[2:], frame_box)):
+                    continue
+                others += 1
+                others_right += any(_inside(d.centre(), b) and d.value == v for d in read)
     return {
         "dice": dice,
         "found": found / max(dice, 1),
         "right": right / max(found, 1),
         "false": false / max(dice, 1),
         "exact": exact / max(dice, 1),
+        "others": others,
+        "others_right": others_right / max(others, 1),
     }
 
 
@@ -121,7 +131,8 @@ def main(argv: list[str] | None = None) -> int:
             print(
                 f"{folder} size {size:.0f}: dice {fig['dice']}, found {fig['found']:.3f}, "
                 f"right {fig['right']:.3f}, false per frame {fig['false']:.3f}, "
-                f"exact {fig['exact']:.3f}",
+                f"exact {fig['exact']:.3f}; whole other dice {fig['others']}, "
+                f"read right {fig['others_right']:.3f}",
                 flush=True,
             )
     return 0

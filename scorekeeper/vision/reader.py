@@ -79,8 +79,12 @@ real dice, a patch of marble) were read at 0.34-0.75 on the validation and synth
 of the close-ups' dice read right (``training/eval_closeup.py``), 2% fall below it."""
 
 PART_REACH = 2.5
-"""How near: the small one's centre lies in the big die's box grown this many times about its
-centre (a side face's pips lie outside the top face's box)."""
+"""How near: the small one's centre lies in the big die's box, or in that box grown this many
+times about its centre if it is pip-sized (:data:`PIP_RATIO`): a side face's pips lie outside
+the top face's box, and so do the neighbouring dice that a small box may be drawn round."""
+
+PIP_RATIO = 9.0
+"""Pip-sized: a box of at most a ninth of the big die's box area (a third of its side)."""
 
 
 def default_model_path() -> Path:
@@ -396,15 +400,15 @@ def _part_of(small: Detection, big: Detection, whole_side: float) -> bool:
     """True when ``big``, its longer side at least ``whole_side``, holds ``small`` as a part
     (:data:`PART_RATIO`, :data:`PART_REACH`)."""
     x0, y0, x1, y1 = big.box
-    if (
-        _side(big.box) < whole_side
-        or big.confidence < PART_CONFIDENCE
-        or _area(big.box) < PART_RATIO * _area(small.box)
-    ):
+    ratio = _area(big.box) / max(_area(small.box), 1e-9)
+    if _side(big.box) < whole_side or big.confidence < PART_CONFIDENCE or ratio < PART_RATIO:
         return False
+    if _inside(small.centre(), big.box):
+        return True
     cx, cy = big.centre()
     half_w, half_h = (x1 - x0) * PART_REACH / 2, (y1 - y0) * PART_REACH / 2
-    return _inside(small.centre(), (cx - half_w, cy - half_h, cx + half_w, cy + half_h))
+    near = _inside(small.centre(), (cx - half_w, cy - half_h, cx + half_w, cy + half_h))
+    return near and ratio >= PIP_RATIO
 
 
 def resolve_overlaps(dice: list[Detection], whole_side: float = math.inf) -> list[Detection]:
