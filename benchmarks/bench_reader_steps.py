@@ -2,7 +2,8 @@
 
 Prints one JSON line ``{"ms": {step: median}, "frames", "threads"}`` with the steps in the order
 ``infer`` runs them (grey, resize, detector run and peak picking at each size, merge, patches,
-second look, re-look) and ``infer`` itself for comparison. Run:
+second look, re-look) and ``infer`` itself for comparison. The third size's steps are timed on
+every frame, though ``infer`` takes them only where a close-up calls for them. Run:
 ``.venv/bin/python benchmarks/bench_reader_steps.py [--frames 60] [IMAGE...]`` (default: the
 scenes in sample_images/).
 """
@@ -57,6 +58,8 @@ def main(argv: list[str] | None = None) -> int:
         return out
 
     sides = {"fine": reader.long_side, "coarse": reader.coarse_side}
+    if reader.coarsest_side:  # timed on every frame; infer takes it only in close-ups
+        sides["third"] = reader.coarsest_side
     for _ in range(WARM_UP + args.frames):
         for frame in frames:
             grey = timed("grey", to_grey, check_frame(frame))
