@@ -4,8 +4,9 @@
 
 Each shift turns every validation photo (the webcam set and the tray hold-out, as in the
 held-out figures) into what a different camera or light could give: brighter or darker,
-flatter, warmer, softer, noisier, more compressed, at half or three times the resolution. Boxes
-are mapped back to the photo's own pixels, so the figures compare with the unshifted ones.
+flatter, warmer, softer, noisier, more compressed, at half or three times the resolution, or
+turned a quarter (a portrait camera). Boxes are mapped back to the photo's own pixels, so the
+figures compare with the unshifted ones.
 Prints one line per shift and set: precision / recall / value accuracy / exact images, on how
 many photos the camera panel would advise turning the exposure down
 (:func:`scorekeeper.vision.exposure.exposure_advice`), and the median and largest share of a
@@ -69,8 +70,12 @@ SHIFTS: dict[str, tuple[Callable[[Image], Image], float]] = {
     "jpeg20": (lambda im: _jpeg(im, 20), 1.0),
     "half": (lambda im: _resize(im, 0.5), 0.5),
     "triple": (lambda im: _resize(im, 3.0), 3.0),
+    "turned": (lambda im: np.asarray(cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE), np.uint8), 1.0),
 }
 """Name → (the shift, the scale it applies to the photo's size)."""
+
+TURNED = {"turned"}
+"""Shifts that turn the photo a quarter clockwise (a camera held the other way up)."""
 
 
 def shifted_reader(
@@ -81,15 +86,26 @@ def shifted_reader(
     fn, k = SHIFTS[shift]
 
     def infer(image: Image) -> list[Detection]:
+        height = image.shape[0]
         image = fn(image)
         if blown is not None:
             blown.append(blown_out_share(image))
-        return [
+        out = [
             Detection(
                 d.value, (d.box[0] / k, d.box[1] / k, d.box[2] / k, d.box[3] / k), d.confidence
             )
             for d in reader.infer(image)
         ]
+        if shift in TURNED:  # (x, y) in the photo is (height - y, x) in the turned one
+            out = [
+                Detection(
+                    d.value,
+                    (d.box[1], height - d.box[2], d.box[3], height - d.box[0]),
+                    d.confidence,
+                )
+                for d in out
+            ]
+        return out
 
     return infer
 
