@@ -154,6 +154,9 @@ def test_very_big_dice_are_found_by_the_third_look(reader: DiceReader) -> None:
         sizes.clear()
         reader.infer(load_image(SAMPLES / "scene-06-tiles.jpg"))  # six dice, 45-71 px
         assert sizes == [None, 205]
+        sizes.clear()
+        reader.infer(np.full((480, 640, 3), 128, np.uint8))  # an empty table
+        assert sizes == [None, 205]
     finally:
         del reader.candidates
 

@@ -48,8 +48,10 @@ COARSEST_AFTER = 32.0
 calls for the third look: the coarse look finds such dice in close-ups and seldom otherwise."""
 
 COARSEST_FEW = 2
-"""So do at most this many candidates from the first two looks together: in a close-up of a 1
-or a 2 the coarse look sees only a pip or two, each smaller than :data:`COARSEST_AFTER`."""
+"""So do one to this many candidates from the first two looks together: in a close-up of a 1 or
+a 2 the coarse look sees only a pip or two, each smaller than :data:`COARSEST_AFTER`. A frame
+with none (an empty table between throws) skips it: a die close up always shows the first two
+looks a pip or more."""
 
 COARSEST_LEAST = 0.75
 """The third look adds only candidates of at least this share of the coarse look's
@@ -655,7 +657,7 @@ class DiceReader:
             return found
         to_input = self.coarse_side / max(grey.shape[:2])  # grey's pixels -> coarse input
         biggest = max((_side(d.box) for d in coarse), default=0.0) * to_input
-        if biggest < COARSEST_AFTER and len(found) > COARSEST_FEW:
+        if biggest < COARSEST_AFTER and not 0 < len(found) <= COARSEST_FEW:
             return found
         least = COARSEST_LEAST * WHOLE_SIDE / to_input
         big = self.candidates(grey, threshold, long_side=self.coarsest_side)
