@@ -308,17 +308,30 @@ class DemoSource:
             self._throw = self.render_throw(asked[0])
             self._throw_step = 0
         if self._throw is not None:
-            return self._read_throw(self._throw)
+            step, self._throw_step = self._throw_step, self._throw_step + 1
+            return self._scene_frame(*self._throw, step, step)
         n, self._n = self._n, self._n + 1
         index, step = divmod(n, self.period)
         name, img, truth = self.scenes[index % len(self.scenes)]
+        return self._scene_frame(name, img, truth, self._props.get(name), step, n)
+
+    def _scene_frame(
+        self,
+        name: str,
+        img: Image,
+        truth: list[int] | None,
+        props: _Props | None,
+        step: int,
+        n: int,
+    ) -> Image:
+        """Frame ``step`` of a scene (tumbling, then still; ``n`` seeds the still noise), with
+        :attr:`info` set: its dice roll when their boxes (``props``) are known, else the
+        picture shakes."""
         phase = "tumble" if step < self.tumble_frames else "still"
         self.info = {"scene": name, "truth": truth, "phase": phase, "step": step}
         if phase == "tumble":
             strength = 1.0 - step / max(1, self.tumble_frames)
-            if name in self._props:
-                return self._roll(self._props[name], strength)
-            return self._tumble(img, strength)
+            return self._roll(props, strength) if props is not None else self._tumble(img, strength)
         return self._with_noise(img, n)
 
     def render_throw(self, dice: int) -> tuple[str, Image, list[int], _Props]:
@@ -338,15 +351,6 @@ class DemoSource:
         picture = np.asarray(img, np.uint8)
         props = _Props(picture, [box for _, box in labels])
         return f"throw-{k + 1}-{style}", picture, sorted(v for v, _ in labels), props
-
-    def _read_throw(self, throw: tuple[str, Image, list[int], _Props]) -> Image:
-        name, img, truth, props = throw
-        step, self._throw_step = self._throw_step, self._throw_step + 1
-        phase = "tumble" if step < self.tumble_frames else "still"
-        self.info = {"scene": name, "truth": truth, "phase": phase, "step": step}
-        if phase == "tumble":
-            return self._roll(props, 1.0 - step / max(1, self.tumble_frames))
-        return self._with_noise(img, step)
 
     def _tumble(self, img: Image, strength: float) -> Image:
         h, w = img.shape[:2]
