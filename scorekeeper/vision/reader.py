@@ -526,7 +526,7 @@ class DiceReader:
         self.coarsest_side: int | None = (
             round(self.long_side * COARSEST_FACTOR) if self.coarse_side and third_look else None
         )
-        """The third and smallest size, looked at when the coarse look finds a big die."""
+        """The third and smallest size, looked at when the first two suggest a close-up."""
         self.patch_size: int = int(meta.get("patch_size", PATCH_SIZE))
         self.patch_context: float = float(meta.get("patch_context", PATCH_CONTEXT))
         if score_threshold is None:
@@ -666,7 +666,8 @@ class DiceReader:
     def all_candidates(self, frame: np.ndarray, threshold: float | None = None) -> list[Detection]:
         """What the second look judges: the first stage's candidates at ``long_side`` plus those
         at ``coarse_side`` that they do not already cover (:func:`merge_scales`), and when
-        these include a big die (:data:`COARSEST_AFTER`), those at ``coarsest_side`` too. A
+        these suggest a close-up (:data:`COARSEST_AFTER`, :data:`COARSEST_FEW`), the big ones at
+        ``coarsest_side`` too. A
         frame of twice ``long_side`` or more is halved first (:func:`halved_for`); the boxes
         are in the frame's own pixels either way.
 
