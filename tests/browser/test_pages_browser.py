@@ -225,6 +225,31 @@ def test_setup_with_a_preset_overrides_teams_and_a_roll_off(
     assert tab.errors == []
 
 
+# Lines per player row: its controls' tops, sorted, break into a new line where they jump 20 px.
+ROW_LINES_JS = """() => [...document.querySelectorAll('#players .player-row')].map(row => {
+    const tops = [...row.children].map(c => c.getBoundingClientRect().top).sort((a, b) => a - b);
+    return 1 + tops.slice(1).filter((t, i) => t - tops[i] > 20).length;
+})"""
+
+
+def test_setup_on_a_phone_keeps_each_player_on_one_line(
+    live_server: Server, open_tab: Callable[..., Tab]
+) -> None:
+    """At 390 px a player's seat, name and move/remove buttons share a line; with teams and
+    starting points on, the row takes two lines, never a stray button on a line of its own."""
+    tab = open_tab(*PHONE)
+    page = tab.page
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("#presets input[value='standard']")
+    assert page.evaluate(ROW_LINES_JS) == [1, 1]
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+    page.check("#teams-toggle")
+    page.check("#starts-toggle")
+    assert page.evaluate(ROW_LINES_JS) == [2, 2]
+    assert touch_targets_too_small(tab) == []
+    assert tab.errors == []
+
+
 def test_setup_refuses_to_start_on_a_number_it_did_not_take(
     live_server: Server, open_tab: Callable[..., Tab]
 ) -> None:
