@@ -524,6 +524,14 @@ def test_whole_game_by_taps_on_a_phone(live_server: Server, open_tab: Callable[.
     play_whole_game_by_taps(tab, "phone")
     assert tab.page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
     assert tab.errors == []
+    # the history's tables are wider than a phone: they scroll inside their cards, not the page
+    history = open_tab(*PHONE)
+    history.page.goto(f"{live_server.url}/history/{game_id}")
+    history.page.wait_for_selector("table.log")
+    assert history.page.evaluate("document.querySelector('#log table').scrollWidth") > PHONE[0] - 80
+    assert history.page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+    history.shot("history-phone")
+    assert history.errors == []
 
 
 def test_keyboard_and_quick_score_on_a_laptop(
