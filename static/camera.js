@@ -21,7 +21,7 @@ const cam = {
   tablet: null, // { stream, video, canvas, busy, timer }
   latest: null,
   acting: false, // "Use this throw" is being sent
-  over: false, // the game is over: the panel is hidden and its live view stopped
+  idle: true, // no game loaded (yet, or none by that id) or it is over: the panel is hidden, its live view stopped
   lastThrow: null, // { turn, dice, kept }: the game's last throw seen, and its keeps before it
 };
 window.scorekeeperCamera = cam;
@@ -64,7 +64,6 @@ function build() {
     h("div", { class: "cam-head" }, h("h2", {}, "Camera"), els.status,
       h("span", { class: "cam-tools" }, els.tabletBtn, els.areaBtn, els.wholeBtn)),
     els.banner, els.light, els.view, els.proposal);
-  panel.hidden = false;
   els.img.addEventListener("error", () => setTimeout(startStream, 2000));
 }
 
@@ -85,7 +84,7 @@ function throwKey() {
 }
 
 function startStream() {
-  if (!cam.status || cam.status.kind === "tablet" || cam.over) return;
+  if (!cam.status || cam.status.kind === "tablet" || cam.idle) return;
   els.img.src = `/api/camera/stream?t=${Date.now()}`;
 }
 
@@ -128,7 +127,7 @@ async function refreshStatus() {
 }
 
 async function poll() {
-  if (!cam.status || cam.status.kind === "none" || cam.status.kind === "tablet" || cam.over) return;
+  if (!cam.status || cam.status.kind === "none" || cam.status.kind === "tablet" || cam.idle) return;
   const left = diceLeft();
   const query = left !== null ? `?dice_left=${left}${throwKey()}` : "";
   try {
@@ -425,7 +424,7 @@ async function sendFrame() {
   const t = cam.tablet;
   if (!t) return;
   const v = els.video;
-  if (v.videoWidth && !cam.over) {
+  if (v.videoWidth && !cam.idle) {
     const scale = Math.min(1, 640 / v.videoWidth);
     t.grab.width = Math.round(v.videoWidth * scale);
     t.grab.height = Math.round(v.videoHeight * scale);
@@ -479,15 +478,16 @@ function drawBoxes(r) {
   }
 }
 
-/** A finished game needs no camera: the panel hides and its live view stops (no stream to
- * keep the tablet's radio busy); an undo that reopens the game brings both back. */
+/** The panel shows once the game has loaded. A finished game needs no camera: the panel hides
+ * and its live view stops (no stream to keep the tablet's radio busy); an undo that reopens the
+ * game brings both back. A page for a game that is not there never shows it. */
 function followGame() {
   const g = game();
-  const over = Boolean(g && g.state && g.state.phase === "over");
-  if (over === cam.over) return;
-  cam.over = over;
-  panel.hidden = over;
-  if (over) els.img.removeAttribute("src");
+  const idle = !(g && g.state && g.state.phase !== "over");
+  if (idle === cam.idle) return;
+  cam.idle = idle;
+  panel.hidden = idle;
+  if (idle) els.img.removeAttribute("src");
   else startStream();
 }
 

@@ -435,6 +435,7 @@ $("#quick-farkle").addEventListener("click", () => act([{ type: "quick_score", p
 // ---------- players joining and leaving, ending ----------
 function renderTools(st) {
   const controls = client.canControl && !st.over;
+  $("#table-tools").hidden = false; // hidden until a game has loaded
   const active = st.players.filter((p) => p.active !== false);
   const select = $("#leave-who");
   const chosen = select.value;

@@ -71,6 +71,6 @@ if (gameId && anchor) {
   const client = new GameClient(gameId, {
     onState: (game) => { if (game.version !== asked) ask(game.version); },
   });
-  client.load().catch(() => {});
-  client.stream();
+  // A game that is not there (404) has nothing to follow; any other failure may pass.
+  client.load().then(() => client.stream(), (err) => { if (err.status !== 404) client.stream(); });
 }

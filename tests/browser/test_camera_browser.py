@@ -272,6 +272,28 @@ def test_a_corrected_proposal_stays_when_the_camera_settles_again(
     assert tab.errors == []
 
 
+def test_a_play_page_for_a_missing_game_shows_no_camera_and_follows_nothing(
+    camera_server: tuple[Server, Any], open_tab: Callable[..., Tab]
+) -> None:
+    """A mistyped game link says so; the camera panel, its live view and the table tools stay
+    hidden, and nothing keeps asking for that game's stream."""
+    server, _ = camera_server
+    tab = open_tab()
+    page = tab.page
+    asked: list[str] = []
+    page.on("request", lambda r: asked.append(r.url))
+    page.goto(f"{server.url}/play/nosuchgame")
+    page.wait_for_function(
+        "() => document.querySelector('#loading').textContent.includes('There is no game')"
+    )
+    page.wait_for_timeout(3000)  # the stream's first retries would have come by now
+    assert page.locator("#camera-panel").is_hidden()
+    assert page.locator("#table-tools").is_hidden()
+    assert not any("/stream" in url for url in asked)
+    # the only errors are the game's own 404s
+    assert tab.errors and all("404" in e for e in tab.errors)
+
+
 def test_the_camera_panel_goes_when_the_game_is_over(
     camera_server: tuple[Server, Any], open_tab: Callable[..., Tab]
 ) -> None:

@@ -532,6 +532,11 @@ def test_whole_game_by_taps_on_a_phone(live_server: Server, open_tab: Callable[.
     assert history.page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
     history.shot("history-phone")
     assert history.errors == []
+    # so does the blank score sheet's, with six players' columns
+    history.page.goto(f"{live_server.url}/sheet?players=Ann,Bob,Cy,Dee,Eve,Fay")
+    assert history.page.evaluate("document.querySelector('.sheet-table').scrollWidth") > PHONE[0]
+    assert history.page.evaluate("document.documentElement.scrollWidth") <= PHONE[0]
+    assert history.errors == []
 
 
 def test_keyboard_and_quick_score_on_a_laptop(
