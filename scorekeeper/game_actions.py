@@ -93,9 +93,11 @@ def _start_scores(value: Any, names: list[str], target: int) -> list[int]:
         )
     top = target - 50
     for name, v in zip(names, value, strict=True):
-        if isinstance(v, bool) or not isinstance(v, int) or v < 0 or v % 50 or v > top:
+        whole = isinstance(v, int) and not isinstance(v, bool)
+        if not whole or v < 0 or v % 50 or v > top:
+            given = f"{v:,}" if whole else _kind(v)
             raise ActionError(
-                f"{name}'s starting score {_kind(v)} is not accepted: a starting score is a"
+                f"{name}'s starting score {given} is not accepted: a starting score is a"
                 f" multiple of 50 from 0 to {top:,} (the target less 50)"
             )
     return list(value)

@@ -85,7 +85,8 @@ def test_without_an_opening_minimum_a_start_score_is_just_points(client: FlaskCl
     [
         ([0], "one starting score per player (2)"),
         ("300", "one starting score per player"),
-        ([0, 75], "Bob's starting score int 75 is not accepted"),
+        ([0, 75], "Bob's starting score 75 is not accepted"),
+        ([0, 12345], "Bob's starting score 12,345 is not accepted"),
         ([-50, 0], "multiple of 50 from 0 to 9,950"),
         ([0, 10000], "(the target less 50)"),
         ([0, True], "bool True"),
