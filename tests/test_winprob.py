@@ -253,6 +253,22 @@ def test_cli_bad_input_exits_2(
     assert words in capsys.readouterr().err
 
 
+@pytest.mark.parametrize(
+    ("extra", "words"),
+    [
+        (["--scores", "100", "x"], "--scores: expected a whole number of points"),
+        (["--compensation", "abc"], "a multiple of 50, 0 or more), got 'abc'"),
+    ],
+)
+def test_cli_points_that_are_not_numbers_exit_2_saying_what_is_accepted(
+    extra: list[str], words: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as exit_:
+        main(["winprob", *extra])
+    assert exit_.value.code == 2
+    assert words in capsys.readouterr().err
+
+
 def test_handicap_solver_matches_the_table_when_opening_costs_nothing() -> None:
     # an opening minimum of 50 binds no more than banking at all: being off the board on C
     # is then the same as being on it, so the handicap solver must reproduce the table

@@ -28,13 +28,13 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--scores",
         nargs=2,
-        type=int,
+        type=_points,
         metavar=("A", "B"),
         help="banked scores of the player to throw and the opponent (default 0 and C)",
     )
     p.add_argument(
         "--compensation",
-        type=int,
+        type=_points,
         default=0,
         metavar="C",
         help="starting points of the second player (default 0); the default for B",
@@ -44,6 +44,16 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--fresh", action="store_true", help="solve afresh, bypassing and not filling the cache"
     )
     p.set_defaults(func=cmd_winprob)
+
+
+def _points(text: str) -> int:
+    """An argparse type: a whole number of points (the range is checked by the solver)."""
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of points (a multiple of 50, 0 or more), got {text!r}"
+        ) from None
 
 
 def cmd_winprob(args: argparse.Namespace) -> int:
