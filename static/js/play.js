@@ -105,6 +105,7 @@ function renderNow(game, why) {
   const st = game.state;
   const rules = rulesOf(game);
   $("#loading").hidden = true;
+  $("#table-tools").hidden = false; // hidden until a game has loaded
   $("#readonly-note").hidden = client.canControl;
   document.title = `${st.over ? "Game over" : `${st.players[st.current].name}'s turn`} · Farkle`;
 
@@ -435,7 +436,6 @@ $("#quick-farkle").addEventListener("click", () => act([{ type: "quick_score", p
 // ---------- players joining and leaving, ending ----------
 function renderTools(st) {
   const controls = client.canControl && !st.over;
-  $("#table-tools").hidden = false; // hidden until a game has loaded
   const active = st.players.filter((p) => p.active !== false);
   const select = $("#leave-who");
   const chosen = select.value;
