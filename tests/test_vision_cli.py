@@ -68,15 +68,17 @@ def test_read_warns_of_a_blown_out_picture(
 
 
 def bad_files(tmp: Path) -> dict[str, Path]:
-    """Non-image, empty, 1×1, 20000×20000 (header) and truncated JPEG files."""
+    """Non-image, empty, 1×1, 20000×20000 (header: PNG and JPEG) and truncated JPEG files."""
     ihdr = struct.pack(">IIBBBBB", 20000, 20000, 8, 0, 0, 0, 0)
     huge = b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + ihdr
     huge += struct.pack(">I", zlib.crc32(b"IHDR" + ihdr)) + b"\0\0\0\0IEND\xaeB`\x82"
+    sof = b"\xff\xc0\x00\x11\x08" + struct.pack(">HH", 20000, 20000) + b"\x03" + b"\0" * 9
     files = {
         "text.jpg": b"hello, not an image\n",
         "empty.png": b"",
         "one.png": cv2.imencode(".png", np.zeros((1, 1, 3), np.uint8))[1].tobytes(),
         "huge.png": huge,
+        "huge.jpg": b"\xff\xd8" + sof + b"\0" * 64 + b"\xff\xd9",
         "cut.jpg": (SAMPLES / "scene-05-text.jpg").read_bytes()[:20000],
     }
     out = {}
@@ -98,7 +100,9 @@ def test_read_marks_the_dice_it_is_unsure_of(capsys: pytest.CaptureFixture[str])
     assert sum(v.endswith("?") for v in expected) == 1
 
 
-@pytest.mark.parametrize("name", ["text.jpg", "empty.png", "one.png", "huge.png", "cut.jpg"])
+@pytest.mark.parametrize(
+    "name", ["text.jpg", "empty.png", "one.png", "huge.png", "huge.jpg", "cut.jpg"]
+)
 def test_read_bad_file_exits_2(
     capsys: pytest.CaptureFixture[str], tmp_path: Path, name: str
 ) -> None:
@@ -114,6 +118,28 @@ def test_read_mixed_good_and_bad(capsys: pytest.CaptureFixture[str], tmp_path: P
     code, out, err = run(capsys, "read", "--json", str(good), str(bad))
     assert code == 2 and "truncated" in err
     assert [d["image"] for d in json.loads(out)] == [str(good)]
+
+
+def test_read_a_phone_photo_over_40_megapixels(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A 44-megapixel JPEG (a phone's high-resolution mode) is decoded at half size and read as
+    the photo it was made from; its boxes are in its own pixels, 12 times the scene's."""
+    name = "scene-06-tiles.jpg"
+    big = cv2.resize(cv2.imread(str(SAMPLES / name)), (7680, 5760), interpolation=cv2.INTER_CUBIC)
+    path = tmp_path / "phone.jpg"
+    cv2.imwrite(str(path), big, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    del big
+    code, out, _ = run(capsys, "read", "--json", str(SAMPLES / name), str(path))
+    small, phone = (sorted(item["dice"], key=lambda d: d["box"][0]) for item in json.loads(out))
+    assert code == 0 and [d["value"] for d in phone] == [d["value"] for d in small]
+    assert sorted(d["value"] for d in phone) == TRUTH[name]
+    for a, b in zip(small, phone, strict=True):
+        tolerance = 0.15 * 12 * (a["box"][2] - a["box"][0])
+        assert all(abs(u * 12 - v) < tolerance for u, v in zip(a["box"], b["box"], strict=True))
+    out_png = tmp_path / "drawn.png"
+    code, _, _ = run(capsys, "read", "--annotate", str(out_png), str(path))
+    assert code == 0 and cv2.imread(str(out_png)).shape == (2880, 3840, 3)
 
 
 def test_read_missing_model_exits_2(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
@@ -227,6 +253,30 @@ def test_eval_reader_bad_errata_exit_2(
 def test_eval_reader_bad_folder(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     code, _, err = run(capsys, "eval-reader", str(tmp_path))
     assert code == 2 and "images/ and labels/" in err
+    code, _, err = run(capsys, "eval-reader", str(tmp_path / "nowhere"))
+    assert code == 2 and "not a folder" in err
+
+
+def test_eval_reader_finds_the_labelled_folders_under_a_root(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A data set's root (train/ and valid/ each with images/ + labels/, as exported for YOLO)
+    is reported folder by folder; segmentation labels (polygons) count as their boxes."""
+    train, valid = yolo_folder(tmp_path / "set" / "train"), yolo_folder(tmp_path / "set" / "valid")
+    for label in (valid / "labels").iterdir():
+        lines = []
+        for line in label.read_text().splitlines():
+            c, xc, yc, w, h = (float(v) for v in line.split())
+            x0, y0, x1, y1 = xc - w / 2, yc - h / 2, xc + w / 2, yc + h / 2
+            lines.append(f"{int(c)} {x0:.6f} {y0:.6f} {x1:.6f} {y0:.6f} {x1:.6f} {y1:.6f}")
+        label.write_text("\n".join(lines) + "\n")
+    (tmp_path / "set" / "notes").mkdir()
+    code, out, _ = run(capsys, "eval-reader", "--split", "holdout", str(tmp_path / "set"))
+    doc = json.loads(out)
+    assert code == 0 and list(doc) == [str(train), str(valid)]
+    assert all(f["images"] == 2 and f["exact_images"] == 1.0 for f in doc.values())
+    code, out, _ = run(capsys, "eval-reader", str(train), str(tmp_path))
+    assert code == 0 and list(json.loads(out)) == [str(train), str(valid)]
 
 
 @pytest.mark.parametrize(

@@ -19,7 +19,8 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument(
         "--annotate",
         metavar="OUT.png",
-        help="draw boxes and values on the image (with several images: OUT-1.png, OUT-2.png...)",
+        help="draw boxes and values on the image (with several images: OUT-1.png, OUT-2.png...;"
+        " a JPEG over 40 megapixels is drawn at the smaller size it was decoded at)",
     )
     _reader_options(p)
     p.set_defaults(func=cmd_read)
@@ -28,7 +29,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "eval-reader", help="precision, recall and value accuracy on labelled folders"
     )
     p.add_argument(
-        "folders", nargs="+", metavar="FOLDER", help="folders with images/ and YOLO labels/"
+        "folders",
+        nargs="+",
+        metavar="FOLDER",
+        help="folders with images/ and YOLO labels/, or folders holding such folders (e.g."
+        " ../shared/dice-data: each one found is reported on its own)",
     )
     p.add_argument(
         "--split",
@@ -134,16 +139,16 @@ def _annotate_path(base: str, index: int, count: int) -> Path:
 
 def cmd_read(args: argparse.Namespace) -> int:
     """Print the dice read from each image; exit 2 (after the others) if one is unreadable."""
-    from scorekeeper.vision import load_image
     from scorekeeper.vision.draw import annotate
     from scorekeeper.vision.exposure import blown_out_share, exposure_advice
+    from scorekeeper.vision.imageio import read_image
 
     reader = _reader(args)
     results: list[dict[str, Any]] = []
     failed = 0
     for i, path in enumerate(args.images):
         try:
-            image = load_image(path)
+            image, reduced = read_image(path)
         except ImageError as exc:
             if len(args.images) == 1:
                 raise
@@ -154,10 +159,11 @@ def cmd_read(args: argparse.Namespace) -> int:
         advice = exposure_advice(blown_out_share(image))
         if advice:
             print(f"scorekeeper read: warning: {path}: {advice}", file=sys.stderr)
-        results.append({"image": path, "dice": [d.to_dict() for d in dets]})
         if args.annotate:
             out = _annotate_path(args.annotate, i, len(args.images))
             annotate(image, dets, out)
+        dets = [d.scaled(reduced) for d in dets]
+        results.append({"image": path, "dice": [d.to_dict() for d in dets]})
         if not args.json:
             ordered = sorted(dets, key=lambda d: d.box[0])
             values = " ".join(f"{d.value}?" if d.unsure else str(d.value) for d in ordered)
@@ -171,6 +177,7 @@ def cmd_eval_reader(args: argparse.Namespace) -> int:
     """Print per-folder figures as one JSON object keyed by folder."""
     from scorekeeper.vision.evaluate import (
         corrected_label,
+        labelled_folders,
         list_labelled,
         load_errata,
         read_labelled,
@@ -179,7 +186,8 @@ def cmd_eval_reader(args: argparse.Namespace) -> int:
     errata = load_errata(args.errata) if args.errata else None
     reader = _reader(args)
     out: dict[str, Any] = {}
-    for folder in args.folders:
+    folders = [str(f) for root in args.folders for f in labelled_folders(root)]
+    for folder in dict.fromkeys(folders):
         pairs = list_labelled(folder, args.split)
         if not pairs:
             raise ImageError(f"{folder}: no images in images/")

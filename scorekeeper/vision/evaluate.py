@@ -18,7 +18,7 @@ from scorekeeper.vision.reader import Detection
 Box = tuple[float, float, float, float]
 Truth = list[tuple[int, Box]]
 
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp")
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 """File name endings taken as images in a labelled folder."""
 
 HOLDOUT_FRACTION = 0.2
@@ -30,13 +30,18 @@ SPLITS = ("all", "train", "holdout")
 
 
 def parse_yolo(text: str, width: int, height: int) -> Truth:
-    """YOLO label lines ``CLASS XC YC W H`` (CLASS = value - 1) as [(value, pixel box)].
+    """YOLO label lines ``CLASS XC YC W H`` (CLASS = value - 1) as [(value, pixel box)]; a
+    segmentation line ``CLASS X1 Y1 X2 Y2 X3 Y3 ...`` (a polygon) counts as its bounding box.
 
     >>> parse_yolo("4 0.5 0.5 0.1 0.2\\n", 640, 480)
     [(5, (288.0, 192.0, 352.0, 288.0))]
+    >>> parse_yolo("0 0.45 0.4 0.55 0.4 0.55 0.6 0.45 0.6", 640, 480)
+    [(1, (288.0, 192.0, 352.0, 288.0))]
 
-    :raises ImageError: for a line that is not five numbers with a class 0..5.
+    :raises ImageError: for a line that is not five numbers (or a class and three or more
+        points) with a class 0..5.
     """
+    expected = "expected 'CLASS XC YC W H' or a polygon 'CLASS X1 Y1 X2 Y2 X3 Y3 ...'"
     out: Truth = []
     for n, line in enumerate(text.splitlines(), 1):
         parts = line.split()
@@ -44,20 +49,21 @@ def parse_yolo(text: str, width: int, height: int) -> Truth:
             continue
         try:
             cls = int(float(parts[0]))
-            xc, yc, w, h = (float(p) for p in parts[1:5])
-        except (ValueError, IndexError):
-            raise ImageError(f"label line {n} {line!r}: expected 'CLASS XC YC W H'") from None
-        if len(parts) != 5 or not 0 <= cls <= 5:
+            numbers = [float(p) for p in parts[1:]]
+        except ValueError:
+            raise ImageError(f"label line {n} {line!r}: {expected}") from None
+        polygon = len(numbers) >= 6 and len(numbers) % 2 == 0
+        if not (len(numbers) == 4 or polygon) or not 0 <= cls <= 5:
             raise ImageError(
-                f"label line {n} {line!r}: expected 'CLASS XC YC W H', CLASS the face value - 1"
-                " (0..5)"
+                f"label line {n} {line!r}: {expected}, CLASS the face value - 1 (0..5)"
             )
-        box = (
-            (xc - w / 2) * width,
-            (yc - h / 2) * height,
-            (xc + w / 2) * width,
-            (yc + h / 2) * height,
-        )
+        if polygon:
+            xs, ys = numbers[0::2], numbers[1::2]
+            frac = (min(xs), min(ys), max(xs), max(ys))
+        else:
+            xc, yc, w, h = numbers
+            frac = (xc - w / 2, yc - h / 2, xc + w / 2, yc + h / 2)
+        box = (frac[0] * width, frac[1] * height, frac[2] * width, frac[3] * height)
         out.append((cls + 1, tuple(round(v, 3) for v in box)))  # type: ignore[arg-type]
     return out
 
@@ -79,6 +85,38 @@ def split_names(names: Sequence[str], split: str, fraction: float = HOLDOUT_FRAC
     return ordered
 
 
+def _is_labelled(folder: Path) -> bool:
+    return (folder / "images").is_dir() and (folder / "labels").is_dir()
+
+
+def _subfolders(folder: Path) -> list[Path]:
+    try:
+        return [sub for sub in folder.iterdir() if sub.is_dir()]
+    except OSError:  # unreadable: nothing to find there
+        return []
+
+
+def labelled_folders(root: str | Path, depth: int = 3) -> list[Path]:
+    """``root`` itself when it holds images/ and labels/, else every folder under it (at most
+    ``depth`` levels down, in name order) that does, such as ``../shared/dice-data``'s three.
+
+    :raises ImageError: when neither ``root`` nor any folder under it is laid out so.
+    """
+    top = Path(root)
+    if not top.is_dir():
+        raise ImageError(f"{top}: not a folder; expected a folder with images/ and labels/ (YOLO)")
+    level, found = [top], []
+    for _ in range(depth + 1):
+        found += [f for f in level if _is_labelled(f)]
+        level = sorted(sub for f in level if not _is_labelled(f) for sub in _subfolders(f))
+    if not found:
+        raise ImageError(
+            f"{top}: expected a folder with images/ and labels/ (YOLO) inside, or folders laid"
+            f" out so under it (at most {depth} levels down)"
+        )
+    return sorted(found)
+
+
 def list_labelled(folder: str | Path, split: str = "all") -> list[tuple[Path, Path]]:
     """(image, label) paths of a folder laid out as ``images/NAME.jpg`` + ``labels/NAME.txt``.
 
@@ -86,7 +124,7 @@ def list_labelled(folder: str | Path, split: str = "all") -> list[tuple[Path, Pa
     """
     root = Path(folder)
     images, labels = root / "images", root / "labels"
-    if not images.is_dir() or not labels.is_dir():
+    if not _is_labelled(root):
         raise ImageError(f"{root}: expected a folder with images/ and labels/ (YOLO) inside")
     files = {p.name: p for p in images.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES}
     return [(files[n], labels / (files[n].stem + ".txt")) for n in split_names(list(files), split)]

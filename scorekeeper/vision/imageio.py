@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import struct
 from pathlib import Path
@@ -17,10 +18,22 @@ MIN_SIDE = 16
 MAX_PIXELS = 40_000_000
 """Frames and files with more pixels than this (e.g. 8000×5000) are refused."""
 
+MAX_JPEG_PIXELS = 200_000_000
+"""JPEG files with more pixels than :data:`MAX_PIXELS`, up to this many (a phone's 48, 50, 108
+or 200 megapixel photo), are decoded 2 or 4 times smaller, so memory stays bounded."""
+
 MAX_FILE_BYTES = 200 * 1024 * 1024
 """Image files larger than this are refused before they are read."""
 
-ACCEPTED = "a PNG, JPEG, BMP, WebP or TIFF image of 16×16 to 40 megapixels"
+ACCEPTED = "a PNG, JPEG, BMP, WebP or TIFF image of 16×16 to 40 megapixels (a JPEG up to 200)"
+
+_REDUCED_FLAGS = {
+    1: cv2.IMREAD_COLOR,
+    2: cv2.IMREAD_REDUCED_COLOR_2,
+    4: cv2.IMREAD_REDUCED_COLOR_4,
+    8: cv2.IMREAD_REDUCED_COLOR_8,
+}
+"""cv2.imdecode's flag for each factor: libjpeg's scaled decoding, never the whole image."""
 
 
 def _jpeg_size(data: bytes) -> tuple[int, int] | None:
@@ -78,12 +91,25 @@ def header_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
-def _check_size(width: int, height: int, what: str) -> None:
-    """Raise ImageError when a width × height is outside the accepted range."""
+def _check_size(width: int, height: int, what: str, most: int = MAX_PIXELS) -> None:
+    """Raise ImageError when a width × height is outside the accepted range (``most`` pixels)."""
     if width < MIN_SIDE or height < MIN_SIDE:
         raise ImageError(f"{what} is {width}×{height} pixels: too small; expected {ACCEPTED}")
-    if width * height > MAX_PIXELS:
+    if width * height > most:
         raise ImageError(f"{what} is {width}×{height} pixels: too large; expected {ACCEPTED}")
+
+
+def reduction_for(width: int, height: int) -> int:
+    """The factor, 1, 2, 4 or 8, by which a JPEG of width × height is decoded smaller: the
+    least that brings it within :data:`MAX_PIXELS`.
+
+    >>> reduction_for(4000, 3000), reduction_for(8000, 6000), reduction_for(20000, 20000)
+    (1, 2, 4)
+    """
+    for factor in (1, 2, 4):
+        if math.ceil(width / factor) * math.ceil(height / factor) <= MAX_PIXELS:
+            return factor
+    return 8
 
 
 def _truncated(data: bytes) -> bool:
@@ -97,10 +123,21 @@ def _truncated(data: bytes) -> bool:
 
 
 def load_image(path: str | os.PathLike[str]) -> np.ndarray:
-    """Read an image file as a BGR uint8 array (H, W, 3).
+    """Read an image file as a BGR uint8 array (H, W, 3); a JPEG over 40 megapixels comes
+    decoded 2 or 4 times smaller (:func:`read_image` says by how much).
 
     :raises ImageError: when the file is missing, empty, not an image, truncated,
-        smaller than 16×16 or larger than 40 megapixels (checked before decoding).
+        smaller than 16×16 or larger than 40 megapixels (a JPEG: 200), checked before decoding.
+    """
+    return read_image(path)[0]
+
+
+def read_image(path: str | os.PathLike[str]) -> tuple[np.ndarray, int]:
+    """Read an image file as a BGR uint8 array (H, W, 3) and the factor it was decoded smaller
+    by: 1, or for a JPEG over 40 megapixels 2 or 4 (a pixel (x, y) of the array is (x * f,
+    y * f) of the file's). EXIF orientation is applied.
+
+    :raises ImageError: as :func:`load_image`.
     """
     p = Path(path)
     try:
@@ -120,15 +157,19 @@ def load_image(path: str | os.PathLike[str]) -> np.ndarray:
         msg = f"{p}: cannot read the file ({exc.strerror}); expected {ACCEPTED}"
         raise ImageError(msg) from exc
     declared = header_size(data)
+    jpeg = data[:2] == b"\xff\xd8"
+    factor = 1
     if declared is not None:
-        _check_size(declared[0], declared[1], str(p))
+        _check_size(declared[0], declared[1], str(p), MAX_JPEG_PIXELS if jpeg else MAX_PIXELS)
+        if jpeg:
+            factor = reduction_for(*declared)
     if _truncated(data):
         raise ImageError(f"{p}: the image is truncated (no end marker); expected {ACCEPTED}")
-    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
+    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), _REDUCED_FLAGS[factor])
     if image is None or image.size == 0:
         raise ImageError(f"{p}: not a readable image; expected {ACCEPTED}")
     _check_size(int(image.shape[1]), int(image.shape[0]), str(p))
-    return np.ascontiguousarray(image)
+    return np.ascontiguousarray(image), factor
 
 
 def check_frame(frame: object) -> np.ndarray:
