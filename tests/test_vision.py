@@ -476,6 +476,7 @@ def test_header_size_of_png_and_jpeg(tmp_path: Path) -> None:
         (b"this is not an image\n" * 10, "not a readable image"),
         (png_bytes(20000, 20000, zlib.compress(b"\0" * 1000)), "too large"),
         (png_bytes(1, 1, zlib.compress(b"\0\0")), "too small"),
+        (b"\0\0\0\x18ftypheic\0\0\0\0mif1heic" + bytes(64), "a HEIC image.*Most Compatible"),
     ],
 )
 def test_load_image_refuses_bad_files(tmp_path: Path, content: bytes, message: str) -> None:

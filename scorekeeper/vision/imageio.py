@@ -112,6 +112,22 @@ def reduction_for(width: int, height: int) -> int:
     return 8
 
 
+def _unsupported_kind(data: bytes) -> str | None:
+    """The name of a photo format OpenCV does not read (an ISO media ``ftyp`` box: HEIC, as an
+    iPhone saves, or AVIF), else None.
+
+    >>> heic = b"\\0\\0\\0\\x18ftypheic\\0\\0\\0\\0mif1heic"
+    >>> _unsupported_kind(heic), _unsupported_kind(b"GIF89a")
+    ('HEIC', None)
+    """
+    if data[4:8] != b"ftyp":
+        return None
+    brand = data[8:12]
+    if brand in (b"heic", b"heix", b"hevc", b"hevx", b"heim", b"heis", b"mif1", b"msf1"):
+        return "AVIF" if b"avif" in data[8:40] else "HEIC"
+    return "AVIF" if brand in (b"avif", b"avis") else None
+
+
 def _truncated(data: bytes) -> bool:
     """True when a JPEG lacks its end marker or a PNG its IEND chunk."""
     if data[:2] == b"\xff\xd8":
@@ -167,7 +183,14 @@ def read_image(path: str | os.PathLike[str]) -> tuple[np.ndarray, int]:
         raise ImageError(f"{p}: the image is truncated (no end marker); expected {ACCEPTED}")
     image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), _REDUCED_FLAGS[factor])
     if image is None or image.size == 0:
-        raise ImageError(f"{p}: not a readable image; expected {ACCEPTED}")
+        kind = _unsupported_kind(data)
+        what = f"a {kind} image, which is not read here" if kind else "not a readable image"
+        hint = (
+            "; save it as JPEG (on an iPhone: Settings > Camera > Formats > Most Compatible)"
+            if kind
+            else ""
+        )
+        raise ImageError(f"{p}: {what}; expected {ACCEPTED}{hint}")
     _check_size(int(image.shape[1]), int(image.shape[0]), str(p))
     return np.ascontiguousarray(image), factor
 
