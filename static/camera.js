@@ -94,7 +94,7 @@ function showStatus(st) {
   const ok = st.status === "ok";
   const noCam = st.kind === "none";
   els.status.textContent = noCam
-    ? "off: enter the dice by tapping the pad"
+    ? "off: tap the dice in on the pad, or read them from a photo"
     : `${ok ? "●" : "○"} ${st.source}${ok && st.fps ? ` · ${st.fps} fps` : ""}`;
   els.status.className = `cam-status ${ok ? "ok" : noCam ? "" : "down"}`;
   if (ok || noCam) {

@@ -172,26 +172,36 @@ def read_image(path: str | os.PathLike[str]) -> tuple[np.ndarray, int]:
     except OSError as exc:
         msg = f"{p}: cannot read the file ({exc.strerror}); expected {ACCEPTED}"
         raise ImageError(msg) from exc
+    return decode_image(data, str(p))
+
+
+def decode_image(data: bytes, what: str = "the image") -> tuple[np.ndarray, int]:
+    """Decode an image file's bytes as :func:`read_image` does; ``what`` names it in errors.
+
+    :raises ImageError: as :func:`load_image`, but for a file that cannot be read or is empty.
+    """
+    if not data:
+        raise ImageError(f"{what}: the file is empty; expected {ACCEPTED}")
     declared = header_size(data)
     jpeg = data[:2] == b"\xff\xd8"
     factor = 1
     if declared is not None:
-        _check_size(declared[0], declared[1], str(p), MAX_JPEG_PIXELS if jpeg else MAX_PIXELS)
+        _check_size(declared[0], declared[1], what, MAX_JPEG_PIXELS if jpeg else MAX_PIXELS)
         if jpeg:
             factor = reduction_for(*declared)
     if _truncated(data):
-        raise ImageError(f"{p}: the image is truncated (no end marker); expected {ACCEPTED}")
+        raise ImageError(f"{what}: the image is truncated (no end marker); expected {ACCEPTED}")
     image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), _REDUCED_FLAGS[factor])
     if image is None or image.size == 0:
         kind = _unsupported_kind(data)
-        what = f"a {kind} image, which is not read here" if kind else "not a readable image"
+        fault = f"a {kind} image, which is not read here" if kind else "not a readable image"
         hint = (
             "; save it as JPEG (on an iPhone: Settings > Camera > Formats > Most Compatible)"
             if kind
             else ""
         )
-        raise ImageError(f"{p}: {what}; expected {ACCEPTED}{hint}")
-    _check_size(int(image.shape[1]), int(image.shape[0]), str(p))
+        raise ImageError(f"{what}: {fault}; expected {ACCEPTED}{hint}")
+    _check_size(int(image.shape[1]), int(image.shape[0]), what)
     return np.ascontiguousarray(image), factor
 
 

@@ -20,10 +20,12 @@ from flask import Blueprint, Flask, Response, current_app, jsonify, request
 
 from scorekeeper.camera.frames import MAX_UPLOAD_BYTES, decode_upload
 from scorekeeper.camera.log import CameraLog, log_path_for
+from scorekeeper.camera.reading import to_die
 from scorekeeper.camera.service import CameraService, default_reader_factory
-from scorekeeper.camera.settle import Area
+from scorekeeper.camera.settle import Area, count_message
 from scorekeeper.errors import CameraError
 from scorekeeper.store import default_db_path
+from scorekeeper.vision.imageio import decode_image
 from scorekeeper.web.api import require_control
 
 bp = Blueprint("camera_api", __name__, url_prefix="/api/camera")
@@ -31,6 +33,8 @@ bp = Blueprint("camera_api", __name__, url_prefix="/api/camera")
 _LOCK = threading.Lock()
 BOUNDARY = "frame"
 MAX_THROW_KEY = 80
+PHOTO_MAX_BYTES = 16 * 1024 * 1024
+"""Default ``PHOTO_MAX_UPLOAD_BYTES``: a phone's JPEG photo, even at 48 megapixels."""
 
 
 def camera_log_path(app: Flask) -> Path:
@@ -170,6 +174,62 @@ def frame() -> Any:
         return resp, 429
     svc.submit(decode_upload(data, limit))
     return jsonify(_reading_answer(svc, dice_left))
+
+
+def photo_reader(app: Flask) -> tuple[Any, threading.Lock]:
+    """The app's reader for still photos (the camera's reader factory, built on first use) and
+    the lock that lets one photo be read at a time, so memory stays bounded."""
+    with _LOCK:
+        if "photo_reader" not in app.extensions:
+            factory = app.config.get("CAMERA_READER_FACTORY") or default_reader_factory(
+                threads=int(app.config.get("CAMERA_THREADS", 1))
+            )
+            app.extensions["photo_reader"] = (factory(), threading.Lock())
+    reader: tuple[Any, threading.Lock] = app.extensions["photo_reader"]
+    return reader
+
+
+@bp.post("/photo")
+def photo() -> Any:
+    """``POST /api/camera/photo[?dice_left=N]``: the dice in one photo (a JPEG or PNG body, or
+    the form file ``photo``), whatever the camera source; nothing is recorded. Answers
+    ``{"dice": [{"value", "box", "confidence", "unsure"}] left to right, "values", "count",
+    "message"}``, boxes in the photo's pixels."""
+    dice_left = _dice_left()
+    limit = int(current_app.config.get("PHOTO_MAX_UPLOAD_BYTES", PHOTO_MAX_BYTES))
+    if (request.content_length or 0) > limit:
+        return jsonify(
+            error="request_entity_too_large",
+            message=f"the photo is {request.content_length} bytes; at most {limit} are accepted",
+        ), 413
+    request.max_content_length = limit
+    if "photo" in request.files:
+        data = request.files["photo"].read(limit + 1)
+    else:
+        data = request.get_data(cache=False)
+    if not data:
+        raise CameraError("the photo upload is empty; send one JPEG or PNG photo as the body")
+    reader, busy = photo_reader(current_app._get_current_object())  # type: ignore[attr-defined]
+    if not busy.acquire(blocking=False):
+        resp = jsonify(error="too_many_requests", message="another photo is being read; try again")
+        resp.headers["Retry-After"] = "1"
+        return resp, 429
+    try:
+        image, factor = decode_image(data, "the photo")
+        dets = [to_die(d).scaled(factor) for d in reader.infer(image)]
+    finally:
+        busy.release()
+    dets.sort(key=lambda d: d.box[0])
+    shown = " ".join(f"{d.value}?" if d.unsure else str(d.value) for d in dets)
+    message = count_message(len(dets), dice_left) + (f": {shown}" if dets else "")
+    if any(d.unsure for d in dets):
+        message += " (check the ones marked ?)"
+    return jsonify(
+        dice=[{**d.to_dict(), "unsure": d.unsure} for d in dets],
+        values=sorted(d.value for d in dets),
+        count=len(dets),
+        message=message,
+    )
 
 
 @bp.get("/snapshot.jpg")

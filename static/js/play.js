@@ -19,7 +19,10 @@ const ui = {
   lastThrowKey: "",
   picked: false, // the player chose a keep themselves (advice arriving later leaves it)
   shownVersion: Infinity, // events up to this version have been flashed and announced
+  photoBusy: false, // a photo of the dice is being read
+  fromPhoto: false, // the pad holds dice read from a photo: the throw's source is "camera"
 };
+const PHOTO_SIDE = 1600; // a photo is sent at most this many pixels on its longer side
 // Action-to-screen times in ms (read by the browser tests; reported in the README).
 const metrics = (window.scorekeeperMetrics = { actions: [] });
 
@@ -226,6 +229,7 @@ function renderTurn(st, rules) {
 
 function renderPadNow(t) {
   const n = t.dice_left;
+  if (ui.entered.length === 0) ui.fromPhoto = false;
   const left = n - ui.entered.length;
   $("#pad-title").textContent = `Enter the throw of ${n} ${n === 1 ? "die" : "dice"}`;
   $("#pad-count").textContent = `${ui.entered.length} of ${n} entered`;
@@ -242,6 +246,9 @@ function renderPadNow(t) {
     onclick: () => addDie(v) }, die(v, 56), h("span", { class: "face-num", "aria-hidden": "true" }, String(v)))));
   $("#pad-back").disabled = ui.entered.length === 0;
   $("#pad-clear").disabled = ui.entered.length === 0;
+  const photo = $("#photo-btn");
+  photo.disabled = !controls || ui.busy || ui.photoBusy;
+  photo.textContent = ui.photoBusy ? "Reading the photo…" : "Read the dice from a photo";
   const submit = $("#pad-submit");
   submit.disabled = !controls || left !== 0 || ui.busy;
   submit.textContent = left === 0 ? `Enter throw ${ui.entered.join(" ")}` : `Tap ${left} more ${left === 1 ? "die" : "dice"}`;
@@ -383,10 +390,78 @@ async function actNow(actions) {
 
 $("#pad-submit").addEventListener("click", async () => {
   const dice = [...ui.entered];
-  if (await act([{ type: "throw", dice, source: "manual" }])) ui.entered = [];
+  const source = ui.fromPhoto ? "camera" : "manual";
+  if (await act([{ type: "throw", dice, source }])) ui.entered = [];
   if (client.game) render(client.game, "local");
 });
 $("#pad-back").addEventListener("click", () => { ui.entered.pop(); renderPad(client.game.state.turn); });
+$("#photo-btn").addEventListener("click", () => $("#photo-input").click());
+$("#photo-input").addEventListener("change", (e) => {
+  const file = e.target.files && e.target.files[0];
+  e.target.value = ""; // the same photo can be chosen again
+  if (file) readPhoto(file);
+});
+
+// ---------- a photo of the dice (the phone's own camera app; no https needed) ----------
+// A phone photo (12 megapixels or more) goes as a JPEG of at most PHOTO_SIDE pixels, turned
+// as the phone was held; what the browser cannot decode (HEIC on some) goes as it is, and the
+// server says what it is.
+async function shrinkPhoto(file) {
+  try {
+    const bmp = await createImageBitmap(file, { imageOrientation: "from-image" });
+    const k = Math.min(1, PHOTO_SIDE / Math.max(bmp.width, bmp.height));
+    const c = document.createElement("canvas");
+    c.width = Math.round(bmp.width * k);
+    c.height = Math.round(bmp.height * k);
+    c.getContext("2d").drawImage(bmp, 0, 0, c.width, c.height);
+    bmp.close();
+    return (await new Promise((res) => c.toBlob(res, "image/jpeg", 0.9))) || file;
+  } catch {
+    return file;
+  }
+}
+
+// The dice read from the photo fill the pad, left to right, for the player to check and enter;
+// nothing is recorded until they tap "Enter throw".
+async function readPhoto(file) {
+  if (!client.game || client.game.state.phase !== "throw" || ui.photoBusy) return;
+  ui.photoBusy = true;
+  renderPad(client.game.state.turn);
+  try {
+    const body = await shrinkPhoto(file);
+    const left = client.game.state.turn.dice_left;
+    let resp;
+    try {
+      resp = await fetch(`/api/camera/photo?dice_left=${left}`, {
+        method: "POST", headers: { "Content-Type": body.type || "application/octet-stream" }, body, cache: "no-store",
+      });
+    } catch {
+      say("The photo could not be sent: check the Wi-Fi, then try again, or tap the dice in.");
+      return;
+    }
+    const data = await resp.json().catch(() => null);
+    if (!resp.ok || !data) {
+      const why = (data && data.message) || `the photo was not read (the server answered ${resp.status})`;
+      say(`${why.charAt(0).toUpperCase()}${why.slice(1)}. Tap the dice in instead.`);
+      return;
+    }
+    if (client.game.state.phase !== "throw") return; // the game moved on meanwhile (another tablet)
+    const t = client.game.state.turn;
+    if (data.count === 0) {
+      say("No dice were found in the photo: take it from above, closer, in good light, or tap the dice in.");
+    } else if (data.count > t.dice_left) {
+      say(`${data.message}. Take a photo of the thrown dice alone, or tap them in.`);
+    } else {
+      ui.entered = data.dice.map((d) => d.value);
+      ui.fromPhoto = true;
+      say(`${data.message}. Check them against the dice (tap one above to remove it), then enter the throw.`, "ok");
+      announce(`Read from the photo: ${ui.entered.join(" ")}`);
+    }
+  } finally {
+    ui.photoBusy = false;
+    if (client.game && client.game.state.phase === "throw") renderPad(client.game.state.turn);
+  }
+}
 $("#pad-clear").addEventListener("click", () => { ui.entered = []; renderPad(client.game.state.turn); });
 $("#keeps-more").addEventListener("click", () => {
   ui.showAll = !($("#keeps-more").getAttribute("aria-expanded") === "true");

@@ -1,0 +1,92 @@
+"""The play page's "Read the dice from a photo": a phone photo fills the dice pad to check."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import cv2
+import pytest
+
+from scorekeeper.vision.synth import render_scene
+
+from .conftest import Server, Tab
+from .test_pages_browser import PHONE, api, new_game, open_play_page, touch_targets_too_small
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
+TRUTH = json.loads((SAMPLES / "truth.json").read_text())
+
+pytestmark = pytest.mark.browser
+
+
+def entered(tab: Tab) -> list[int]:
+    """The values entered on the pad, in order (from the slots' remove buttons)."""
+    labels = tab.page.eval_on_selector_all(
+        "#entered button", "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    return [int(label.split()[2]) for label in labels]  # "Remove the 5 (die 2)"
+
+
+def wait_read(tab: Tab) -> str:
+    """Wait until the photo has been read; the page's message."""
+    page = tab.page
+    page.wait_for_selector("#message:not(:empty)", timeout=20000)
+    page.wait_for_selector("#photo-btn:not([disabled])")
+    return str(page.inner_text("#message"))
+
+
+def test_a_phone_photo_fills_the_pad_and_is_entered(
+    live_server: Server, open_tab: Callable[..., Tab], tmp_path: Path
+) -> None:
+    game_id, token = new_game(live_server, ["Ann", "Bob"], "standard")
+    tab = open_tab(*PHONE)
+    open_play_page(live_server, tab, game_id, token)
+    assert tab.page.inner_text("#photo-btn") == "Read the dice from a photo"
+    assert touch_targets_too_small(tab) == []
+    # a 12-megapixel phone photo of five dice
+    name = "scene-05-text.jpg"
+    photo = tmp_path / "IMG_0001.jpg"
+    big = cv2.resize(cv2.imread(str(SAMPLES / name)), (4032, 3024), interpolation=cv2.INTER_CUBIC)
+    cv2.imwrite(str(photo), big, [cv2.IMWRITE_JPEG_QUALITY, 90])
+    tab.page.set_input_files("#photo-input", str(photo))
+    message = wait_read(tab)
+    values = entered(tab)
+    assert sorted(values) == TRUTH[name]
+    shown = " ".join(map(str, values))
+    assert message.startswith(f"I see 5 dice, 6 are left to throw: {shown}")
+    assert "Check them against the dice" in message
+    assert tab.page.inner_text("#pad-count") == "5 of 6 entered"
+    # the player checks them, taps the sixth die in, and enters the throw
+    tab.page.click("#pad button[data-face='2']")
+    tab.page.click("#pad-submit")
+    tab.page.wait_for_selector("#keeps-section:not([hidden])")
+    game = api(live_server, f"/api/games/{game_id}")
+    turn = game["state"]["turn"]
+    assert turn["throw"] == sorted([*TRUTH[name], 2]) and turn["source"] == "camera"
+    tab.shot("play-photo-phone")
+    assert tab.errors == []
+
+
+def test_a_photo_that_is_not_read_says_why_and_leaves_the_pad(
+    live_server: Server, open_tab: Callable[..., Tab], tmp_path: Path
+) -> None:
+    game_id, token = new_game(live_server, ["Ann", "Bob"], "standard")
+    tab = open_tab(*PHONE)
+    open_play_page(live_server, tab, game_id, token)
+    tab.page.click("#pad button[data-face='4']")
+    heic = tmp_path / "IMG_0002.HEIC"
+    heic.write_bytes(b"\0\0\0\x18ftypheic\0\0\0\0mif1heic" + bytes(64))
+    tab.page.set_input_files("#photo-input", str(heic))
+    message = wait_read(tab)
+    assert message.startswith("The photo: a HEIC image, which is not read here")
+    assert "Most Compatible" in message and message.endswith("Tap the dice in instead.")
+    assert entered(tab) == [4]
+    # a photo without dice says so, and the pad keeps what was tapped
+    blank = tmp_path / "table.jpg"
+    cv2.imwrite(str(blank), render_scene(3, 640, 480, n_dice=0, background_style="wood")[0])
+    tab.page.set_input_files("#photo-input", str(blank))
+    tab.page.wait_for_selector("#message:has-text('No dice were found')", timeout=20000)
+    assert entered(tab) == [4]
+    # the browser logs the refused upload (400) itself; nothing else went wrong
+    assert [e for e in tab.errors if "status of 400" not in e] == []

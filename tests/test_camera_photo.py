@@ -1,0 +1,94 @@
+"""``POST /api/camera/photo``: the real dice reader on one still photo, whatever the camera."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.web.camera_api import photo_reader
+
+SAMPLES = Path(__file__).resolve().parents[1] / "sample_images"
+TRUTH = json.loads((SAMPLES / "truth.json").read_text())
+
+
+def test_a_photo_is_read_left_to_right(client: FlaskClient) -> None:
+    name = "scene-06-tiles.jpg"
+    r = client.post(
+        "/api/camera/photo?dice_left=6",
+        data=(SAMPLES / name).read_bytes(),
+        content_type="image/jpeg",
+    )
+    assert r.status_code == 200, r.get_json()
+    body = r.get_json()
+    assert body["values"] == TRUTH[name] and body["count"] == len(TRUTH[name])
+    lefts = [d["box"][0] for d in body["dice"]]
+    assert lefts == sorted(lefts)
+    for d in body["dice"]:
+        x0, y0, x1, y1 = d["box"]
+        assert 0 <= x0 < x1 <= 640 and 0 <= y0 < y1 <= 480
+        assert d["unsure"] == (d["confidence"] < 0.8)
+    shown = " ".join(f"{d['value']}?" if d["unsure"] else str(d["value"]) for d in body["dice"])
+    assert body["message"].startswith(f"I see 6 dice: {shown}")
+
+
+def test_a_photo_as_a_form_file_and_a_count_that_differs(client: FlaskClient) -> None:
+    name = "scene-02-felt.jpg"
+    photo = (io.BytesIO((SAMPLES / name).read_bytes()), "IMG_0001.jpg", "image/jpeg")
+    r = client.post(
+        "/api/camera/photo?dice_left=6", data={"photo": photo}, content_type="multipart/form-data"
+    )
+    body = r.get_json()
+    n = len(TRUTH[name])
+    assert r.status_code == 200 and body["values"] == TRUTH[name]
+    assert body["message"].startswith(f"I see {n} dice, 6 are left to throw: ")
+
+
+def test_a_photo_with_no_dice(client: FlaskClient) -> None:
+    _, png = cv2.imencode(".png", np.full((240, 320, 3), 128, np.uint8))
+    r = client.post("/api/camera/photo", data=png.tobytes(), content_type="image/png")
+    assert r.status_code == 200
+    assert r.get_json() == {"dice": [], "values": [], "count": 0, "message": "I see 0 dice"}
+
+
+def test_bad_photos_get_clear_errors(app: Flask, client: FlaskClient) -> None:
+    def post(data: bytes, query: str = "") -> tuple[int, str]:
+        r = client.post(f"/api/camera/photo{query}", data=data, content_type="image/jpeg")
+        body = r.get_json()
+        assert set(body) == {"error", "message"}
+        return r.status_code, body["message"]
+
+    assert post(b"") == (400, "the photo upload is empty; send one JPEG or PNG photo as the body")
+    code, msg = post(b"not a picture at all" * 10)
+    assert code == 400 and msg.startswith("the photo: not a readable image; expected a PNG, JPEG")
+    code, msg = post(b"\0\0\0\x18ftypheic\0\0\0\0mif1heic" + bytes(64))
+    assert code == 400 and "a HEIC image" in msg and "Most Compatible" in msg
+    cut = (SAMPLES / "scene-01-wood.jpg").read_bytes()[:3000]
+    code, msg = post(cut)
+    assert code == 400 and "truncated" in msg
+    huge = b"\xff\xd8\xff\xc0\x00\x11\x08" + (20000).to_bytes(2, "big") * 2 + b"\0" * 50
+    code, msg = post(huge + b"\xff\xd9")
+    assert code == 400 and "20000×20000 pixels: too large" in msg
+    code, msg = post((SAMPLES / "scene-01-wood.jpg").read_bytes(), "?dice_left=9")
+    assert code == 400 and "dice_left" in msg
+    app.config["PHOTO_MAX_UPLOAD_BYTES"] = 1000
+    code, msg = post((SAMPLES / "scene-01-wood.jpg").read_bytes())
+    assert code == 413 and "at most 1000" in msg
+
+
+def test_one_photo_is_read_at_a_time(app: Flask, client: FlaskClient) -> None:
+    _, busy = photo_reader(app)
+    assert busy.acquire()
+    try:
+        data = (SAMPLES / "scene-01-wood.jpg").read_bytes()
+        r = client.post("/api/camera/photo", data=data, content_type="image/jpeg")
+        assert r.status_code == 429 and r.headers["Retry-After"] == "1"
+    finally:
+        busy.release()
+    r = client.post("/api/camera/photo", data=data, content_type="image/jpeg")
+    assert r.status_code == 200 and r.get_json()["values"] == TRUTH["scene-01-wood.jpg"]
