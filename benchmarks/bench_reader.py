@@ -6,7 +6,9 @@ sample_images/). Each image is resized to 640×480 first (``--size WxH`` for ano
 timing covers pre-processing, the model and post-processing (``DiceReader.infer``).
 ``--threads`` is both onnxruntime's and OpenCV's thread count (OpenCV would otherwise spread
 its resizes over every core). ``third_look_frames`` says on how many of the images the reader
-took its third look, the one for close-ups (``--no-third-look`` turns it off).
+took its third look, the one for close-ups (``--no-third-look`` turns it off), and
+``zoom_frames`` on how many it read the frame again at a larger size, as it does small dice in
+a big frame (``--no-zoom`` turns it off).
 """
 
 from __future__ import annotations
@@ -70,6 +72,9 @@ def main(argv: list[str] | None = None) -> int:
         "--no-third-look", action="store_true", help="skip the third look that close-ups get"
     )
     ap.add_argument(
+        "--no-zoom", action="store_true", help="never read small dice in a big frame again"
+    )
+    ap.add_argument(
         "--long-side", type=int, default=None, help="model input long side (default the model's)"
     )
     ap.add_argument(
@@ -93,11 +98,23 @@ def main(argv: list[str] | None = None) -> int:
             coarse=not args.single_scale,
             third_look=not args.no_third_look,
             long_side=args.long_side,
+            zoom=not args.no_zoom,
         )
     except (ImageError, ValueError) as exc:
         print(f"bench_reader: {exc}", file=sys.stderr)
         return 2
     third = sum(_third_look_runs(reader, f) for f in frames)
+    zoomed = 0
+    if reader.zoom:  # the first reading, without zooming, says whether a zoomed one follows
+        plain = DiceReader(
+            reader.model_path,
+            threads=args.threads,
+            coarse=not args.single_scale,
+            third_look=not args.no_third_look,
+            long_side=args.long_side,
+            zoom=False,
+        )
+        zoomed = sum(reader.zoom_side(plain.infer(f), max(f.shape[:2])) is not None for f in frames)
     for f in frames * max(1, 10 // len(frames)):
         reader.infer(f)
     times, dice = [], 0
@@ -119,6 +136,7 @@ def main(argv: list[str] | None = None) -> int:
         "coarse_side": reader.coarse_side,
         "third_side": reader.coarsest_side,
         "third_look_frames": f"{third} of {len(frames)}",
+        "zoom_frames": f"{zoomed} of {len(frames)}",
     }
     print(json.dumps(out))
     return 0

@@ -58,6 +58,22 @@ COARSEST_LEAST = 0.75
 :data:`WHOLE_SIDE`: dice the coarse look may not see whole. (Its boxes of smaller dice come
 out up to twice too big, and would swallow them.)"""
 
+ZOOM_BELOW = 30.0
+"""When the candidates are this small (their median side, in the fine look's input pixels) in a
+frame of :data:`ZOOM_ROOM` times ``long_side`` or more, as in a phone photo of dice across a
+table, the frame is read again at a larger size (:meth:`DiceReader.zoom_side`): the detector
+finds small dice less surely than dice of 30-70 px, and a big frame has the pixels."""
+
+ZOOM_TO = 42.0
+"""The zoomed look makes the candidates' median side about this many input pixels."""
+
+ZOOM_ROOM = 1.5
+"""The frame's longer side must be at least this many times ``long_side`` for a zoomed look:
+a 640×480 webcam frame never gets one (it would only be enlarged)."""
+
+MAX_ZOOM_SIDE = 1536
+"""The zoomed look's input is at most this long (16 times the 512 px look's pixels)."""
+
 RELOOK_BAND = (0.3, 0.9)
 """A candidate whose die probability lies in this band (from, up to) is a close call: its patch
 is looked at again turned a quarter, mirrored and turned half round, and judged on the mean of
@@ -463,6 +479,7 @@ class DiceReader:
         candidate_threshold: float | None = None,
         coarse: bool = True,
         third_look: bool = True,
+        zoom: bool = True,
     ) -> None:
         """Load the model (``default_model_path()`` when None) on ``threads`` CPU threads.
 
@@ -473,7 +490,8 @@ class DiceReader:
         slower). A two-stage reader also looks at the frame at :data:`COARSE_FACTOR` of that
         size, so that dice too big for the first size are found, and in a close-up at
         :data:`COARSEST_FACTOR` of it too; ``coarse=False`` turns both off, ``third_look=False``
-        the last.
+        the last. Small dice in a big frame get a zoomed look (:meth:`zoom_side`) unless
+        ``zoom=False``.
         :raises ImageError: when the model file is missing or not a dice model;
             ValueError for a threshold outside (0, 1), threads < 1 or a ``long_side`` outside
             64–4096.
@@ -535,6 +553,8 @@ class DiceReader:
             round(self.long_side * COARSEST_FACTOR) if self.coarse_side and third_look else None
         )
         """The third and smallest size, looked at when the first two suggest a close-up."""
+        self.zoom: bool = zoom and self.two_stage and not all(isinstance(d, int) for d in fixed)
+        """Whether small dice in a big frame get a zoomed look."""
         self.patch_size: int = int(meta.get("patch_size", PATCH_SIZE))
         self.patch_context: float = float(meta.get("patch_context", PATCH_CONTEXT))
         if score_threshold is None:
@@ -624,21 +644,53 @@ class DiceReader:
         return np.asarray(logits, np.float32)
 
     def infer(self, frame: np.ndarray) -> list[Detection]:
-        """Every die in the frame (uint8 BGR, grey or BGRA), strongest first.
+        """Every die in the frame (uint8 BGR, grey or BGRA), strongest first; when they are
+        small dice in a big frame, as read again at a larger size (:meth:`zoom_side`).
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
-        found = self.all_candidates(frame)
+        dice = self._read_at(frame, self.long_side)
+        zoom = self.zoom_side(dice, max(frame.shape[:2])) if self.two_stage else None
+        return self._read_at(frame, zoom) if zoom else dice
+
+    def _read_at(self, frame: np.ndarray, side: int) -> list[Detection]:
+        """:meth:`infer` with the fine look at ``side`` pixels, and no zoomed look."""
+        found = self.all_candidates(frame, long_side=side)
         if not self.two_stage or not found:
             return found
         return resolve_overlaps(
             second_look(found, self.look(frame, found), self.score_threshold),
-            self.whole_side(frame),
+            self.whole_side(frame, side),
         )
 
-    def whole_side(self, frame: np.ndarray) -> float:
-        """The :data:`WHOLE_SIDE` of the fine look in ``frame``'s pixels."""
-        return WHOLE_SIDE * float(max(frame.shape[:2])) / self.long_side
+    def whole_side(self, frame: np.ndarray, long_side: int | None = None) -> float:
+        """The :data:`WHOLE_SIDE` of the fine look (at ``long_side``, default the reader's) in
+        ``frame``'s pixels."""
+        return WHOLE_SIDE * float(max(frame.shape[:2])) / (long_side or self.long_side)
+
+    def zoom_side(self, dice: list[Detection], size: int) -> int | None:
+        """The fine look's size for reading again a frame whose longer side is ``size``
+        pixels, given the dice read in it, or None when it needs no second reading.
+
+        There must be dice (a frame of none, or only of false candidates, is not read again),
+        and their median side must be under :data:`ZOOM_BELOW` pixels of the fine look's
+        input; the zoomed size makes it :data:`ZOOM_TO`, at most ``size`` (never enlarging the
+        frame) and :data:`MAX_ZOOM_SIDE`, and it must be at least :data:`ZOOM_ROOM` times
+        ``long_side``: a 640×480 frame never gets one.
+
+        >>> r = DiceReader.__new__(DiceReader); r.long_side, r.zoom = 512, True
+        >>> dice = [Detection(2, (0, 0, 80, 80), 0.9), Detection(5, (90, 0, 166, 76), 0.9)]
+        >>> r.zoom_side(dice, 2048), r.zoom_side(dice, 4032), r.zoom_side(dice[:1], 640)
+        (1088, 2048, None)
+        """
+        if not self.zoom or not dice or size < ZOOM_ROOM * self.long_side:
+            return None
+        median = float(np.median([_side(d.box) for d in dice])) * self.long_side / size
+        if median >= ZOOM_BELOW:
+            return None
+        side = min(size, MAX_ZOOM_SIDE, self.long_side * ZOOM_TO / max(median, 1.0))
+        side = int(side) // MULTIPLE * MULTIPLE
+        return side if side >= ZOOM_ROOM * self.long_side else None
 
     def relook(self, patches: np.ndarray, logits: np.ndarray) -> np.ndarray:
         """The second look's log-probabilities for ``patches`` given their first ``logits``,
@@ -659,34 +711,45 @@ class DiceReader:
         threshold: float | None,
         coarse: list[Detection],
         found: list[Detection],
+        sides: tuple[int | None, int | None],
     ) -> list[Detection]:
-        """``found`` plus the third look's big dice, when ``coarse`` or ``found`` call for it."""
-        if not self.coarsest_side or not self.coarse_side:
+        """``found`` plus the third look's big dice, when ``coarse`` or ``found`` call for it;
+        ``sides`` are the coarse and the third look's sizes."""
+        coarse_side, coarsest_side = sides
+        if not coarsest_side or not coarse_side:
             return found
-        to_input = self.coarse_side / max(grey.shape[:2])  # grey's pixels -> coarse input
+        to_input = coarse_side / max(grey.shape[:2])  # grey's pixels -> coarse input
         biggest = max((_side(d.box) for d in coarse), default=0.0) * to_input
         if biggest < COARSEST_AFTER and not 0 < len(found) <= COARSEST_FEW:
             return found
         least = COARSEST_LEAST * WHOLE_SIDE / to_input
-        big = self.candidates(grey, threshold, long_side=self.coarsest_side)
+        big = self.candidates(grey, threshold, long_side=coarsest_side)
         return merge_scales(found, [d for d in big if _side(d.box) >= least])
 
-    def all_candidates(self, frame: np.ndarray, threshold: float | None = None) -> list[Detection]:
-        """What the second look judges: the first stage's candidates at ``long_side`` plus those
-        at ``coarse_side`` that they do not already cover (:func:`merge_scales`), and when
-        these suggest a close-up (:data:`COARSEST_AFTER`, :data:`COARSEST_FEW`), the big ones at
-        ``coarsest_side`` too. A
-        frame of twice ``long_side`` or more is halved first (:func:`halved_for`); the boxes
-        are in the frame's own pixels either way.
+    def all_candidates(
+        self, frame: np.ndarray, threshold: float | None = None, *, long_side: int | None = None
+    ) -> list[Detection]:
+        """What the second look judges: the first stage's candidates at ``long_side`` (default
+        the reader's) plus those at :data:`COARSE_FACTOR` of it that they do not already cover
+        (:func:`merge_scales`), and when these suggest a close-up (:data:`COARSEST_AFTER`,
+        :data:`COARSEST_FEW`), the big ones at :data:`COARSEST_FACTOR` of it too. A frame of
+        twice ``long_side`` or more is halved first (:func:`halved_for`); the boxes are in the
+        frame's own pixels either way.
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
+        side = long_side or self.long_side
+        k = side / self.long_side
+        sides = (
+            round(self.coarse_side * k) if self.coarse_side else None,
+            round(self.coarsest_side * k) if self.coarsest_side else None,
+        )
         grey = to_grey(check_frame(frame))  # once for every size
-        grey, factor = halved_for(grey, self.long_side)
-        found = self.candidates(grey, threshold)
-        if self.coarse_side:
-            coarse = self.candidates(grey, threshold, long_side=self.coarse_side)
-            found = self._coarsest(grey, threshold, coarse, merge_scales(found, coarse))
+        grey, factor = halved_for(grey, side)
+        found = self.candidates(grey, threshold, long_side=side)
+        if sides[0]:
+            coarse = self.candidates(grey, threshold, long_side=sides[0])
+            found = self._coarsest(grey, threshold, coarse, merge_scales(found, coarse), sides)
         if factor > 1:
             found = [d.scaled(factor) for d in found]
         return found
