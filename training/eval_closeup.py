@@ -1,6 +1,6 @@
 """The reader on close-ups: each die of the validation photos as a camera close to it sees it.
 
-    python -m training.eval_closeup [--model PATH] [--sizes 100,160,250] [--data DIR]
+    python -m training.eval_closeup [--model PATH] [--sizes 100,160,250] [--scale K] [--data DIR]
 
 Each labelled die of the validation photos (the webcam set and the tray hold-out, labels as
 corrected by ``models/dice-data-errata.json``) is cut out with the photo around it and scaled
@@ -11,7 +11,8 @@ and size: the share of centre dice found, the share of those read right, false d
 (a prediction inside the photo whose centre lies in no labelled box), the share of frames
 read exactly (the centre die found once and right, nothing false), and of the other dice
 wholly in the frame, how many there are and the share read right (a prediction of the right
-value with its centre in the die's box).
+value with its centre in the die's box). ``--scale K`` makes each frame K times bigger first, as
+a camera of K times the resolution gives it (``--no-zoom``: without the reader's zoomed look).
 """
 
 from __future__ import annotations
@@ -115,9 +116,21 @@ def main(argv: list[str] | None = None) -> int:
         help="die sizes in the 640×480 frame, in pixels, comma-separated",
     )
     ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--scale", type=float, default=1.0, help="frames made this many times bigger")
+    ap.add_argument("--no-zoom", action="store_true", help="the reader without its zoomed look")
     args = ap.parse_args(argv)
     sizes = [float(s) for s in args.sizes.split(",")]
-    reader = DiceReader(args.model or default_model_path(), threads=args.threads)
+    reader = DiceReader(
+        args.model or default_model_path(), threads=args.threads, zoom=not args.no_zoom
+    )
+    k = args.scale
+
+    def infer(frame: np.ndarray) -> list[Detection]:
+        if k == 1:
+            return reader.infer(frame)
+        big = cv2.resize(frame, None, fx=k, fy=k, interpolation=cv2.INTER_CUBIC)
+        return [d.scaled(1 / k) for d in reader.infer(big)]
+
     errata = load_errata(ERRATA)
     sets = [(f, s) for f, s in VALID_FOLDERS if (args.data / f).is_dir()]
     if not sets:
@@ -127,7 +140,7 @@ def main(argv: list[str] | None = None) -> int:
         pairs = list_labelled(args.data / folder, split)
         photos = [(img, labels) for _, img, labels in load_labelled(pairs, errata=errata)]
         for size in sizes:
-            fig = closeup_figures(reader.infer, photos, size)
+            fig = closeup_figures(infer, photos, size)
             print(
                 f"{folder} size {size:.0f}: dice {fig['dice']}, found {fig['found']:.3f}, "
                 f"right {fig['right']:.3f}, false per frame {fig['false']:.3f}, "
