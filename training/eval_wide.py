@@ -8,8 +8,10 @@ Each validation photo (the webcam set and the tray hold-out, labels as corrected
 the photos, as a high-resolution camera further away gives them. ``--synth`` reads synthetic
 1920×1440 scenes instead (``--die-size`` bounds the top faces in the big frame; ``--dice 0``
 for empty tables). Prints one line per set: precision / recall / value accuracy / exact frames
-(a frame holds K × K photos), and how many frames the reader read again zoomed
-(:meth:`scorekeeper.vision.DiceReader.zoom_side`). ``--no-zoom`` reads them without.
+(a frame holds K × K photos), how many frames the reader read again zoomed
+(:meth:`scorekeeper.vision.DiceReader.zoom_side`) and the median side of the dice its first
+reading found, in the 512 px look's pixels (``--tiles 1``: the photos as they are).
+``--no-zoom`` reads them without.
 """
 
 from __future__ import annotations
@@ -46,8 +48,21 @@ def mosaics(photos: list[tuple[np.ndarray, Truth]], k: int) -> Iterator[tuple[np
         yield frame, truth
 
 
-def _zoomed(reader: DiceReader, plain: DiceReader, frame: np.ndarray) -> bool:
-    return reader.zoom and reader.zoom_side(plain.infer(frame), max(frame.shape[:2])) is not None
+def _first_reading(
+    reader: DiceReader, plain: DiceReader, frame: np.ndarray
+) -> tuple[bool, float | None]:
+    """Whether ``reader`` reads ``frame`` again zoomed, and the median side of the dice of its
+    first reading (``plain``'s) in the 512 px look's pixels (None without dice)."""
+    dice = plain.infer(frame)
+    size = max(frame.shape[:2])
+    median = (
+        float(np.median([max(d.box[2] - d.box[0], d.box[3] - d.box[1]) for d in dice]))
+        * plain.long_side
+        / size
+        if dice
+        else None
+    )
+    return reader.zoom and reader.zoom_side(dice, size) is not None, median
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,7 +93,7 @@ def main(argv: list[str] | None = None) -> int:
                     background_style=style,
                 )
                 tally.add(str(i), reader.infer(frame), truth)
-                zoomed += _zoomed(reader, plain, frame)
+                zoomed += _first_reading(reader, plain, frame)[0]
             print(f"{style:8}", tally.brief(), f"zoomed {zoomed}/{args.scenes}", flush=True)
         return 0
     sets = [(f, s) for f, s in VALID_FOLDERS if (args.data / f).is_dir()]
@@ -90,12 +105,20 @@ def main(argv: list[str] | None = None) -> int:
         pairs = list_labelled(args.data / folder, split)
         photos = [(img, labels) for _, img, labels in load_labelled(pairs, errata=errata)]
         for k in (int(v) for v in args.tiles.split(",")):
-            tally, zoomed, frames = Tally(), 0, 0
+            tally, zoomed, frames, sides = Tally(), 0, 0, []
             for frame, truth in mosaics(photos, k):
                 tally.add(str(frames), reader.infer(frame), truth)
-                zoomed += _zoomed(reader, plain, frame)
+                again, median = _first_reading(reader, plain, frame)
+                zoomed += again
                 frames += 1
-            print(f"{folder:20} {k}x{k}", tally.brief(), f"zoomed {zoomed}/{frames}", flush=True)
+                sides += [] if median is None else [median]
+            print(
+                f"{folder:20} {k}x{k}",
+                tally.brief(),
+                f"zoomed {zoomed}/{frames}",
+                f"(dice at 512 px: median {np.median(sides):.1f} px)",
+                flush=True,
+            )
     return 0
 
 
