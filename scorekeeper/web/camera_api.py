@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from flask import Blueprint, Flask, Response, current_app, jsonify, request
+from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper.camera.frames import MAX_UPLOAD_BYTES, decode_upload
 from scorekeeper.camera.log import CameraLog, log_path_for
@@ -143,6 +144,29 @@ def latest() -> Any:
     return jsonify(_reading_answer(svc, dice_left))
 
 
+def _upload(name: str, limit: int) -> bytes:
+    """The request's upload: the form file ``name``, else the whole body, of at most ``limit``
+    bytes (the app's 64 KB limit does not apply here).
+
+    :raises RequestEntityTooLarge: for a larger one (413, named as the ``name``).
+    """
+    if (request.content_length or 0) > limit:
+        raise RequestEntityTooLarge(
+            f"the {name} is {request.content_length} bytes; at most {limit} are accepted"
+        )
+    request.max_content_length = limit
+    if name in request.files:
+        return bytes(request.files[name].read(limit + 1))
+    return request.get_data(cache=False)
+
+
+def _too_many(message: str) -> tuple[Response, int]:
+    """A 429 answer that asks to try again in a second."""
+    resp = jsonify(error="too_many_requests", message=message)
+    resp.headers["Retry-After"] = "1"
+    return resp, 429
+
+
 @bp.post("/frame")
 def frame() -> Any:
     """``POST /api/camera/frame``: one JPEG/PNG from the tablet; answers like ``latest``."""
@@ -155,23 +179,9 @@ def frame() -> Any:
             "server runs with --camera tablet",
         ), 409
     limit = int(current_app.config.get("CAMERA_MAX_UPLOAD_BYTES", MAX_UPLOAD_BYTES))
-    if (request.content_length or 0) > limit:
-        return jsonify(
-            error="request_entity_too_large",
-            message=f"the frame is {request.content_length} bytes; at most {limit} are accepted",
-        ), 413
-    request.max_content_length = limit
-    if "frame" in request.files:
-        data = request.files["frame"].read(limit + 1)
-    else:
-        data = request.get_data(cache=False)
+    data = _upload("frame", limit)
     if not svc.allow_upload():
-        resp = jsonify(
-            error="too_many_requests",
-            message=f"too many frames; at most {svc.max_upload_fps:g} per second are accepted",
-        )
-        resp.headers["Retry-After"] = "1"
-        return resp, 429
+        return _too_many(f"too many frames; at most {svc.max_upload_fps:g} per second are accepted")
     svc.submit(decode_upload(data, limit))
     return jsonify(_reading_answer(svc, dice_left))
 
@@ -196,24 +206,12 @@ def photo() -> Any:
     ``{"dice": [{"value", "box", "confidence", "unsure"}] left to right, "values", "count",
     "message"}``, boxes in the photo's pixels."""
     dice_left = _dice_left()
-    limit = int(current_app.config.get("PHOTO_MAX_UPLOAD_BYTES", PHOTO_MAX_BYTES))
-    if (request.content_length or 0) > limit:
-        return jsonify(
-            error="request_entity_too_large",
-            message=f"the photo is {request.content_length} bytes; at most {limit} are accepted",
-        ), 413
-    request.max_content_length = limit
-    if "photo" in request.files:
-        data = request.files["photo"].read(limit + 1)
-    else:
-        data = request.get_data(cache=False)
+    data = _upload("photo", int(current_app.config.get("PHOTO_MAX_UPLOAD_BYTES", PHOTO_MAX_BYTES)))
     if not data:
         raise CameraError("the photo upload is empty; send one JPEG or PNG photo as the body")
     reader, busy = photo_reader(current_app._get_current_object())  # type: ignore[attr-defined]
     if not busy.acquire(blocking=False):
-        resp = jsonify(error="too_many_requests", message="another photo is being read; try again")
-        resp.headers["Retry-After"] = "1"
-        return resp, 429
+        return _too_many("another photo is being read; try again")
     try:
         image, factor = decode_image(data, "the photo")
         dets = [to_die(d).scaled(factor) for d in reader.infer(image)]
