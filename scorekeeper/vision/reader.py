@@ -59,20 +59,21 @@ COARSEST_LEAST = 0.75
 out up to twice too big, and would swallow them.)"""
 
 ZOOM_BELOW = 30.0
-"""When the candidates are this small (their median side, in the fine look's input pixels) in a
+"""When the dice read are this small (their median side, in the fine look's input pixels) in a
 frame of :data:`ZOOM_ROOM` times ``long_side`` or more, as in a phone photo of dice across a
 table, the frame is read again at a larger size (:meth:`DiceReader.zoom_side`): the detector
 finds small dice less surely than dice of 30-70 px, and a big frame has the pixels."""
 
 ZOOM_TO = 42.0
-"""The zoomed look makes the candidates' median side about this many input pixels."""
+"""The zoomed reading makes the dice's median side about this many input pixels (between the
+validation photos' 31 px, tray, and 52 px, webcam)."""
 
 ZOOM_ROOM = 1.5
 """The frame's longer side must be at least this many times ``long_side`` for a zoomed look:
 a 640×480 webcam frame never gets one (it would only be enlarged)."""
 
 MAX_ZOOM_SIDE = 1536
-"""The zoomed look's input is at most this long (16 times the 512 px look's pixels)."""
+"""The zoomed reading's fine look is at most this long (9 times the 512 px look's pixels)."""
 
 RELOOK_BAND = (0.3, 0.9)
 """A candidate whose die probability lies in this band (from, up to) is a close call: its patch
@@ -650,7 +651,7 @@ class DiceReader:
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
         dice = self._read_at(frame, self.long_side)
-        zoom = self.zoom_side(dice, max(frame.shape[:2])) if self.two_stage else None
+        zoom = self.zoom_side(dice, max(frame.shape[:2]))
         return self._read_at(frame, zoom) if zoom else dice
 
     def _read_at(self, frame: np.ndarray, side: int) -> list[Detection]:
