@@ -682,7 +682,7 @@ class DiceReader:
         >>> r = DiceReader.__new__(DiceReader); r.long_side, r.zoom = 512, True
         >>> dice = [Detection(2, (0, 0, 80, 80), 0.9), Detection(5, (90, 0, 166, 76), 0.9)]
         >>> r.zoom_side(dice, 2048), r.zoom_side(dice, 4032), r.zoom_side(dice[:1], 640)
-        (1088, 2048, None)
+        (1088, 1536, None)
         """
         if not self.zoom or not dice or size < ZOOM_ROOM * self.long_side:
             return None
