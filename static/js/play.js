@@ -395,6 +395,7 @@ $("#pad-submit").addEventListener("click", async () => {
   if (client.game) render(client.game, "local");
 });
 $("#pad-back").addEventListener("click", () => { ui.entered.pop(); renderPad(client.game.state.turn); });
+$("#pad-clear").addEventListener("click", () => { ui.entered = []; renderPad(client.game.state.turn); });
 $("#photo-btn").addEventListener("click", () => $("#photo-input").click());
 $("#photo-input").addEventListener("change", (e) => {
   const file = e.target.files && e.target.files[0];
@@ -462,7 +463,6 @@ async function readPhoto(file) {
     if (client.game && client.game.state.phase === "throw") renderPad(client.game.state.turn);
   }
 }
-$("#pad-clear").addEventListener("click", () => { ui.entered = []; renderPad(client.game.state.turn); });
 $("#keeps-more").addEventListener("click", () => {
   ui.showAll = !($("#keeps-more").getAttribute("aria-expanded") === "true");
   if (!ui.showAll && ui.selected !== null) ui.selected = adviceIndex(client.game.state.turn) ?? 0;
