@@ -1,13 +1,15 @@
-"""Shared fixtures: a fresh app (and database) per test, flaskr style."""
+"""Shared fixtures: a fresh app (and database) per test, flaskr style, and games played on it."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from helpers.table import NewTable, Table
 
 from scorekeeper.web import create_app
 
@@ -29,3 +31,16 @@ def app(tmp_path: Path) -> Iterator[Flask]:
 def client(app: Flask) -> FlaskClient:
     """A test client of the app."""
     return app.test_client()
+
+
+@pytest.fixture
+def no_advice(app: Flask) -> None:
+    """The app without the advisor: for tests about the game (advice has its own tests)."""
+    app.config["ADVICE"] = False
+
+
+@pytest.fixture
+def new_table(client: FlaskClient) -> NewTable:
+    """Start a game through the API: ``new_table(players, preset="standard", teams=None,
+    **overrides)`` returns its :class:`~helpers.table.Table`."""
+    return partial(Table, client)

@@ -12,7 +12,7 @@ import cv2
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from test_camera_fakes import PipReader, scene
+from helpers.camera import PipReader, scene
 
 from scorekeeper.camera.log import CameraLog, log_path_for
 from scorekeeper.web import create_app

@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pytest
 from flask import Flask
-from test_camera_fakes import PipReader, ScriptedSource, scene
+from helpers.camera import PipReader, ScriptedSource, scene
 
 from scorekeeper.camera.capture import Capture
 from scorekeeper.camera.sources import SourceSpec

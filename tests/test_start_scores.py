@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 from flask.testing import FlaskClient
-from test_game_api import Table
+from helpers.table import Table
 
 from scorekeeper.game import replay
 from scorekeeper.game_actions import parse_setup
