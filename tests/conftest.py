@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from helpers.table import NewTable, Table
+from helpers.table import NewTable, start_game
 
 from scorekeeper.web import create_app
 
@@ -43,4 +43,4 @@ def no_advice(app: Flask) -> None:
 def new_table(client: FlaskClient) -> NewTable:
     """Start a game through the API: ``new_table(players, preset="standard", teams=None,
     **overrides)`` returns its :class:`~helpers.table.Table`."""
-    return partial(Table, client)
+    return partial(start_game, client)

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from helpers.table import NewTable, Table, core
+from helpers.table import NewTable, Table, core, start_game
 
 from scorekeeper import store
 from scorekeeper.game import replay
@@ -229,7 +229,7 @@ def test_stream_resumes_after_last_event_id_and_is_capped(
 
 
 def test_racing_clients_exactly_one_wins_each_version(app: Flask) -> None:
-    t = Table(app.test_client(), ["Ann", "Bob", "Cy"], opening_minimum=0)
+    t = start_game(app.test_client(), ["Ann", "Bob", "Cy"], opening_minimum=0)
     wins: list[int] = []
     stale = [0]
     lock = threading.Lock()

@@ -1,4 +1,4 @@
-"""A game played through the JSON API with the Flask test client (the ``new_table`` fixture)."""
+"""Games played through the JSON API with the Flask test client (the ``new_table`` fixture)."""
 
 from __future__ import annotations
 
@@ -11,30 +11,13 @@ from flask.testing import FlaskClient
 class Table:
     """A game played through the API; ``act`` asserts the status and tracks the version."""
 
-    def __init__(
-        self,
-        client: FlaskClient,
-        players: list[str],
-        preset: str = "standard",
-        teams: Any = None,
-        **overrides: Any,
-    ) -> None:
+    def __init__(self, client: FlaskClient, created: dict[str, Any]) -> None:
+        """Play the game of ``created``: the API's answer to ``POST /api/games``."""
         self.client = client
-        r = client.post(
-            "/api/games",
-            json={
-                "players": players,
-                "teams": teams,
-                "rules": {"preset": preset, "overrides": overrides},
-            },
-        )
-        assert r.status_code == 201, r.json
-        body = r.get_json()
-        self.id: str = body["id"]
-        self.token: str = body["control_token"]
-        self.version: int = body["version"]
-        self.state: dict[str, Any] = body["state"]
-        client.delete_cookie("sk_token_" + self.id)  # act with the Bearer header only
+        self.id: str = created["id"]
+        self.token: str = created["control_token"]
+        self.version: int = created["version"]
+        self.state: dict[str, Any] = created["state"]
 
     def act(self, kind: str, status: int = 200, **fields: Any) -> dict[str, Any]:
         """Post one action at the current version; returns the JSON answer."""
@@ -96,6 +79,28 @@ def core(state: dict[str, Any]) -> dict[str, Any]:
     out = {k: v for k, v in state.items() if k != "last_event"}
     out["turn"] = {k: v for k, v in state["turn"].items() if not k.startswith("advice")}
     return out
+
+
+def start_game(
+    client: FlaskClient,
+    players: list[str],
+    preset: str = "standard",
+    teams: Any = None,
+    **overrides: Any,
+) -> Table:
+    """Create a game through the API and return its table; it acts with the Bearer header only."""
+    r = client.post(
+        "/api/games",
+        json={
+            "players": players,
+            "teams": teams,
+            "rules": {"preset": preset, "overrides": overrides},
+        },
+    )
+    assert r.status_code == 201, r.json
+    table = Table(client, r.get_json())
+    client.delete_cookie("sk_token_" + table.id)
+    return table
 
 
 NewTable = Callable[..., Table]
