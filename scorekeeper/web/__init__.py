@@ -14,7 +14,6 @@ from typing import Any
 from flask import Flask, jsonify, request
 from werkzeug.exceptions import HTTPException
 
-from scorekeeper.camera.frames import MAX_UPLOAD_BYTES
 from scorekeeper.errors import (
     ControlTokenError,
     GameNotFoundError,
@@ -23,13 +22,17 @@ from scorekeeper.errors import (
     StaleVersionError,
 )
 from scorekeeper.store import default_db_path
-from scorekeeper.web import api, api_stream, api_winprob, camera_api, pages
 
 MAX_BODY_BYTES = 64 * 1024
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app; ``test_config`` overrides config keys (e.g. ``DATABASE``)."""
+    # Imported here, as flaskr does, so that a worker process importing one module of this
+    # package (the advisor's, the solver's) does not load every blueprint and the camera.
+    from scorekeeper.camera.frames import MAX_UPLOAD_BYTES
+    from scorekeeper.web import api, api_stream, api_winprob, camera_api, pages
+
     app = Flask(__name__, instance_relative_config=False)
     app.config.from_mapping(
         MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
