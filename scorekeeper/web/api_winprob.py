@@ -288,7 +288,7 @@ def _off_board_with_points(state: Mapping[str, Any], table: WinTable) -> list[st
 @bp.get("/games/<game_id>/winprob")
 def game_winprob(game_id: str) -> Any:
     """``GET /api/games/<id>/winprob``: live chances to win and the options' chances."""
-    from scorekeeper.web.db import get_db
+    from scorekeeper.web.api import get_db
 
     snap = snapshot(get_db(), game_id)
     seats = _two_players(snap.state)
