@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from test_game_api import Table
+from helpers.table import NewTable
 
 from scorekeeper.web import api_advice
 
@@ -28,7 +28,7 @@ def _use(monkeypatch: pytest.MonkeyPatch, fn: Any) -> list[dict[str, Any]]:
 
 
 def test_advice_is_attached_to_the_throw(
-    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+    app: Flask, client: FlaskClient, new_table: NewTable, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app.config["ADVICE_WAIT_S"] = 5.0
 
@@ -46,7 +46,7 @@ def test_advice_is_attached_to_the_throw(
         return {"best": {"keep": [1]}, "message": f"keep the 1 of {throw}"}
 
     calls = _use(monkeypatch, advise)
-    t = Table(client, ["Ann", "Bob"])
+    t = new_table(["Ann", "Bob"])
     assert t.state["turn"]["advice"] is None and t.state["turn"]["advice_pending"] is False
     t.throw(1, 2, 3, 4, 6, 6)
     assert t.state["turn"]["advice"] == {
@@ -63,7 +63,7 @@ def test_advice_is_attached_to_the_throw(
 
 
 def test_a_failing_advisor_never_breaks_the_game(
-    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+    app: Flask, new_table: NewTable, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app.config["ADVICE_WAIT_S"] = 5.0
 
@@ -71,7 +71,7 @@ def test_a_failing_advisor_never_breaks_the_game(
         raise RuntimeError("solver exploded")
 
     _use(monkeypatch, broken)
-    t = Table(client, ["Ann", "Bob"])
+    t = new_table(["Ann", "Bob"])
     t.throw(1, 2, 3, 4, 6, 6)
     assert t.state["turn"]["advice"] is None and t.state["turn"]["advice_pending"] is False
     t.keep(1)
@@ -79,7 +79,7 @@ def test_a_failing_advisor_never_breaks_the_game(
 
 
 def test_slow_advice_is_pending_then_arrives(
-    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+    app: Flask, client: FlaskClient, new_table: NewTable, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app.config["ADVICE_WAIT_S"] = 0.0
 
@@ -88,7 +88,7 @@ def test_slow_advice_is_pending_then_arrives(
         return {"message": "roll"}
 
     _use(monkeypatch, slow)
-    t = Table(client, ["Ann", "Bob"])
+    t = new_table(["Ann", "Bob"])
     t.throw(5, 2, 3, 4, 6, 6)
     assert t.state["turn"]["advice_pending"] is True and t.state["turn"]["advice"] is None
     deadline = time.monotonic() + 10
@@ -101,10 +101,10 @@ def test_slow_advice_is_pending_then_arrives(
 
 
 def test_no_advisor_means_no_advice_and_suggest_is_503(
-    client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+    client: FlaskClient, new_table: NewTable, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     _use(monkeypatch, None)
-    t = Table(client, ["Ann"])
+    t = new_table(["Ann"])
     t.throw(1, 2, 3, 4, 6, 6)
     assert t.state["turn"]["advice"] is None and t.state["turn"]["advice_pending"] is False
     r = client.get("/api/suggest?dice=1,5,2,3,4,6")
@@ -112,11 +112,11 @@ def test_no_advisor_means_no_advice_and_suggest_is_503(
 
 
 def test_advice_can_be_switched_off(
-    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+    app: Flask, new_table: NewTable, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     calls = _use(monkeypatch, lambda **kw: {"message": "x"})
     app.config["ADVICE"] = False
-    t = Table(client, ["Ann"])
+    t = new_table(["Ann"])
     t.throw(1, 2, 3, 4, 6, 6)
     assert t.state["turn"]["advice"] is None and calls == []
 
@@ -124,9 +124,9 @@ def test_advice_can_be_switched_off(
 @pytest.mark.skipif(
     importlib.util.find_spec("scorekeeper.strategy") is None, reason="no strategy advisor"
 )
-def test_real_advisor_through_the_api(app: Flask, client: FlaskClient) -> None:
+def test_real_advisor_through_the_api(app: Flask, client: FlaskClient, new_table: NewTable) -> None:
     app.config["ADVICE_WAIT_S"] = 30.0
-    t = Table(client, ["Ann", "Bob"], opening_minimum=0)
+    t = new_table(["Ann", "Bob"], opening_minimum=0)
     t.throw(1, 5, 2, 3, 4, 4)
     advice = t.state["turn"]["advice"]
     assert advice is not None and advice["best"]["keep"] in ([1], [1, 5])
@@ -138,7 +138,7 @@ def test_real_advisor_through_the_api(app: Flask, client: FlaskClient) -> None:
 
 
 def test_the_stream_resends_a_version_when_its_advice_is_ready(
-    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+    app: Flask, client: FlaskClient, new_table: NewTable, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     app.config.update(ADVICE_WAIT_S=0.0, STREAM_SECONDS=10, STREAM_POLL_S=0.05)
 
@@ -147,7 +147,7 @@ def test_the_stream_resends_a_version_when_its_advice_is_ready(
         return {"message": "bank"}
 
     _use(monkeypatch, slow)
-    t = Table(client, ["Ann", "Bob"])
+    t = new_table(["Ann", "Bob"])
     t.throw(1, 2, 3, 4, 6, 6)
     r = client.get(f"/api/games/{t.id}/stream", buffered=False)
     chunks = iter(r.response)

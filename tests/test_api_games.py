@@ -12,16 +12,12 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from test_game_api import Table, core
+from helpers.table import NewTable, Table, core, start_game
 
 from scorekeeper import store
 from scorekeeper.game import replay
 
-
-@pytest.fixture(autouse=True)
-def _no_advice(app: Flask) -> None:
-    """These tests are about the game; advice has its own tests (test_api_advice.py)."""
-    app.config["ADVICE"] = False
+pytestmark = pytest.mark.usefixtures("no_advice")
 
 
 def _post(client: FlaskClient, t: Table, body: Any, token: str | None = "ok", **kw: Any) -> Any:
@@ -29,8 +25,8 @@ def _post(client: FlaskClient, t: Table, body: Any, token: str | None = "ok", **
     return client.post(f"/api/games/{t.id}/actions", headers=headers, **({"json": body} | kw))
 
 
-def test_actions_need_the_control_token(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob"])
+def test_actions_need_the_control_token(client: FlaskClient, new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob"])
     r = _post(client, t, {"version": 0, "type": "bank"}, token=None)
     assert r.status_code == 401 and r.json["error"] == "missing_token"
     r = _post(client, t, {"version": 0, "type": "bank"}, token="guess")
@@ -44,8 +40,8 @@ def test_actions_need_the_control_token(client: FlaskClient) -> None:
     assert client.get(f"/api/games/{t.id}").json["control"] is False
 
 
-def test_the_token_is_stored_only_as_a_hash(app: Flask, client: FlaskClient) -> None:
-    t = Table(client, ["Ann"])
+def test_the_token_is_stored_only_as_a_hash(app: Flask, new_table: NewTable) -> None:
+    t = new_table(["Ann"])
     conn = store.connect(app.config["DATABASE"])
     rows = conn.execute("SELECT token_hash FROM games").fetchall()
     conn.close()
@@ -65,15 +61,17 @@ def test_the_token_is_stored_only_as_a_hash(app: Flask, client: FlaskClient) -> 
         ([1, 2], 400, "JSON object"),
     ],
 )
-def test_bad_actions(client: FlaskClient, body: Any, status: int, words: str) -> None:
-    t = Table(client, ["Ann", "Bob"])
+def test_bad_actions(
+    client: FlaskClient, new_table: NewTable, body: Any, status: int, words: str
+) -> None:
+    t = new_table(["Ann", "Bob"])
     r = _post(client, t, body)
     assert r.status_code == status and words in r.json["message"], r.json
     assert set(r.json) >= {"error", "message"}
 
 
-def test_malformed_json_and_huge_bodies(client: FlaskClient) -> None:
-    t = Table(client, ["Ann"])
+def test_malformed_json_and_huge_bodies(client: FlaskClient, new_table: NewTable) -> None:
+    t = new_table(["Ann"])
     r = _post(client, t, None, data="{not json", content_type="application/json")
     assert r.status_code == 400 and "must be JSON" in r.json["message"]
     huge = json.dumps({"version": 0, "type": "bank", "pad": "x" * 100_000})
@@ -83,8 +81,10 @@ def test_malformed_json_and_huge_bodies(client: FlaskClient) -> None:
     assert r.status_code == 400
 
 
-def test_stale_version_gets_409_with_the_current_state(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob"])
+def test_stale_version_gets_409_with_the_current_state(
+    client: FlaskClient, new_table: NewTable
+) -> None:
+    t = new_table(["Ann", "Bob"])
     t.throw(1, 2, 3, 4, 6, 6)
     r = _post(client, t, {"version": 0, "type": "throw", "dice": [1, 2, 3, 4, 6, 6]})
     assert r.status_code == 409 and r.json["error"] == "stale_version"
@@ -129,8 +129,8 @@ def test_create_returns_token_rules_and_cookie(client: FlaskClient) -> None:
     assert r.mimetype == "application/json"
 
 
-def test_list_games_newest_first(client: FlaskClient) -> None:
-    ids = [Table(client, [f"P{i}"]).id for i in range(3)]
+def test_list_games_newest_first(client: FlaskClient, new_table: NewTable) -> None:
+    ids = [new_table([f"P{i}"]).id for i in range(3)]
     r = client.get("/api/games")
     assert [g["id"] for g in r.json["games"]] == ids[::-1]
     assert r.json["games"][0]["players"] == ["P2"]
@@ -138,8 +138,8 @@ def test_list_games_newest_first(client: FlaskClient) -> None:
     assert len(client.get("/api/games?limit=2").json["games"]) == 2
 
 
-def test_the_list_names_who_is_playing_now(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob", "Cy"])
+def test_the_list_names_who_is_playing_now(client: FlaskClient, new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob", "Cy"])
     t.act("join", name="Dee")
     t.act("leave", player="Bob")
     listed = next(g for g in client.get("/api/games").json["games"] if g["id"] == t.id)
@@ -149,8 +149,8 @@ def test_the_list_names_who_is_playing_now(client: FlaskClient) -> None:
     assert listed["players"] == ["Ann", "Bob", "Cy", "Dee"]
 
 
-def test_export_csv_and_json(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "=Bob"], opening_minimum=0)
+def test_export_csv_and_json(client: FlaskClient, new_table: NewTable) -> None:
+    t = new_table(["Ann", "=Bob"], opening_minimum=0)
     t.throw(1, 1, 1, 5, 2, 3)
     t.keep(1, 1, 1)
     t.bank()
@@ -193,9 +193,11 @@ def test_export_csv_of_a_team_game_adds_each_team_total(client: FlaskClient) -> 
     assert [r[-2:] for r in rows[2:]] == [["500", "300"], ["500", "550"], ["900", "550"]]
 
 
-def test_stream_sends_the_state_and_each_new_version(app: Flask, client: FlaskClient) -> None:
+def test_stream_sends_the_state_and_each_new_version(
+    app: Flask, client: FlaskClient, new_table: NewTable
+) -> None:
     app.config.update(STREAM_SECONDS=3, STREAM_POLL_S=0.05, STREAM_KEEPALIVE_S=0.2)
-    t = Table(client, ["Ann", "Bob"])
+    t = new_table(["Ann", "Bob"])
     r = client.get(f"/api/games/{t.id}/stream", buffered=False)
     assert r.mimetype == "text/event-stream" and r.headers["Cache-Control"] == "no-cache"
     chunks = iter(r.response)
@@ -213,9 +215,11 @@ def test_stream_sends_the_state_and_each_new_version(app: Flask, client: FlaskCl
     r.close()
 
 
-def test_stream_resumes_after_last_event_id_and_is_capped(app: Flask, client: FlaskClient) -> None:
+def test_stream_resumes_after_last_event_id_and_is_capped(
+    app: Flask, client: FlaskClient, new_table: NewTable
+) -> None:
     app.config.update(STREAM_SECONDS=0.3, STREAM_POLL_S=0.05, STREAM_KEEPALIVE_S=0.1, MAX_STREAMS=1)
-    t = Table(client, ["Ann"])
+    t = new_table(["Ann"])
     r = client.get(f"/api/games/{t.id}/stream", headers={"Last-Event-ID": "0"}, buffered=False)
     busy = client.get(f"/api/games/{t.id}/stream")
     assert busy.status_code == 503 and busy.headers["Retry-After"] == "5"
@@ -225,7 +229,7 @@ def test_stream_resumes_after_last_event_id_and_is_capped(app: Flask, client: Fl
 
 
 def test_racing_clients_exactly_one_wins_each_version(app: Flask) -> None:
-    t = Table(app.test_client(), ["Ann", "Bob", "Cy"], opening_minimum=0)
+    t = start_game(app.test_client(), ["Ann", "Bob", "Cy"], opening_minimum=0)
     wins: list[int] = []
     stale = [0]
     lock = threading.Lock()
@@ -264,8 +268,10 @@ def test_racing_clients_exactly_one_wins_each_version(app: Flask) -> None:
     assert core(fresh["state"]) == core(live["state"])
 
 
-def test_a_locked_database_is_503(client: FlaskClient, monkeypatch: pytest.MonkeyPatch) -> None:
-    t = Table(client, ["Ann"])
+def test_a_locked_database_is_503(
+    client: FlaskClient, new_table: NewTable, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    t = new_table(["Ann"])
 
     def locked(*args: Any) -> Any:
         raise sqlite3.OperationalError("database is locked")

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterator
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -12,10 +13,9 @@ import cv2
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from test_camera_fakes import PipReader, scene
+from helpers.camera import PipReader, scene
 
 from scorekeeper.camera.log import CameraLog, log_path_for
-from scorekeeper.web import create_app
 
 SCENES = {
     "a_six.png": [
@@ -42,29 +42,18 @@ def demo_dir(tmp_path: Path) -> Path:
     return folder
 
 
-def make_app(tmp_path: Path, **config: Any) -> Flask:
-    """A test app with a camera configured by ``config``."""
-    return create_app(
-        {
-            "TESTING": True,
-            "DATABASE": str(tmp_path / "games.sqlite3"),
-            "CACHE_DIR": str(tmp_path / "cache"),
-            "CAMERA_READER_FACTORY": PipReader,
-            **config,
-        }
-    )
+@pytest.fixture
+def camera_app(make_app: Callable[..., Flask]) -> Callable[..., Flask]:
+    """``make_app`` with the pip-counting reader of the synthetic scenes."""
+    return partial(make_app, CAMERA_READER_FACTORY=PipReader)
 
 
 @pytest.fixture
-def demo_app(tmp_path: Path, demo_dir: Path) -> Iterator[Flask]:
-    app = make_app(
-        tmp_path,
+def demo_app(camera_app: Callable[..., Flask], demo_dir: Path) -> Flask:
+    return camera_app(
         CAMERA=f"demo:{demo_dir}",
         CAMERA_DEMO_OPTIONS={"fps": 60, "tumble_frames": 4, "still_frames": 14},
     )
-    yield app
-    if "camera" in app.extensions:
-        app.extensions["camera"].stop()
 
 
 def wait_proposal(
@@ -152,26 +141,23 @@ def test_demo_end_to_end_records_a_camera_throw(demo_app: Flask, tmp_path: Path)
     assert client.post("/api/camera/proposals/nope", json={"recorded": None}).status_code == 404
 
 
-def test_dice_the_reader_is_unsure_of_are_marked(tmp_path: Path, demo_dir: Path) -> None:
+def test_dice_the_reader_is_unsure_of_are_marked(
+    make_app: Callable[..., Flask], demo_dir: Path
+) -> None:
     app = make_app(
-        tmp_path,
         CAMERA=f"demo:{demo_dir}",
         CAMERA_DEMO_OPTIONS={"fps": 60, "tumble_frames": 4, "still_frames": 14},
         CAMERA_READER_FACTORY=lambda: PipReader(unsure_values=(5,)),
     )
-    try:
-        client = app.test_client()
-        body = wait_proposal(client, 3, 6)  # 1, 5, 5: both 5s read with 0.55
-        assert body["proposal"]["dice"] == [1, 5, 5]
-        assert body["proposal"]["unsure"] == [False, True, True]
-        assert sorted((d["value"], d["unsure"]) for d in body["dice"]) == [
-            (1, False),
-            (5, True),
-            (5, True),
-        ]
-    finally:
-        if "camera" in app.extensions:
-            app.extensions["camera"].stop()
+    client = app.test_client()
+    body = wait_proposal(client, 3, 6)  # 1, 5, 5: both 5s read with 0.55
+    assert body["proposal"]["dice"] == [1, 5, 5]
+    assert body["proposal"]["unsure"] == [False, True, True]
+    assert sorted((d["value"], d["unsure"]) for d in body["dice"]) == [
+        (1, False),
+        (5, True),
+        (5, True),
+    ]
 
 
 def test_status_stream_snapshot_and_area(demo_app: Flask) -> None:
@@ -206,9 +192,8 @@ def test_status_stream_snapshot_and_area(demo_app: Flask) -> None:
 
 
 @pytest.fixture
-def tablet_app(tmp_path: Path) -> Iterator[Flask]:
-    app = make_app(tmp_path, CAMERA="tablet", CAMERA_UPLOAD_FPS=1000.0)
-    yield app
+def tablet_app(camera_app: Callable[..., Flask]) -> Flask:
+    return camera_app(CAMERA="tablet", CAMERA_UPLOAD_FPS=1000.0)
 
 
 def jpeg(img: Any) -> bytes:
@@ -270,7 +255,7 @@ def test_exposure_advice_does_not_flicker_near_its_threshold() -> None:
     assert shares == [(0.0, False), (0.22, True), (0.16, True), (0.11, False), (0.22, True)]
 
 
-def test_tablet_upload_refusals(tmp_path: Path, tablet_app: Flask) -> None:
+def test_tablet_upload_refusals(camera_app: Callable[..., Flask], tablet_app: Flask) -> None:
     client = tablet_app.test_client()
     r = client.post("/api/camera/frame", data=b"hello", content_type="image/jpeg")
     assert r.status_code == 400 and "JPEG or PNG" in r.get_json()["message"]
@@ -284,7 +269,7 @@ def test_tablet_upload_refusals(tmp_path: Path, tablet_app: Flask) -> None:
     r = client.post("/api/camera/frame", data=huge, content_type="image/jpeg")
     assert r.status_code == 400 and "20000x20000" in r.get_json()["message"]
 
-    slow = make_app(tmp_path, CAMERA="tablet", CAMERA_UPLOAD_FPS=2.0).test_client()
+    slow = camera_app(CAMERA="tablet", CAMERA_UPLOAD_FPS=2.0).test_client()
     data = jpeg(scene([]))
     codes = [
         slow.post("/api/camera/frame", data=data, content_type="image/jpeg").status_code
@@ -292,6 +277,6 @@ def test_tablet_upload_refusals(tmp_path: Path, tablet_app: Flask) -> None:
     ]
     assert codes[0] == 200 and 429 in codes
 
-    demo = make_app(tmp_path, CAMERA="none").test_client()
+    demo = camera_app(CAMERA="none").test_client()
     r = demo.post("/api/camera/frame", data=data, content_type="image/jpeg")
     assert r.status_code == 409 and "--camera tablet" in r.get_json()["message"]

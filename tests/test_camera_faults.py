@@ -7,17 +7,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 from flask import Flask
-from test_camera_fakes import PipReader, ScriptedSource, scene
+from helpers.camera import PipReader, ScriptedSource, scene
 
 from scorekeeper.camera.capture import Capture
 from scorekeeper.camera.sources import SourceSpec
-from scorekeeper.web import create_app
 
 FAST = {
     "stall_timeout": 0.4,
@@ -124,22 +122,15 @@ def test_a_frozen_picture_is_noticed(capture_of: Any) -> None:
 
 
 @pytest.fixture
-def faulty_app(tmp_path: Path) -> Iterator[tuple[Flask, Factory]]:
+def faulty_app(make_app: Callable[..., Flask]) -> tuple[Flask, Factory]:
     factory = Factory(ScriptedSource(frames(30), then=RuntimeError("camera unplugged")))
-    app = create_app(
-        {
-            "TESTING": True,
-            "DATABASE": str(tmp_path / "games.sqlite3"),
-            "CAMERA": "1",
-            "CAMERA_SOURCE_FACTORY": factory,
-            "CAMERA_READER_FACTORY": PipReader,
-            "CAMERA_CAPTURE_OPTIONS": FAST,
-        }
+    app = make_app(
+        CAMERA="1",
+        CAMERA_SOURCE_FACTORY=factory,
+        CAMERA_READER_FACTORY=PipReader,
+        CAMERA_CAPTURE_OPTIONS=FAST,
     )
-    yield app, factory
-    svc = app.extensions.get("camera")
-    if svc is not None:
-        svc.stop()
+    return app, factory
 
 
 def test_server_keeps_answering_through_camera_faults(faulty_app: tuple[Flask, Factory]) -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_camera_fakes import PipReader, scene
+from helpers.camera import PipReader, scene
 
 from scorekeeper.camera import Area, CameraService, Die, MotionDetector, SettleConfig, Settler
 from scorekeeper.camera.settle import count_message, split_by_area

@@ -8,7 +8,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
-from test_camera_fakes import scene
+from helpers.camera import scene
 
 from scorekeeper.camera.frames import decode_upload, frame_problem, image_size
 from scorekeeper.camera.settle import MotionDetector

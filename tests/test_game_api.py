@@ -1,6 +1,6 @@
 """Whole games through the JSON API: every rule of spec §2–§5 and seed 000's rulings.
 
-``Table`` (imported by the other game tests) plays a game through the Flask test client.
+The ``new_table`` fixture (tests/conftest.py) plays a game through the Flask test client.
 """
 
 from __future__ import annotations
@@ -8,101 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from flask import Flask
-from flask.testing import FlaskClient
+from helpers.table import NewTable, Table, core
+
+pytestmark = pytest.mark.usefixtures("no_advice")
 
 
-@pytest.fixture(autouse=True)
-def _no_advice(app: Flask) -> None:
-    """These tests are about the game; advice has its own tests (test_api_advice.py)."""
-    app.config["ADVICE"] = False
-
-
-class Table:
-    """A game played through the API; ``act`` asserts the status and tracks the version."""
-
-    def __init__(
-        self,
-        client: FlaskClient,
-        players: list[str],
-        preset: str = "standard",
-        teams: Any = None,
-        **overrides: Any,
-    ) -> None:
-        self.client = client
-        r = client.post(
-            "/api/games",
-            json={
-                "players": players,
-                "teams": teams,
-                "rules": {"preset": preset, "overrides": overrides},
-            },
-        )
-        assert r.status_code == 201, r.json
-        body = r.get_json()
-        self.id: str = body["id"]
-        self.token: str = body["control_token"]
-        self.version: int = body["version"]
-        self.state: dict[str, Any] = body["state"]
-        client.delete_cookie("sk_token_" + self.id)  # act with the Bearer header only
-
-    def act(self, kind: str, status: int = 200, **fields: Any) -> dict[str, Any]:
-        """Post one action at the current version; returns the JSON answer."""
-        r = self.client.post(
-            f"/api/games/{self.id}/actions",
-            json={"version": self.version, "type": kind, **fields},
-            headers={"Authorization": f"Bearer {self.token}"},
-        )
-        body = r.get_json()
-        assert r.status_code == status, body
-        if status == 200:
-            self.version = body["version"]
-            self.state = body["state"]
-        return dict(body)
-
-    def throw(self, *dice: int, status: int = 200) -> dict[str, Any]:
-        """Enter a throw."""
-        return self.act("throw", status, dice=list(dice))
-
-    def keep(self, *dice: int, status: int = 200) -> dict[str, Any]:
-        """Set aside a keep."""
-        return self.act("keep", status, dice=list(dice))
-
-    def bank(self, status: int = 200) -> dict[str, Any]:
-        """Bank the turn."""
-        return self.act("bank", status)
-
-    def quick(self, points: int, status: int = 200) -> dict[str, Any]:
-        """Enter a whole turn's points."""
-        return self.act("quick_score", status, points=points)
-
-    def undo(self, status: int = 200) -> dict[str, Any]:
-        """Undo the latest action."""
-        return self.act("undo", status)
-
-    def farkle(self) -> None:
-        """The current player farkles on a fresh turn."""
-        n = self.state["turn"]["dice_left"]
-        self.throw(*[2, 3, 4, 6, 2, 3][:n])
-        assert self.state["history"][-1]["outcome"] == "farkle"
-
-    def score(self, name: str) -> int:
-        """A player's banked score."""
-        return int(next(p["score"] for p in self.state["players"] if p["name"] == name))
-
-    @property
-    def current(self) -> str:
-        """Whose turn it is."""
-        return str(self.state["players"][self.state["current"]]["name"])
-
-    @property
-    def event(self) -> str:
-        """The type of what just happened."""
-        return str(self.state["last_event"]["type"])
-
-
-def test_created_game_has_the_documented_shape(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob"])
+def test_created_game_has_the_documented_shape(new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob"])
     s = t.state
     assert [p["name"] for p in s["players"]] == ["Ann", "Bob"]
     assert set(s["players"][0]) >= {"name", "score", "on_board", "farkle_streak", "team", "active"}
@@ -124,8 +36,8 @@ def test_created_game_has_the_documented_shape(client: FlaskClient) -> None:
     assert s["history"] == [] and s["last_event"]["type"] == "created"
 
 
-def test_opening_minimum_refused_then_met(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob"])
+def test_opening_minimum_refused_then_met(new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob"])
     t.throw(1, 5, 2, 3, 4, 4)
     assert [k["keep"] for k in t.state["turn"]["keeps"]] == [[1, 5], [1], [5]]
     t.keep(1, 5)
@@ -143,8 +55,8 @@ def test_opening_minimum_refused_then_met(client: FlaskClient) -> None:
     assert t.state["history"][-1]["outcome"] == "bank"
 
 
-def test_bank_minimum_applies_to_every_turn(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob"], opening_minimum=0, bank_minimum=300)
+def test_bank_minimum_applies_to_every_turn(new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob"], opening_minimum=0, bank_minimum=300)
     t.throw(1, 2, 3, 4, 6, 6)
     t.keep(1)
     assert "at least 300" in t.bank(status=422)["message"]
@@ -154,8 +66,8 @@ def test_bank_minimum_applies_to_every_turn(client: FlaskClient) -> None:
     assert t.score("Ann") == 600
 
 
-def test_hot_dice_optional_may_bank(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob"])
+def test_hot_dice_optional_may_bank(new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob"])
     t.throw(1, 1, 1, 5, 5, 5)
     t.keep(1, 1, 1, 5, 5, 5)
     assert t.event == "hot_dice"
@@ -166,8 +78,8 @@ def test_hot_dice_optional_may_bank(client: FlaskClient) -> None:
     assert t.state["stats"][0]["hot_dice"] == 1
 
 
-def test_hot_dice_must_roll(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob"], hot_dice="must_roll")
+def test_hot_dice_must_roll(new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob"], hot_dice="must_roll")
     t.throw(1, 1, 1, 5, 2, 3)
     t.keep(1, 1, 1, 5)
     t.throw(5, 5)
@@ -186,8 +98,8 @@ def _bank_points(t: Table, points: int) -> None:
     t.quick(points)
 
 
-def test_final_round_leader_passed_gets_no_more_turns(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob", "Cy"], opening_minimum=0, target=1000)
+def test_final_round_leader_passed_gets_no_more_turns(new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob", "Cy"], opening_minimum=0, target=1000)
     _bank_points(t, 1100)
     assert t.state["final_round"] and t.event == "final_round"
     assert t.state["to_beat"] == 1100 and t.state["leader"] == "Ann"
@@ -202,8 +114,8 @@ def test_final_round_leader_passed_gets_no_more_turns(client: FlaskClient) -> No
     assert "game is over" in t.throw(1, 2, 3, 4, 5, 6, status=422)["message"]
 
 
-def test_final_round_must_beat_a_tie_keeps_rolling(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob"], opening_minimum=0, target=1000)
+def test_final_round_must_beat_a_tie_keeps_rolling(new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob"], opening_minimum=0, target=1000)
     _bank_points(t, 1000)
     t.throw(1, 1, 1, 2, 3, 4)
     t.keep(1, 1, 1)
@@ -217,10 +129,8 @@ def test_final_round_must_beat_a_tie_keeps_rolling(client: FlaskClient) -> None:
     assert t.state["winner"] == "Bob" and t.score("Bob") == 1050
 
 
-def test_tie_break_extra_round(client: FlaskClient) -> None:
-    t = Table(
-        client, ["Ann", "Bob", "Cy"], opening_minimum=0, target=1000, final_round_must_beat=False
-    )
+def test_tie_break_extra_round(new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob", "Cy"], opening_minimum=0, target=1000, final_round_must_beat=False)
     _bank_points(t, 1000)
     _bank_points(t, 1000)
     t.farkle()  # Cy
@@ -234,9 +144,8 @@ def test_tie_break_extra_round(client: FlaskClient) -> None:
     assert t.state["winner"] == "Bob" and t.state["winners"] == ["Bob"]
 
 
-def test_tie_shared(client: FlaskClient) -> None:
-    t = Table(
-        client,
+def test_tie_shared(new_table: NewTable) -> None:
+    t = new_table(
         ["Ann", "Bob"],
         opening_minimum=0,
         target=1000,
@@ -249,14 +158,14 @@ def test_tie_shared(client: FlaskClient) -> None:
     assert t.state["winner"] == "Ann and Bob"
 
 
-def test_no_final_round_first_to_target_wins(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob"], opening_minimum=0, target=1000, final_round=False)
+def test_no_final_round_first_to_target_wins(new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob"], opening_minimum=0, target=1000, final_round=False)
     _bank_points(t, 1000)
     assert t.state["winner"] == "Ann"
 
 
-def test_exact_target_overshoot_goes_to_lowest(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob", "Cy"], opening_minimum=0, target=1000, exact_target=True)
+def test_exact_target_overshoot_goes_to_lowest(new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob", "Cy"], opening_minimum=0, target=1000, exact_target=True)
     _bank_points(t, 900)
     _bank_points(t, 200)
     _bank_points(t, 100)
@@ -279,8 +188,8 @@ def test_exact_target_overshoot_goes_to_lowest(client: FlaskClient) -> None:
     assert t.state["over"] and t.state["winner"] == "Ann" and t.score("Ann") == 1000
 
 
-def test_three_farkle_penalty(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob"], opening_minimum=0, farkle_streak_penalty=500)
+def test_three_farkle_penalty(new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob"], opening_minimum=0, farkle_streak_penalty=500)
     _bank_points(t, 1000)
     _bank_points(t, 100)
     for _ in range(2):
@@ -295,8 +204,8 @@ def test_three_farkle_penalty(client: FlaskClient) -> None:
     assert t.state["stats"][1]["penalties"] == 1
 
 
-def test_bank_resets_the_farkle_streak(client: FlaskClient) -> None:
-    t = Table(client, ["Ann"], opening_minimum=0, farkle_streak_penalty=500)
+def test_bank_resets_the_farkle_streak(new_table: NewTable) -> None:
+    t = new_table(["Ann"], opening_minimum=0, farkle_streak_penalty=500)
     t.farkle()
     t.farkle()
     _bank_points(t, 50)
@@ -304,8 +213,8 @@ def test_bank_resets_the_farkle_streak(client: FlaskClient) -> None:
     assert t.state["players"][0]["farkle_streak"] == 1 and t.score("Ann") == 50
 
 
-def test_toxic_twos_wipe_the_banked_score(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob"], opening_minimum=0, toxic_twos=True)
+def test_toxic_twos_wipe_the_banked_score(new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob"], opening_minimum=0, toxic_twos=True)
     _bank_points(t, 1500)
     t.farkle()
     t.throw(2, 2, 2, 2, 3, 4)
@@ -314,15 +223,15 @@ def test_toxic_twos_wipe_the_banked_score(client: FlaskClient) -> None:
     assert t.state["history"][-1]["outcome"] == "toxic_twos"
 
 
-def test_six_ones_win_outright(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob"], six_ones_win=True)
+def test_six_ones_win_outright(new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob"], six_ones_win=True)
     t.throw(1, 1, 1, 1, 1, 1)
     assert t.state["over"] and t.state["winner"] == "Ann" and t.event == "win"
     assert "six 1s" in t.state["last_event"]["message"].lower()
 
 
-def test_six_dice_farkle_bonus(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob"], "zilch")
+def test_six_dice_farkle_bonus(new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob"], "zilch")
     t.throw(2, 3, 4, 6, 6, 2)
     assert t.event == "six_dice_bonus"
     turn = t.state["turn"]
@@ -333,8 +242,8 @@ def test_six_dice_farkle_bonus(client: FlaskClient) -> None:
     assert t.score("Ann") == 600
 
 
-def test_quick_score(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob"])
+def test_quick_score(new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob"])
     refused = t.quick(300, status=422)
     assert "Ann needs 500 in one turn" in refused["message"]
     assert "enter 500 or more, or 0 if the turn ended in a farkle" in refused["message"]
@@ -348,8 +257,8 @@ def test_quick_score(client: FlaskClient) -> None:
     assert t.act("quick_score", 400, points=75)["error"] == "bad_request"
 
 
-def test_a_farkle_says_what_the_turn_lost(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob"])
+def test_a_farkle_says_what_the_turn_lost(new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob"])
     t.throw(2, 2, 3, 4, 6, 6)  # a farkle on the first throw: nothing to lose
     assert t.state["last_event"]["message"] == "Farkle! Ann threw 2 2 3 4 6 6: no scoring dice."
     t.throw(1, 5, 2, 3, 4, 6)
@@ -358,8 +267,8 @@ def test_a_farkle_says_what_the_turn_lost(client: FlaskClient) -> None:
     assert t.state["last_event"]["message"].endswith("Bob loses the turn's 150.")
 
 
-def test_quick_score_in_the_final_round_says_what_may_be_entered(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob"], opening_minimum=0, target=1000, bank_minimum=300)
+def test_quick_score_in_the_final_round_says_what_may_be_entered(new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob"], opening_minimum=0, target=1000, bank_minimum=300)
     assert "enter 300 or more" in t.quick(250, status=422)["message"]
     t.quick(1050)  # Ann reaches the target: Bob's last turn, from 0
     refused = t.quick(1050, status=422)  # a tie does not end a must-beat turn
@@ -369,13 +278,6 @@ def test_quick_score_in_the_final_round_says_what_may_be_entered(client: FlaskCl
     )
     t.quick(1100)
     assert t.state["over"] and t.state["winner"] == "Bob"
-
-
-def core(state: dict[str, Any]) -> dict[str, Any]:
-    """The state less what is not game state: the last event and the advisor's advice."""
-    out = {k: v for k, v in state.items() if k != "last_event"}
-    out["turn"] = {k: v for k, v in state["turn"].items() if not k.startswith("advice")}
-    return out
 
 
 _without_event = core
@@ -394,9 +296,9 @@ _without_event = core
     ],
 )
 def test_undo_restores_the_state_before_each_action(
-    client: FlaskClient, action: tuple[str, dict[str, Any]]
+    new_table: NewTable, action: tuple[str, dict[str, Any]]
 ) -> None:
-    t = Table(client, ["Ann", "Bob", "Cy"])
+    t = new_table(["Ann", "Bob", "Cy"])
     t.throw(1, 1, 1, 2, 3, 4)
     t.keep(1, 1, 1)
     before = _without_event(t.state)
@@ -411,8 +313,8 @@ def test_undo_restores_the_state_before_each_action(
     assert t.event == "undo" and t.state["last_event"]["undone"] == kind
 
 
-def test_undo_keep_and_bank_and_undo_twice(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob"])
+def test_undo_keep_and_bank_and_undo_twice(new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob"])
     t.throw(1, 1, 1, 2, 3, 4)
     after_throw = _without_event(t.state)
     t.keep(1, 1, 1)
@@ -428,8 +330,8 @@ def test_undo_keep_and_bank_and_undo_twice(client: FlaskClient) -> None:
     assert t.version == 6
 
 
-def test_player_leaving_mid_game_keeps_the_order(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob", "Cy", "Dee"], opening_minimum=0)
+def test_player_leaving_mid_game_keeps_the_order(new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob", "Cy", "Dee"], opening_minimum=0)
     _bank_points(t, 300)
     t.throw(1, 2, 3, 4, 6, 6)
     t.keep(1)
@@ -448,8 +350,8 @@ def test_player_leaving_mid_game_keeps_the_order(client: FlaskClient) -> None:
     assert "already in this game" in t.act("join", 422, name="ann")["message"]
 
 
-def test_teams_add_their_members_scores(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob", "Cy"], opening_minimum=0, teams={"Red": ["Ann", "Cy"]})
+def test_teams_add_their_members_scores(new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob", "Cy"], opening_minimum=0, teams={"Red": ["Ann", "Cy"]})
     _bank_points(t, 300)
     _bank_points(t, 200)
     _bank_points(t, 100)
@@ -457,8 +359,8 @@ def test_teams_add_their_members_scores(client: FlaskClient) -> None:
     assert t.state["players"][1]["team"] is None
 
 
-def test_seed000_original_rules(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob"], "original")
+def test_seed000_original_rules(new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob"], "original")
     t.throw(6, 6, 6, 6, 6, 6)  # six 6s under the original rules: 1200 and must roll again
     assert t.state["turn"]["keeps"][0]["points"] == 1200
     t.keep(6, 6, 6, 6, 6, 6)
@@ -482,8 +384,8 @@ def test_seed000_original_rules(client: FlaskClient) -> None:
     }
 
 
-def test_keep_must_come_from_the_throw_and_score(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob"])
+def test_keep_must_come_from_the_throw_and_score(new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob"])
     t.throw(1, 5, 2, 3, 4, 4)
     assert "not a legal keep" in t.keep(1, 4, status=422)["message"]
     assert "not all in the throw" in t.keep(1, 1, status=422)["message"]
@@ -493,8 +395,8 @@ def test_keep_must_come_from_the_throw_and_score(client: FlaskClient) -> None:
     assert "no throw to keep from" in t.keep(5, status=422)["message"]
 
 
-def test_leave_by_seat_and_camera_source(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob", "Cy"])
+def test_leave_by_seat_and_camera_source(new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob", "Cy"])
     t.act("throw", dice=[1, 2, 3, 4, 6, 6], source="camera")
     assert t.state["turn"]["source"] == "camera"
     assert t.state["history"] == [] and t.state["turn"]["throw"] == [1, 2, 3, 4, 6, 6]
@@ -506,8 +408,8 @@ def test_leave_by_seat_and_camera_source(client: FlaskClient) -> None:
     assert "game is over" in t.act("join", 422, name="Dee")["message"]
 
 
-def test_solo_game_ends_when_the_target_is_reached(client: FlaskClient) -> None:
-    t = Table(client, ["Ann"], opening_minimum=0, target=500)
+def test_solo_game_ends_when_the_target_is_reached(new_table: NewTable) -> None:
+    t = new_table(["Ann"], opening_minimum=0, target=500)
     _bank_points(t, 300)
     assert t.current == "Ann" and not t.state["over"]
     _bank_points(t, 250)

@@ -8,18 +8,13 @@ from pathlib import Path
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from helpers.table import NewTable
 
 from scorekeeper.rules import PRESETS, Rules, describe_options
 from scorekeeper.web import pages
 
 STATIC = Path(pages.STATIC_DIR)
 PAGE_BUDGET_BYTES = 300 * 1024
-
-
-def _new_game(client: FlaskClient, players: list[str]) -> tuple[str, str]:
-    r = client.post("/api/games", json={"players": players, "rules": {"preset": "standard"}})
-    assert r.status_code == 201, r.json
-    return r.json["id"], r.json["control_token"]
 
 
 @pytest.mark.parametrize(
@@ -174,8 +169,8 @@ def test_optional_modules_are_included_only_when_present(
     assert "camera.js" not in board
 
 
-def test_pages_work_with_a_real_game(client: FlaskClient) -> None:
-    game_id, _ = _new_game(client, ["Ann", "<b>Bob</b>"])
+def test_pages_work_with_a_real_game(client: FlaskClient, new_table: NewTable) -> None:
+    game_id = new_table(["Ann", "<b>Bob</b>"]).id
     for page in ("play", "board", "history"):
         html = client.get(f"/{page}/{game_id}").get_data(as_text=True)
         assert f'"game_id": "{game_id}"' in html

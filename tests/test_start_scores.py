@@ -11,7 +11,7 @@ from typing import Any
 import numpy as np
 import pytest
 from flask.testing import FlaskClient
-from test_game_api import Table
+from helpers.table import Table
 
 from scorekeeper.game import replay
 from scorekeeper.game_actions import parse_setup
@@ -31,11 +31,7 @@ def start_table(client: FlaskClient, starts: Any, preset: str = "standard", **ru
         },
     )
     assert r.status_code == 201, r.json
-    t = Table.__new__(Table)
-    t.client = client
-    t.id, t.token = r.json["id"], r.json["control_token"]
-    t.version, t.state = r.json["version"], r.json["state"]
-    return t
+    return Table(client, r.json)
 
 
 def advice_of(client: FlaskClient, game_id: str) -> Any:

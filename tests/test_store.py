@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import sqlite3
 import threading
 from pathlib import Path
@@ -106,10 +107,8 @@ def test_game_ids_never_start_with_a_dash(
     from scorekeeper.cli import main
 
     drawn = iter(["-dash1", "-dash2", "ok_id1"])
-    real = store.secrets.token_urlsafe
-    monkeypatch.setattr(
-        store.secrets, "token_urlsafe", lambda n: next(drawn) if n == 6 else real(n)
-    )
+    real = secrets.token_urlsafe
+    monkeypatch.setattr(secrets, "token_urlsafe", lambda n: next(drawn) if n == 6 else real(n))
     conn, game_id = _new(tmp_path)
     conn.close()
     assert game_id == "ok_id1"

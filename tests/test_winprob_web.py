@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from test_game_api import Table
+from helpers.table import NewTable
 
 from scorekeeper.rules import find_rules
 from scorekeeper.winprob import solve_winprob
@@ -35,9 +35,9 @@ def wait_ready(client: FlaskClient, url: str) -> dict[str, Any]:
 
 
 def test_two_player_game_solves_in_the_background_then_shows_chances(
-    client: FlaskClient, app: Flask
+    client: FlaskClient, new_table: NewTable, app: Flask
 ) -> None:
-    t = Table(client, ["Ann", "Bob"], "standard", **SMALL)
+    t = new_table(["Ann", "Bob"], "standard", **SMALL)
     url = f"/api/games/{t.id}/winprob"
     first = client.get(url).get_json()
     assert first["status"] in {"solving", "ready"}
@@ -59,10 +59,12 @@ def test_two_player_game_solves_in_the_background_then_shows_chances(
     assert options[0]["words"].startswith("Keep 1. Throw 5 dice: ")
 
 
-def test_the_next_game_with_the_same_rules_starts_ready(client: FlaskClient, app: Flask) -> None:
+def test_the_next_game_with_the_same_rules_starts_ready(
+    client: FlaskClient, new_table: NewTable, app: Flask
+) -> None:
     rules = find_rules("standard", SMALL)
     solve_winprob(rules, app.config["CACHE_DIR"] + "/winprob")
-    t = Table(client, ["Ann", "Bob"], "standard", **SMALL)
+    t = new_table(["Ann", "Bob"], "standard", **SMALL)
     body = client.get(f"/api/games/{t.id}/winprob").get_json()
     assert body["status"] == "ready"
     fair = client.get("/api/winprob?rules=standard&set=target=1000").get_json()
@@ -71,11 +73,11 @@ def test_the_next_game_with_the_same_rules_starts_ready(client: FlaskClient, app
 
 
 def test_final_round_chaser_gets_the_chance_to_beat_the_leader(
-    client: FlaskClient, app: Flask
+    client: FlaskClient, new_table: NewTable, app: Flask
 ) -> None:
     rules = find_rules("minimal", SMALL)
     table = solve_winprob(rules, app.config["CACHE_DIR"] + "/winprob")
-    t = Table(client, ["Ann", "Bob"], "minimal", **SMALL)
+    t = new_table(["Ann", "Bob"], "minimal", **SMALL)
     t.quick(1050)  # Ann reaches the target: Bob's last turn
     assert t.state["final_round"] and t.state["to_beat"] == 1050
     body = client.get(f"/api/games/{t.id}/winprob").get_json()
@@ -85,11 +87,11 @@ def test_final_round_chaser_gets_the_chance_to_beat_the_leader(
 
 @pytest.mark.parametrize("preset", ["standard", "zilch"])  # zilch: unsupported by the solver
 def test_a_finished_game_gives_its_outcome_without_a_solve(
-    client: FlaskClient, monkeypatch: pytest.MonkeyPatch, preset: str
+    client: FlaskClient, new_table: NewTable, monkeypatch: pytest.MonkeyPatch, preset: str
 ) -> None:
     from scorekeeper.web import api_winprob
 
-    t = Table(client, ["Ann", "Bob"], preset, target=1000, opening_minimum=0)
+    t = new_table(["Ann", "Bob"], preset, target=1000, opening_minimum=0)
     t.quick(1050)  # Ann reaches the target; Bob's last turn
     t.quick(0)
     assert t.state["over"] and t.state["winner"] == "Ann"
@@ -103,21 +105,23 @@ def test_a_finished_game_gives_its_outcome_without_a_solve(
     assert body["chances"] == {"Ann": 1.0, "Bob": 0.0} and body["options"] == []
 
 
-def test_more_than_two_players_keep_expected_points_advice(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob", "Cy"], "standard", **SMALL)
+def test_more_than_two_players_keep_expected_points_advice(
+    client: FlaskClient, new_table: NewTable
+) -> None:
+    t = new_table(["Ann", "Bob", "Cy"], "standard", **SMALL)
     body = client.get(f"/api/games/{t.id}/winprob").get_json()
     assert body["available"] is False and body["status"] == "not_applicable"
     assert "two players" in body["reason"] and "expected points" in body["reason"]
 
 
-def test_unsupported_rules_say_why(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob"], "zilch", target=1000)
+def test_unsupported_rules_say_why(client: FlaskClient, new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob"], "zilch", target=1000)
     body = client.get(f"/api/games/{t.id}/winprob").get_json()
     assert body["status"] == "unsupported" and "farkle_streak_penalty" in body["reason"]
 
 
-def test_pages_load_the_script(client: FlaskClient) -> None:
-    t = Table(client, ["Ann", "Bob"], "standard", **SMALL)
+def test_pages_load_the_script(client: FlaskClient, new_table: NewTable) -> None:
+    t = new_table(["Ann", "Bob"], "standard", **SMALL)
     for page in ("play", "board"):
         html = client.get(f"/{page}/{t.id}").get_data(as_text=True)
         assert html.count('src="/static/js/winprob.js"') == 1

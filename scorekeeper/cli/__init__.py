@@ -1,4 +1,4 @@
-"""The ``scorekeeper`` command line: one subcommand per module listed in ``COMMANDS``.
+"""The ``scorekeeper`` command line: one subcommand module per entry of ``COMMANDS``.
 
 Each module has ``register(subparsers)``, which adds its subcommands and sets ``func`` on each:
 a function taking the parsed arguments and returning the exit code. A ``ValueError`` (every
@@ -8,17 +8,26 @@ domain error is one) is printed to stderr and exits 2; so are argparse's usage e
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
-COMMANDS = (
-    "scorekeeper.cli.rules_cmds",
-    "scorekeeper.cli.serve_cmds",
-    "scorekeeper.cli.strategy_cmds",
-    "scorekeeper.cli.camera_cmds",
-    "scorekeeper.cli.winprob_cmds",
-    "scorekeeper.cli.vision_cmds",
+from scorekeeper.cli import (
+    camera_cmds,
+    rules_cmds,
+    serve_cmds,
+    strategy_cmds,
+    vision_cmds,
+    winprob_cmds,
+)
+
+COMMANDS: tuple[ModuleType, ...] = (
+    rules_cmds,
+    serve_cmds,
+    strategy_cmds,
+    camera_cmds,
+    winprob_cmds,
+    vision_cmds,
 )
 
 
@@ -30,8 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     sub.required = True
-    for name in COMMANDS:
-        importlib.import_module(name).register(sub)
+    for module in COMMANDS:
+        module.register(sub)
     return parser
 
 

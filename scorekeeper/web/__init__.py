@@ -1,12 +1,12 @@
-"""The Flask app: ``create_app(test_config=None)`` builds it from the blueprints in ``BLUEPRINTS``.
+"""The Flask app: ``create_app(test_config=None)`` builds it from its blueprints, flaskr style.
 
-Each module in ``BLUEPRINTS`` has a module-level ``bp`` (a ``flask.Blueprint``). Add a line to
-register a new one. Errors under ``/api/`` are answered as ``{"error": code, "message": words}``.
+``create_app`` sets every config key the app reads, with its default, then applies
+``test_config``; a new blueprint is one import and one ``register_blueprint`` line. Errors under
+``/api/`` are answered as ``{"error": code, "message": words}``.
 """
 
 from __future__ import annotations
 
-import importlib
 import sqlite3
 from collections.abc import Mapping
 from typing import Any
@@ -21,26 +21,55 @@ from scorekeeper.errors import (
     ScorekeeperError,
     StaleVersionError,
 )
-
-BLUEPRINTS = (
-    "scorekeeper.web.api",
-    "scorekeeper.web.api_stream",
-    "scorekeeper.web.pages",
-    "scorekeeper.web.camera_api",
-    "scorekeeper.web.api_winprob",
-)
+from scorekeeper.store import default_db_path
 
 MAX_BODY_BYTES = 64 * 1024
 
 
 def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     """Build the app; ``test_config`` overrides config keys (e.g. ``DATABASE``)."""
+    # Imported here, as flaskr does, so that a worker process importing one module of this
+    # package (the advisor's, the solver's) does not load every blueprint and the camera.
+    from scorekeeper.camera.frames import MAX_UPLOAD_BYTES
+    from scorekeeper.web import api, api_stream, api_winprob, camera_api, pages
+
     app = Flask(__name__, instance_relative_config=False)
-    app.config.update(MAX_CONTENT_LENGTH=MAX_BODY_BYTES, JSON_SORT_KEYS=False)
+    app.config.from_mapping(
+        MAX_CONTENT_LENGTH=MAX_BODY_BYTES,
+        JSON_SORT_KEYS=False,
+        DATABASE=str(default_db_path()),
+        CACHE_DIR=None,  # None: the user's cache folder
+        PUBLIC_URL=None,  # None: the address the request came to, or this machine's LAN address
+        ADVICE=True,
+        ADVICE_WAIT_S=0.02,
+        ADVICE_WORKER="thread",  # or "process", as ``serve`` uses
+        WINPROB_WORKER="process",  # or "thread"
+        STREAM_SECONDS=300,
+        STREAM_KEEPALIVE_S=15,
+        STREAM_POLL_S=1.0,
+        MAX_STREAMS=api_stream.DEFAULT_MAX_STREAMS,
+        CAMERA=None,  # None: "none" when testing, else "auto"
+        CAMERA_LOG=None,  # None: beside DATABASE
+        CAMERA_MAX_STREAMS=4,
+        CAMERA_MAX_UPLOAD_BYTES=MAX_UPLOAD_BYTES,
+        PHOTO_MAX_UPLOAD_BYTES=camera_api.PHOTO_MAX_BYTES,
+        CAMERA_STREAM_FPS=15.0,
+        CAMERA_UPLOAD_FPS=12.0,
+        CAMERA_THREADS=1,
+        CAMERA_SCORE_THRESHOLD=None,  # None: the model's own
+        CAMERA_READER_FACTORY=None,  # None: the ONNX dice reader
+        CAMERA_SETTLE=None,
+        CAMERA_SOURCE_FACTORY=None,
+        CAMERA_CAPTURE_OPTIONS=None,
+        CAMERA_DEMO_OPTIONS=None,
+    )
     if test_config:
         app.config.update(test_config)
-    for name in BLUEPRINTS:
-        app.register_blueprint(importlib.import_module(name).bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(api_stream.bp)
+    app.register_blueprint(pages.bp)
+    app.register_blueprint(camera_api.bp)
+    app.register_blueprint(api_winprob.bp)
     _register_error_handlers(app)
     return app
 

@@ -10,10 +10,9 @@ control token), 404, 409 (stale version, with the current ``version`` and ``stat
 
 from __future__ import annotations
 
-import sqlite3
 from typing import Any
 
-from flask import Blueprint, Response, current_app, g, jsonify, request
+from flask import Blueprint, Response, current_app, jsonify, request
 
 from scorekeeper.errors import ActionError, ControlTokenError, StaleVersionError
 from scorekeeper.game_actions import parse_action, parse_setup
@@ -24,35 +23,16 @@ from scorekeeper.store import (
     append,
     check_token,
     create_game,
-    default_db_path,
     list_games,
     snapshot,
-    thread_connection,
 )
 from scorekeeper.web.api_advice import AdviceSettings, suggest, with_advice
+from scorekeeper.web.db import get_db
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 COOKIE_PREFIX = "sk_token_"
 COOKIE_MAX_AGE = 30 * 24 * 3600
-DEFAULT_ADVICE_WAIT_S = 0.02
-
-
-def db_path() -> str:
-    """The app's database path (``DATABASE`` config, else the user's data directory)."""
-    path = current_app.config.get("DATABASE")
-    if not path:
-        path = str(default_db_path())
-        current_app.config["DATABASE"] = path
-    return str(path)
-
-
-def get_db() -> sqlite3.Connection:
-    """This request's database connection: the serving thread's own, kept between requests."""
-    conn: sqlite3.Connection | None = g.get("sk_db")
-    if conn is None:
-        conn = g.sk_db = thread_connection(db_path())
-    return conn
 
 
 def request_token(game_id: str) -> str | None:
@@ -97,12 +77,12 @@ def advice_settings() -> AdviceSettings:
     """The app's advice settings: ``ADVICE`` (on/off), ``ADVICE_WAIT_S``, ``CACHE_DIR`` and
     ``ADVICE_WORKER`` (``thread``, or ``process``: a worker process, as ``serve`` uses)."""
     cfg = current_app.config
-    cache = cfg.get("CACHE_DIR")
+    cache = cfg["CACHE_DIR"]
     return AdviceSettings(
-        enabled=bool(cfg.get("ADVICE", True)),
-        wait=float(cfg.get("ADVICE_WAIT_S", DEFAULT_ADVICE_WAIT_S)),
+        enabled=bool(cfg["ADVICE"]),
+        wait=float(cfg["ADVICE_WAIT_S"]),
         cache_dir=str(cache) if cache else None,
-        in_process=cfg.get("ADVICE_WORKER", "thread") == "process",
+        in_process=cfg["ADVICE_WORKER"] == "process",
     )
 
 

@@ -27,8 +27,9 @@ from werkzeug.exceptions import ServiceUnavailable
 from scorekeeper.game import replay
 from scorekeeper.game_export import game_csv, game_export
 from scorekeeper.store import CHANGES, connect, read_log, snapshot, version_of
-from scorekeeper.web.api import advice_settings, db_path, game_json, get_db, sse_response
+from scorekeeper.web.api import advice_settings, game_json, sse_response
 from scorekeeper.web.api_advice import advice_known
+from scorekeeper.web.db import db_path, get_db
 
 bp = Blueprint("api_stream", __name__, url_prefix="/api")
 
@@ -99,11 +100,11 @@ def stream(game_id: str) -> Response:
     """Server-sent events: the game's state now and after every new version."""
     cfg = current_app.config
     first = snapshot(get_db(), game_id)  # 404 before the stream starts
-    seconds = float(cfg.get("STREAM_SECONDS", 300))
-    keepalive = float(cfg.get("STREAM_KEEPALIVE_S", 15))
-    poll = float(cfg.get("STREAM_POLL_S", 1.0))
+    seconds = float(cfg["STREAM_SECONDS"])
+    keepalive = float(cfg["STREAM_KEEPALIVE_S"])
+    poll = float(cfg["STREAM_POLL_S"])
     slots = _slots()
-    if not slots.take(int(cfg.get("MAX_STREAMS", DEFAULT_MAX_STREAMS))):
+    if not slots.take(int(cfg["MAX_STREAMS"])):
         exc = ServiceUnavailable("too many live streams are open; retry in a few seconds")
         exc.retry_after = 5
         raise exc

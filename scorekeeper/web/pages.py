@@ -176,7 +176,7 @@ def public_base_url() -> str:
     this machine's LAN address when it has one (the projector laptop opened ``localhost``,
     but the tablets cannot); otherwise the address the request came to.
     """
-    configured = current_app.config.get("PUBLIC_URL")
+    configured = current_app.config["PUBLIC_URL"]
     if configured:
         return str(configured).rstrip("/") + "/"
     base = request.host_url

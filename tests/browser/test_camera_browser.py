@@ -11,10 +11,10 @@ from typing import Any
 
 import cv2
 import pytest
-from test_camera_fakes import PipReader, scene
+from helpers.browser import Server, Tab, record_figure, serve_in_thread
+from helpers.camera import PipReader, scene
 
 from scorekeeper.camera.log import CameraLog, log_path_for
-from tests.browser.conftest import Server, Tab, record_figure, serve_in_thread
 
 pytestmark = pytest.mark.browser
 
@@ -438,7 +438,7 @@ def test_tablet_camera_posts_frames_from_the_browser(
     camera_server: tuple[Server, Any], chromium: Any
 ) -> None:
     """Chromium's fake camera stands in for the tablet's: frames go up, boxes come back."""
-    from tests.browser.conftest import CHROMIUM, LAUNCH_ARGS
+    from helpers.browser import CHROMIUM, LAUNCH_ARGS
 
     server, _ = camera_server
     game = post(f"{server.url}/api/games", {"players": ["Ann", "Bob"]})

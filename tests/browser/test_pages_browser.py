@@ -21,8 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from .conftest import Server, Tab, record_figure
+from helpers.browser import Server, Tab, record_figure
 
 pytestmark = pytest.mark.browser
 

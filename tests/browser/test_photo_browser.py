@@ -8,10 +8,10 @@ from pathlib import Path
 
 import cv2
 import pytest
+from helpers.browser import Server, Tab
 
 from scorekeeper.vision.synth import render_scene
 
-from .conftest import Server, Tab
 from .test_pages_browser import PHONE, api, new_game, open_play_page, touch_targets_too_small
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"

@@ -1,4 +1,4 @@
-"""Fakes for the camera tests: synthetic dice scenes, a pip-counting reader, and faulty sources."""
+"""Camera fakes: synthetic dice scenes, a pip-counting reader, and faulty sources."""
 
 from __future__ import annotations
 

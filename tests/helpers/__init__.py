@@ -1,0 +1,1 @@
+"""Helpers the tests share; ``tests/conftest.py`` hands them out as fixtures."""

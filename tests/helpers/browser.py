@@ -1,0 +1,71 @@
+"""Browser-test helpers: where Chromium is, the served app, a tab, measured figures."""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = Path(os.environ.get("SCOREKEEPER_CHROMIUM", "/usr/bin/chromium"))
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
+
+
+@dataclass
+class Server:
+    """A running app: its base URL and database path."""
+
+    url: str
+    db: Path
+
+
+def serve_in_thread(server: Any) -> tuple[threading.Thread, threading.Event]:
+    """Run a waitress ``server`` in a daemon thread; set the event before closing the server, and
+    the error its loop may raise on the closed socket is taken as the expected end."""
+    closing = threading.Event()
+
+    def run() -> None:
+        try:
+            server.run()
+        except (OSError, ValueError):
+            if not closing.is_set():
+                raise
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread, closing
+
+
+@dataclass
+class Tab:
+    """A page plus the console errors and page errors it has shown."""
+
+    page: Any
+    errors: list[str] = field(default_factory=list)
+    transferred: dict[str, int] = field(default_factory=dict)
+
+    def shot(self, name: str) -> Path:
+        """Save a full-page screenshot under test-artifacts/ and return its path."""
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        self.page.screenshot(path=str(path), full_page=True)
+        return path
+
+
+def record_figure(name: str, value: Any) -> None:
+    """Append a measured figure to test-artifacts/figures.json (reported in the README)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    path = ARTIFACTS / "figures.json"
+    data = json.loads(path.read_text()) if path.exists() else {}
+    data[name] = value
+    path.write_text(json.dumps(data, indent=2, sort_keys=True))
