@@ -9,8 +9,8 @@ import pytest
 
 from scorekeeper.errors import ActionError, GameRuleError, RulesError
 from scorekeeper.game import Game, advance, effective_actions, replay
-from scorekeeper.game_actions import parse_action, parse_setup
-from scorekeeper.game_export import game_csv
+from scorekeeper.game.actions import parse_action, parse_setup
+from scorekeeper.game.export import game_csv
 from scorekeeper.rules import PRESETS
 
 
