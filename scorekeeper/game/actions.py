@@ -22,7 +22,7 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar, Literal, Self
 
 from scorekeeper.errors import ActionError
 from scorekeeper.rules import rules_from_json
@@ -146,6 +146,22 @@ def _parse_teams(value: Any, names: list[str]) -> list[str | None] | None:
 
 
 @dataclass(frozen=True)
+class _Plain:
+    """An action with no field but its type."""
+
+    TYPE: ClassVar[str]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        """The action of an event ``{"type": TYPE}``."""
+        return cls()
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as stored."""
+        return {"type": self.TYPE}
+
+
+@dataclass(frozen=True)
 class Throw:
     """Dice thrown, entered by hand or read by the camera."""
 
@@ -185,19 +201,10 @@ class KeepDice:
 
 
 @dataclass(frozen=True)
-class Bank:
+class Bank(_Plain):
     """The turn's points banked."""
 
     TYPE: ClassVar[str] = "bank"
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Bank:
-        """The bank of an event ``{"type": "bank"}``."""
-        return cls()
-
-    def to_json(self) -> dict[str, Any]:
-        """The event as stored."""
-        return {"type": self.TYPE}
 
 
 @dataclass(frozen=True)
@@ -259,35 +266,17 @@ class Leave:
 
 
 @dataclass(frozen=True)
-class End:
+class End(_Plain):
     """The game ended now: the highest score wins."""
 
     TYPE: ClassVar[str] = "end"
 
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> End:
-        """The end of an event ``{"type": "end"}``."""
-        return cls()
-
-    def to_json(self) -> dict[str, Any]:
-        """The event as stored."""
-        return {"type": self.TYPE}
-
 
 @dataclass(frozen=True)
-class Undo:
+class Undo(_Plain):
     """The latest action still in effect taken back."""
 
     TYPE: ClassVar[str] = "undo"
-
-    @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Undo:
-        """The undo of an event ``{"type": "undo"}``."""
-        return cls()
-
-    def to_json(self) -> dict[str, Any]:
-        """The event as stored."""
-        return {"type": self.TYPE}
 
 
 Action = Throw | KeepDice | Bank | QuickScore | Join | Leave | End | Undo

@@ -573,13 +573,9 @@ def replay(events: Sequence[Mapping[str, Any]]) -> Game:
 
 
 def _announce_undo(game: Game, events: Sequence[Mapping[str, Any]]) -> None:
-    stack: list[Mapping[str, Any]] = []
-    undone: Mapping[str, Any] | None = None
-    for ev in events[1:]:
-        if ev["type"] == "undo":
-            undone = stack.pop() if stack else None
-        else:
-            stack.append(ev)
+    """Say, as the game's last event, which action the last undo of ``events`` took back."""
+    before = effective_actions(events[:-1])
+    undone = before[-1] if before else None
     kind = undone["type"] if undone else "nothing"
     label = {
         "throw": "throw",
