@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Literal, Self
 
 from scorekeeper.errors import ActionError
@@ -284,16 +284,6 @@ ACTIONS: dict[str, type[Action]] = {
     a.TYPE: a for a in (Throw, KeepDice, Bank, QuickScore, Undo, Join, Leave, End)
 }
 ACTION_TYPES = tuple(ACTIONS)
-_FIELDS: dict[str, tuple[str, ...]] = {
-    "throw": ("dice", "source"),
-    "keep": ("dice",),
-    "bank": (),
-    "quick_score": ("points",),
-    "undo": (),
-    "join": ("name", "team"),
-    "leave": ("player",),
-    "end": (),
-}
 
 
 def action_from_json(data: Any) -> Action:
@@ -312,7 +302,7 @@ def parse_action(body: Any) -> dict[str, Any]:
         wrong type.
     """
     kind = _action_type(body)
-    allowed = {"type", "version", *_FIELDS[kind]}
+    allowed = {"type", "version", *(f.name for f in fields(ACTIONS[kind]))}
     extra = set(body) - allowed
     if extra:
         raise ActionError(
