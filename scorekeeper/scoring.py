@@ -15,6 +15,7 @@ import math
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
+from enum import StrEnum
 from fractions import Fraction
 from functools import lru_cache
 from itertools import combinations, permutations, product
@@ -302,6 +303,59 @@ def keeps_report(throw: Dice, rules: Rules) -> dict[str, object]:
     keeps = legal_keeps(throw, rules)
     best = {"keep": keeps[0].dice.to_list(), "points": keeps[0].points} if keeps else None
     return {"farkle": not keeps, "max": best, "keeps": [k.to_dict() for k in keeps]}
+
+
+class Outcome(StrEnum):
+    """How a throw or a turn turns out; the value is the game state's word for it."""
+
+    KEEP = "keep"
+    FARKLE = "farkle"
+    FARKLE_BONUS = "six_dice_bonus"
+    TOXIC_TWOS = "toxic_twos"
+    SIX_ONES = "six_ones"
+    BANK = "bank"
+    QUICK_SCORE = "quick_score"
+    OVERSHOOT = "overshoot"
+    LEFT = "left"
+
+    @property
+    def advice_word(self) -> str:
+        """The word the advice API has always used (two outcomes are spelled differently)."""
+        return _ADVICE_WORDS.get(self, self.value)
+
+
+_ADVICE_WORDS = {Outcome.FARKLE_BONUS: "farkle_bonus", Outcome.SIX_ONES: "six_ones_win"}
+
+
+def is_toxic(counts: Counts, rules: Rules) -> bool:
+    """Whether a throw with these counts is a toxic-twos wipe (four or more 2s)."""
+    return rules.toxic_twos and counts[1] >= 4
+
+
+def is_six_ones(counts: Counts, rules: Rules) -> bool:
+    """Whether a throw with these counts wins outright under ``six_ones_win``."""
+    return rules.six_ones_win and counts[0] == 6
+
+
+def has_farkle_bonus(n: int, rules: Rules) -> bool:
+    """Whether a farkle on a throw of ``n`` dice scores the six-dice farkle bonus."""
+    return n == MAX_DICE and rules.six_dice_farkle_bonus > 0
+
+
+def throw_outcome(counts: Counts, rules: Rules) -> Outcome:
+    """What a throw with these counts means before any keep: a special outcome, a farkle
+    (with or without the six-dice bonus), or ``KEEP`` when some dice score.
+
+    >>> throw_outcome(Dice.parse("2 2 2 2 1 5").counts, Rules(toxic_twos=True))
+    <Outcome.TOXIC_TWOS: 'toxic_twos'>
+    """
+    if is_toxic(counts, rules):
+        return Outcome.TOXIC_TWOS
+    if is_six_ones(counts, rules):
+        return Outcome.SIX_ONES
+    if table_for(rules).keeps(counts):
+        return Outcome.KEEP
+    return Outcome.FARKLE_BONUS if has_farkle_bonus(sum(counts), rules) else Outcome.FARKLE
 
 
 def throw_outcomes(n: int) -> list[tuple[Counts, int]]:

@@ -9,8 +9,21 @@ import pytest
 
 from scorekeeper.errors import ActionError, GameRuleError, RulesError
 from scorekeeper.game import Game, advance, effective_actions, replay
-from scorekeeper.game_actions import parse_action, parse_setup
-from scorekeeper.game_export import game_csv
+from scorekeeper.game.actions import (
+    Action,
+    Bank,
+    End,
+    Join,
+    KeepDice,
+    Leave,
+    QuickScore,
+    Throw,
+    Undo,
+    action_from_json,
+    parse_action,
+    parse_setup,
+)
+from scorekeeper.game.export import game_csv
 from scorekeeper.rules import PRESETS
 
 
@@ -138,3 +151,96 @@ def test_names_stay_plain_text() -> None:
     setup = parse_setup({"players": ["<b>Ann</b>", "Bob & Co"]})
     state = replay([setup]).to_json()
     assert [p["name"] for p in state["players"]] == ["<b>Ann</b>", "Bob & Co"]
+
+
+@pytest.mark.parametrize(
+    "action",
+    [
+        Throw((1, 5, 2, 3, 4, 6)),
+        Throw((2, 2), "camera"),
+        KeepDice((1, 5)),
+        Bank(),
+        QuickScore(0),
+        QuickScore(1250),
+        Join("Cy"),
+        Join("Dee", "Red"),
+        Leave("Bob"),
+        Leave(2),
+        End(),
+        Undo(),
+    ],
+)
+def test_actions_round_trip_through_json(action: Action) -> None:
+    event = action.to_json()
+    assert action_from_json(event) == action
+    assert parse_action(event) == event
+    assert action_from_json({**event, "at": 1.5}) == action  # the store's time is not a field
+
+
+def test_parse_action_gives_the_stored_event_of_an_action() -> None:
+    assert action_from_json(parse_action({"type": "join", "name": " Cy  Dee "})) == Join("Cy Dee")
+    assert parse_action({"type": "throw", "dice": [6, 1]}) == Throw((6, 1)).to_json()
+
+
+def _table(events: list[dict[str, Any]], **overrides: Any) -> Game:
+    rules = {"preset": "standard", "overrides": overrides}
+    return replay([parse_setup({"players": ["Ann", "Bob"], "rules": rules}), *events])
+
+
+def _throw(*dice: int) -> dict[str, Any]:
+    return {"type": "throw", "dice": list(dice), "source": "manual"}
+
+
+def test_the_state_gives_each_keeps_bank_refusal_in_the_engines_words() -> None:
+    game = _table([_throw(1, 5, 2, 3, 4, 4)])
+    turn = game.to_json()["turn"]
+    assert [k["keep"] for k in turn["keeps"]] == [[1, 5], [1], [5]]
+    assert [k["refusal"] for k in turn["keep_then_bank"]] == [
+        "Ann needs 500 in one turn to get on the board; the turn would have 150",
+        "Ann needs 500 in one turn to get on the board; the turn would have 100",
+        "Ann needs 500 in one turn to get on the board; the turn would have 50",
+    ]
+    assert turn["bank_warning"] is None and turn["can_bank"] is False
+    assert "must first set aside a keep" in turn["bank_refusal"]
+    game.apply(KeepDice((1, 5)))
+    with pytest.raises(GameRuleError, match="the turn has 150"):
+        game.apply(Bank())
+
+    hot = _table([_throw(1, 1, 1, 5, 5, 1)], hot_dice="must_roll", opening_minimum=0)
+    refusals = [k["refusal"] for k in hot.to_json()["turn"]["keep_then_bank"]]
+    assert refusals[0] == "hot dice: Ann must throw all six dice again before banking"
+    assert refusals[1:] == [None] * (len(refusals) - 1)
+
+    banks = [_throw(1, 1, 1, 1, 2, 3), {"type": "keep", "dice": [1, 1, 1, 1]}]
+    final = _table(
+        [*banks, {"type": "bank"}, _throw(1, 2, 3, 4, 6, 6)], target=1000, opening_minimum=0
+    )
+    state = final.to_json()
+    assert state["final_round"] and state["to_beat"] == 1100
+    assert state["turn"]["keep_then_bank"] == [
+        {
+            "refusal": "in the final round Bob must beat 1,100; banking now makes 100,"
+            " so keep rolling",
+            "warning": None,
+        }
+    ]
+
+
+def test_the_state_warns_of_a_bank_that_overshoots_an_exact_target() -> None:
+    events = [_throw(1, 1, 1, 1, 2, 3), {"type": "keep", "dice": [1, 1, 1, 1]}]
+    game = _table([*events], target=1000, exact_target=True, opening_minimum=0)
+    turn = game.to_json()["turn"]
+    assert turn["can_bank"] and turn["bank_refusal"] is None
+    assert turn["bank_warning"] == (
+        "careful: 1,100 overshoots the exact target of 1,000, so these points would go to the"
+        " lowest score"
+    )
+    game.apply(Throw((5, 2)))
+    turn = game.to_json()["turn"]
+    assert turn["keep_then_bank"] == [
+        {
+            "refusal": None,
+            "warning": "careful: 1,150 overshoots the exact target of 1,000, so these points"
+            " would go to the lowest score",
+        }
+    ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -10,6 +11,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from helpers.table import NewTable
 
+from scorekeeper.game.actions import MAX_PLAYERS
 from scorekeeper.rules import PRESETS, Rules, describe_options
 from scorekeeper.web import pages
 
@@ -104,6 +106,13 @@ def test_home_page_embeds_the_rules_options(client: FlaskClient) -> None:
     data = re.search(r'<script type="application/json" id="page-data">(.*?)</script>', html, re.S)
     assert data is not None
     assert '"opening_minimum"' in data.group(1) and '"zilch"' in data.group(1)
+
+
+def test_home_page_gives_the_setup_the_servers_player_limit(client: FlaskClient) -> None:
+    html = client.get("/").get_data(as_text=True)
+    data = re.search(r'<script type="application/json" id="page-data">(.*?)</script>', html, re.S)
+    assert data is not None
+    assert json.loads(data.group(1))["max_players"] == MAX_PLAYERS == 86
 
 
 def test_embedded_text_cannot_close_the_script_tag(client: FlaskClient) -> None:

@@ -17,12 +17,14 @@ from scorekeeper.errors import DiceError
 from scorekeeper.rules import Rules, find_rules, preset_names
 from scorekeeper.scoring import (
     Dice,
+    Outcome,
     best_keep,
     farkle_probability,
     is_farkle,
     legal_keeps,
     score_keep,
     table_for,
+    throw_outcome,
     throw_outcomes,
 )
 
@@ -208,3 +210,39 @@ def test_keeps_are_sorted_most_points_first() -> None:
     for counts, _ in throw_outcomes(6)[:100]:
         keeps = table_for(rules).keeps(counts)
         assert [k.points for k in keeps] == sorted((k.points for k in keeps), reverse=True)
+
+
+@pytest.mark.parametrize(
+    ("throw", "house", "outcome"),
+    [
+        ("2 2 2 2 1 5", {"toxic_twos": True}, Outcome.TOXIC_TWOS),
+        ("2 2 2 2 1 5", {}, Outcome.KEEP),
+        ("2 2 2 3 4 6", {"toxic_twos": True}, Outcome.KEEP),
+        ("1 1 1 1 1 1", {"six_ones_win": True}, Outcome.SIX_ONES),
+        ("1 1 1 1 1 1", {}, Outcome.KEEP),
+        ("2 3 4 6 6 3", {"six_dice_farkle_bonus": 500}, Outcome.FARKLE_BONUS),
+        ("2 3 4 6 6", {"six_dice_farkle_bonus": 500}, Outcome.FARKLE),
+        ("2 3 4 6 6 3", {}, Outcome.FARKLE),
+    ],
+)
+def test_a_throw_outcome_under_the_house_rules(
+    throw: str, house: dict[str, Any], outcome: Outcome
+) -> None:
+    assert throw_outcome(Dice.parse(throw).counts, find_rules("standard", house)) is outcome
+
+
+def test_outcomes_keep_their_words_in_the_state_and_in_the_advice() -> None:
+    assert [o.value for o in Outcome][:5] == [
+        "keep",
+        "farkle",
+        "six_dice_bonus",
+        "toxic_twos",
+        "six_ones",
+    ]
+    assert [o.advice_word for o in Outcome][:5] == [
+        "keep",
+        "farkle",
+        "farkle_bonus",
+        "toxic_twos",
+        "six_ones_win",
+    ]

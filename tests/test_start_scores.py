@@ -14,7 +14,7 @@ from flask.testing import FlaskClient
 from helpers.table import Table
 
 from scorekeeper.game import replay
-from scorekeeper.game_actions import parse_setup
+from scorekeeper.game.actions import parse_setup
 from scorekeeper.rules import find_rules
 from scorekeeper.web.api_winprob import game_chances
 from scorekeeper.winprob import solve_winprob

@@ -12,7 +12,7 @@ import pytest
 from scorekeeper import store
 from scorekeeper.errors import GameNotFoundError, GameRuleError, StaleVersionError
 from scorekeeper.game import replay
-from scorekeeper.game_actions import parse_setup
+from scorekeeper.game.actions import parse_setup
 
 
 def _new(tmp_path: Path) -> tuple[sqlite3.Connection, str]:

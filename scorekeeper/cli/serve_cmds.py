@@ -215,7 +215,7 @@ def cmd_games(args: argparse.Namespace) -> int:
 def cmd_export(args: argparse.Namespace) -> int:
     """Write one game as CSV or JSON."""
     from scorekeeper.game import replay
-    from scorekeeper.game_export import game_csv, game_export
+    from scorekeeper.game.export import game_csv, game_export
     from scorekeeper.store import connect, read_log
 
     conn = connect(_existing_db(_db_path(args)))

@@ -34,13 +34,12 @@ from typing import Any, Literal
 
 from scorekeeper.errors import StrategyError
 from scorekeeper.rules import Rules
-from scorekeeper.scoring import Dice, Keep, table_for
-from scorekeeper.strategy.model import UNIT, is_six_ones, is_toxic
+from scorekeeper.scoring import Dice, Keep, Outcome, table_for, throw_outcome
+from scorekeeper.strategy.model import UNIT
 from scorekeeper.strategy.policy import Policy, base_context, policy_for
 from scorekeeper.strategy.solver import Context, TurnTable
 
 ValueKind = Literal["expected_points", "win_probability"]
-Outcome = Literal["keep", "farkle", "farkle_bonus", "toxic_twos", "six_ones_win"]
 MAX_TOTAL = 1_000_000
 
 
@@ -89,7 +88,7 @@ class Advice:
     streak: int
     beat: int | None
     value_kind: ValueKind
-    outcome: Outcome
+    outcome: str  # the Outcome's advice_word
     message: str
     options: tuple[Option, ...]
 
@@ -233,24 +232,15 @@ def advise(
         "beat": beat,
         "value_kind": kind,
     }
-    counts = dice.counts
-    if is_toxic(counts, rules):
-        msg = f"Toxic twos: four or more 2s wipe the turn and your banked score of {banked}."
-        return Advice(**state, outcome="toxic_twos", message=msg, options=())  # type: ignore[arg-type]
-    if is_six_ones(counts, rules):
-        msg = "Six 1s in one throw: you win the game outright."
-        return Advice(**state, outcome="six_ones_win", message=msg, options=())  # type: ignore[arg-type]
-    keeps = table_for(rules).keeps(counts)
-    if not keeps:
-        if left == 6 and rules.six_dice_farkle_bonus:
-            total = turn_total + rules.six_dice_farkle_bonus
-            msg = (
-                f"A six-dice farkle scores the {rules.six_dice_farkle_bonus} bonus: "
-                f"throw all six dice again with {total}."
-            )
-            return Advice(**state, outcome="farkle_bonus", message=msg, options=())  # type: ignore[arg-type]
-        msg = f"Farkle: no die scores, and the turn total of {turn_total} is lost."
-        return Advice(**state, outcome="farkle", message=msg, options=())  # type: ignore[arg-type]
+    outcome = throw_outcome(dice.counts, rules)
+    if outcome is not Outcome.KEEP:
+        return Advice(
+            **state,  # type: ignore[arg-type]
+            outcome=outcome.advice_word,
+            message=_outcome_message(outcome, rules, turn_total, banked),
+            options=(),
+        )
+    keeps = table_for(rules).keeps(dice.counts)
     table, k = pol.table(on_board, ctx, streak)
     options = [
         o
@@ -261,7 +251,22 @@ def advise(
     ranked = tuple(options[j] for j in order)
     best = next((o for o in ranked if o.allowed), None)
     msg = best.reason if best else "No allowed option."
-    return Advice(**state, outcome="keep", message=msg, options=ranked)  # type: ignore[arg-type]
+    return Advice(**state, outcome=outcome.advice_word, message=msg, options=ranked)  # type: ignore[arg-type]
+
+
+def _outcome_message(outcome: Outcome, rules: Rules, turn_total: int, banked: int) -> str:
+    """What a throw that leaves no keep to choose means for the player."""
+    if outcome is Outcome.TOXIC_TWOS:
+        return f"Toxic twos: four or more 2s wipe the turn and your banked score of {banked}."
+    if outcome is Outcome.SIX_ONES:
+        return "Six 1s in one throw: you win the game outright."
+    if outcome is Outcome.FARKLE_BONUS:
+        total = turn_total + rules.six_dice_farkle_bonus
+        return (
+            f"A six-dice farkle scores the {rules.six_dice_farkle_bonus} bonus: "
+            f"throw all six dice again with {total}."
+        )
+    return f"Farkle: no die scores, and the turn total of {turn_total} is lost."
 
 
 def _rank(o: Option, ctx: Context, j: int) -> tuple[bool, bool, float, bool, int]:

@@ -25,23 +25,20 @@ import numpy as np
 import numpy.typing as npt
 
 from scorekeeper.rules import Rules
-from scorekeeper.scoring import Counts, ScoreTable, table_for, throw_outcomes
+from scorekeeper.scoring import (
+    Counts,
+    ScoreTable,
+    is_six_ones,
+    is_toxic,
+    table_for,
+    throw_outcomes,
+)
 
 UNIT = 50
 HOT = 0  # the state column for "all six dice set aside: six fresh dice in hand"
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
-
-
-def is_toxic(counts: Counts, rules: Rules) -> bool:
-    """Whether a throw with these counts is a toxic-twos wipe (four or more 2s)."""
-    return rules.toxic_twos and counts[1] >= 4
-
-
-def is_six_ones(counts: Counts, rules: Rules) -> bool:
-    """Whether a throw with these counts wins outright under ``six_ones_win``."""
-    return rules.six_ones_win and counts[0] == 6
 
 
 @dataclass(frozen=True)

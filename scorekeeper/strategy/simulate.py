@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from scorekeeper.scoring import Counts, table_for
-from scorekeeper.strategy.model import HOT, UNIT, chance_model, is_six_ones, is_toxic
+from scorekeeper.scoring import Counts, is_six_ones, is_toxic, table_for
+from scorekeeper.strategy.model import HOT, UNIT, chance_model
 from scorekeeper.strategy.solver import TurnTable
 
 

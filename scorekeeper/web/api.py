@@ -15,7 +15,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from scorekeeper.errors import ActionError, ControlTokenError, StaleVersionError
-from scorekeeper.game_actions import parse_action, parse_setup
+from scorekeeper.game.actions import parse_action, parse_setup
 from scorekeeper.rules import named_rules
 from scorekeeper.scoring import Dice, keeps_report
 from scorekeeper.store import (

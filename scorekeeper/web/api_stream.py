@@ -25,7 +25,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import ServiceUnavailable
 
 from scorekeeper.game import replay
-from scorekeeper.game_export import game_csv, game_export
+from scorekeeper.game.export import game_csv, game_export
 from scorekeeper.store import CHANGES, connect, read_log, snapshot, version_of
 from scorekeeper.web.api import advice_settings, game_json, sse_response
 from scorekeeper.web.api_advice import advice_known

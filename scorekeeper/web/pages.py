@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 import segno
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
+from scorekeeper.game.actions import MAX_PLAYERS
 from scorekeeper.rules import PRESET_HELP, PRESETS, describe_options
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
@@ -96,7 +97,9 @@ def _page(template: str, title: str, **data: Any) -> Response:
 @bp.get("/")
 def home() -> Response:
     """The home page: resume a running game or set up a new one."""
-    return _page("home.html", "Farkle score keeper", options=rules_options())
+    return _page(
+        "home.html", "Farkle score keeper", options=rules_options(), max_players=MAX_PLAYERS
+    )
 
 
 @bp.get("/play/<game_id>")

@@ -40,38 +40,6 @@ export function sentence(text) {
   return /[.!?]$/.test(t) ? t : `${t}.`;
 }
 
-/**
- * Why the current player may not bank `total` now (the engine's rules, spelled the same way),
- * or null. `hotDice`: the keep sets aside the last dice.
- */
-export function bankRefusal(st, rules, total, hotDice = false) {
-  const p = st.players[st.current];
-  if (st.over) return "the game is over";
-  if (hotDice && rules.hot_dice === "must_roll") {
-    return `hot dice: ${p.name} must throw all six dice again before banking`;
-  }
-  if (!p.on_board && rules.opening_minimum && total < rules.opening_minimum) {
-    return `${p.name} needs ${fmt(rules.opening_minimum)} in one turn to get on the board; the turn would have ${fmt(total)}`;
-  }
-  if (rules.bank_minimum && total < rules.bank_minimum) {
-    return `a turn needs at least ${fmt(rules.bank_minimum)} to bank; ${p.name}'s turn would have ${fmt(total)}`;
-  }
-  if (st.final_round && rules.final_round_must_beat && st.to_beat !== null && st.to_beat !== undefined
-      && p.score + total <= st.to_beat) {
-    return `in the final round ${p.name} must beat ${fmt(st.to_beat)}; banking now makes ${fmt(p.score + total)}, so keep rolling`;
-  }
-  return null;
-}
-
-/** A warning for a bank the rules allow but the player may regret (exact target), or null. */
-export function bankWarning(st, rules, total) {
-  const p = st.players[st.current];
-  if (rules.exact_target && p.score + total > rules.target) {
-    return `careful: ${fmt(p.score + total)} overshoots the exact target of ${fmt(rules.target)}, so these points would go to the lowest score`;
-  }
-  return null;
-}
-
 const KINDS = { three_of_a_kind: "three", four_of_a_kind: "four", five_of_a_kind: "five", six_of_a_kind: "six" };
 const NAMES = {
   straight: "straight 1-6", partial_straight: "partial straight", three_pairs: "three pairs",

@@ -3,7 +3,7 @@
 import { $, h, fill, fmt, announce, banner, pageData } from "./dom.js";
 import { GameClient } from "./api.js";
 import { die, diceRow } from "./dice.js";
-import { adviceFor, adviceOf, rulesOf, bankRefusal, bankWarning, describeKeep, eventFlash, finalRoundText, teamStanding, teamsText, sentence } from "./game-view.js";
+import { adviceFor, adviceOf, rulesOf, describeKeep, eventFlash, finalRoundText, teamStanding, teamsText, sentence } from "./game-view.js";
 
 const { game_id: gameId } = pageData();
 const QUICK_KEY = `scorekeeper.quick.${gameId}`;
@@ -119,7 +119,7 @@ function renderNow(game, why) {
   renderScores(st, rules);
   renderWinner(st);
   $("#turn").hidden = st.over;
-  if (!st.over) renderTurn(st, rules);
+  if (!st.over) renderTurn(st);
   $("#undo").disabled = !client.canControl || game.version < 1;
   renderTools(st);
 
@@ -179,7 +179,7 @@ function renderWinner(st) {
   );
 }
 
-function renderTurn(st, rules) {
+function renderTurn(st) {
   const t = st.turn;
   const p = st.players[st.current];
   $("#turn-title").textContent = `${p.name}'s turn`;
@@ -215,11 +215,11 @@ function renderTurn(st, rules) {
     bank.textContent = `Bank ${fmt(t.total)}`;
     bank.disabled = !controls || !t.can_bank || ui.busy;
     $("#why-bank").textContent = !controls ? "This device is only watching."
-      : sentence(t.can_bank ? bankWarning(st, rules, t.total) : t.bank_refusal);
+      : sentence(t.can_bank ? t.bank_warning : t.bank_refusal);
     $("#act-throw").parentElement.hidden = true;
   } else if (st.phase === "keep") {
     $("#act-throw").parentElement.hidden = false;
-    renderKeeps(st, rules);
+    renderKeeps(st);
   }
   if (quick) {
     $("#quick-submit").disabled = !controls || ui.busy;
@@ -277,7 +277,7 @@ function keepButton(t, k, i, best, adviceI) {
   return h("li", {}, h("button", {
     type: "button", class: `keep${best ? " best" : ""}`, "aria-pressed": selected ? "true" : "false",
     "data-keep": k.keep.join(","),
-    onclick: () => { ui.selected = i; ui.picked = true; renderKeeps(client.game.state, rulesOf(client.game)); } },
+    onclick: () => { ui.selected = i; ui.picked = true; renderKeeps(client.game.state); } },
     h("span", { class: "kdesc" },
       h("span", {}, label, diceRow(k.keep, 36)),
       h("span", { class: "kcombos" }, describeKeep(k)),
@@ -289,7 +289,7 @@ function keepButton(t, k, i, best, adviceI) {
     h("span", { class: "kpts" }, fmt(k.points))));
 }
 
-function renderKeepsNow(st, rules) {
+function renderKeepsNow(st) {
   const t = st.turn;
   const throwKey = `${st.turn.number}:${t.throw.join(",")}:${client.version}`;
   const adviceI = adviceIndex(t);
@@ -337,10 +337,11 @@ function renderKeepsNow(st, rules) {
   const advised = advice && ui.selected === adviceIndex(t) ? advice.action : null;
   if (advised === "bank") bank.textContent += " (advised)";
   if (advised === "roll" || advised === "throw") thr.textContent += " (advised)";
-  const refusal = bankRefusal(st, rules, total, rest === 0);
+  // the server's words for keeping these dice and banking (t.keep_then_bank is parallel to t.keeps)
+  const { refusal = null, warning = null } = (t.keep_then_bank || [])[ui.selected] || {};
   bank.disabled = !controls || Boolean(refusal) || ui.busy;
   $("#why-bank").textContent = !controls ? "This device is only watching."
-    : sentence(refusal || bankWarning(st, rules, total));
+    : sentence(refusal || warning);
 }
 
 // ---------- actions ----------
@@ -466,7 +467,7 @@ async function readPhoto(file) {
 $("#keeps-more").addEventListener("click", () => {
   ui.showAll = !($("#keeps-more").getAttribute("aria-expanded") === "true");
   if (!ui.showAll && ui.selected !== null) ui.selected = adviceIndex(client.game.state.turn) ?? 0;
-  renderKeeps(client.game.state, rulesOf(client.game));
+  renderKeeps(client.game.state);
 });
 
 function selectedKeep() {

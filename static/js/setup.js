@@ -7,7 +7,7 @@ const data = pageData();
 const OPTIONS = data.options.options;
 const PRESETS = Object.fromEntries(data.options.presets.map((p) => [p.name, p]));
 const LAST_KEY = "scorekeeper.lastSetup";
-const MAX_PLAYERS = 86;
+const MAX_PLAYERS = data.max_players; // the server's limit (scorekeeper.game.actions)
 
 const state = {
   players: [{ name: "", team: "", start: 0 }, { name: "", team: "", start: 0 }],

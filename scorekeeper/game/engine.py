@@ -1,19 +1,19 @@
 """The game engine: a game is a pure replay of its events under its rules (spec §2–§5).
 
-Events are JSON-able dicts (see :mod:`scorekeeper.game_actions`): the first is ``create``; the
-rest are actions (``throw``, ``keep``, ``bank``, ``quick_score``, ``join``, ``leave``, ``end``)
-and ``undo``. An ``undo`` removes the latest action still in effect, so two undos in a row
-remove the two latest actions; an undo is itself never undone (there is no redo: re-enter the
-action instead). :func:`replay` folds the events into a :class:`Game`; :meth:`Game.apply`
-applies one more action, or raises :class:`GameRuleError` with words a player understands,
-leaving the game unchanged.
+Events are the JSON form of actions (see :mod:`scorekeeper.game.actions`): the first is
+``create``; the rest are actions (``throw``, ``keep``, ``bank``, ``quick_score``, ``join``,
+``leave``, ``end``) and ``undo``. An ``undo`` removes the latest action still in effect, so two
+undos in a row remove the two latest actions; an undo is itself never undone (there is no
+redo: re-enter the action instead). :func:`replay` folds the events into a :class:`Game`;
+:meth:`Game.apply` applies one more action, or raises :class:`GameRuleError` with words a
+player understands, leaving the game unchanged.
 
->>> from scorekeeper.game_actions import parse_setup
+>>> from scorekeeper.game.actions import KeepDice, parse_setup
 >>> setup = parse_setup({"players": ["Ann", "Bob"], "rules": {"preset": "standard"}})
 >>> game = replay([setup, {"type": "throw", "dice": [1, 1, 1, 5, 2, 3], "source": "manual"}])
 >>> [k["points"] for k in game.to_json()["turn"]["keeps"]][:2]
 [1050, 1000]
->>> game.apply({"type": "keep", "dice": [1, 1, 1, 5]})
+>>> game.apply(KeepDice((1, 1, 1, 5)))
 >>> game.turn.total, game.turn.dice_left
 (1050, 2)
 """
@@ -21,13 +21,33 @@ leaving the game unchanged.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, Literal
 
-from scorekeeper.errors import DiceError, GameRuleError
-from scorekeeper.game_model import Player, Stats, Turn, dice_word, state_json
-from scorekeeper.game_model import points_text as _n
+from scorekeeper.errors import ActionError, DiceError, GameRuleError
+from scorekeeper.game.actions import (
+    ACTIONS,
+    Action,
+    Bank,
+    End,
+    Join,
+    KeepDice,
+    Leave,
+    QuickScore,
+    Throw,
+    Undo,
+    action_from_json,
+)
+from scorekeeper.game.refusals import (
+    bank_warning,
+    keep_bank_refusal,
+    points_refusal,
+    turn_refusal,
+)
+from scorekeeper.game.state import Player, Stats, Turn
+from scorekeeper.game.view import dice_word, state_json
+from scorekeeper.game.view import points_text as _n
 from scorekeeper.rules import Rules
-from scorekeeper.scoring import Dice, table_for
+from scorekeeper.scoring import Dice, Outcome, table_for, throw_outcome
 
 __all__ = ["Game", "Player", "Stats", "Turn", "advance", "effective_actions", "replay"]
 
@@ -76,17 +96,32 @@ class Game:
 
     # ----- applying actions -------------------------------------------------------------
 
-    def apply(self, event: Mapping[str, Any]) -> None:
-        """Apply one checked action (not ``undo``: see :func:`advance`).
+    def apply(self, action: Action | Mapping[str, Any]) -> None:
+        """Apply one checked action, or its event (not ``undo``: see :func:`advance`).
 
         :raises GameRuleError: when the rules or the game's state do not allow it; the game
             is then unchanged.
         """
-        handler = getattr(self, "_do_" + str(event.get("type")), None)
-        if handler is None or event.get("type") in ("undo", "create"):
-            raise GameRuleError(f"{event.get('type')!r} is not an action the game can apply")
+        if isinstance(action, Mapping):
+            action = _event_action(action)
         self._said = []
-        handler(event)
+        match action:
+            case Undo():
+                raise GameRuleError("'undo' is not an action the game can apply")
+            case Throw():
+                self._throw(action)
+            case KeepDice():
+                self._keep(action)
+            case Bank():
+                self._bank_turn()
+            case QuickScore():
+                self._quick_score(action)
+            case Join():
+                self._join(action)
+            case Leave():
+                self._leave(action)
+            case End():
+                self._end()
 
     def _cur(self) -> Player:
         return self.players[self.current]
@@ -97,7 +132,7 @@ class Game:
                 f"the game is over ({self._result_words()}); undo to go back or start a new game"
             )
 
-    def _do_throw(self, ev: Mapping[str, Any]) -> None:
+    def _throw(self, action: Throw) -> None:
         self._require_playing()
         t, p, r = self.turn, self._cur(), self.rules
         if t.throw is not None:
@@ -105,55 +140,56 @@ class Game:
                 f"{p.name} must set aside a keep from the throw {t.throw} before throwing again"
                 " (undo the throw if it was entered wrongly)"
             )
-        dice = Dice(ev["dice"])
+        dice = Dice(action.dice)
         if len(dice) != t.dice_left:
             raise GameRuleError(
                 f"{p.name} has {dice_word(t.dice_left)} to throw; {len(dice)} were entered"
             )
         p.stats.throws += 1
         t.must_roll = False
-        entry: dict[str, Any] = {"dice": dice.to_list(), "source": ev.get("source", "manual")}
+        entry: dict[str, Any] = {"dice": dice.to_list(), "source": action.source}
         t.log.append(entry)
         counts = dice.counts
-        if r.six_ones_win and counts[0] == 6:
+        outcome = throw_outcome(counts, r)
+        if outcome is Outcome.SIX_ONES:
             keep = self.table.keep(counts)
             t.total += keep.points if keep else 0
-            entry.update(keep=dice.to_list(), points=t.total, result="six_ones")
+            entry.update(keep=dice.to_list(), points=t.total, result=outcome.value)
             banked = t.total
             p.score += banked
             p.on_board = True
             p.farkle_streak = 0
             self._record_bank(p, banked)
             self._win([self.current], f"Six 1s! {p.name} wins the game outright.")
-            self._end_turn("six_ones", banked, f"{p.name} threw six 1s")
+            self._end_turn(outcome, banked, f"{p.name} threw six 1s")
             return
-        if r.toxic_twos and counts[1] >= 4:
+        if outcome is Outcome.TOXIC_TWOS:
             lost = p.score
             p.score = 0
-            entry["result"] = "toxic_twos"
+            entry["result"] = outcome.value
             self._event(
-                "toxic_twos",
+                outcome,
                 f"Toxic twos! {p.name} threw {counts[1]} 2s and loses the whole banked score"
                 f" ({_n(lost)}) and the turn.",
                 points=-lost,
             )
-            self._end_turn("toxic_twos", -lost, f"four or more 2s wiped {_n(lost)}")
+            self._end_turn(outcome, -lost, f"four or more 2s wiped {_n(lost)}")
             return
-        if not self.table.keeps(counts):
-            if r.six_dice_farkle_bonus and len(dice) == 6:
-                bonus = r.six_dice_farkle_bonus
-                t.total += bonus
-                t.dice_left = 6
-                t.must_roll = True
-                entry.update(points=bonus, result="six_dice_bonus")
-                self._event(
-                    "six_dice_bonus",
-                    f"A six-dice farkle scores {_n(bonus)} for {p.name} under these rules; "
-                    f"throw all six again (turn total {_n(t.total)}).",
-                    points=bonus,
-                )
-                return
-            entry["result"] = "farkle"
+        if outcome is Outcome.FARKLE_BONUS:
+            bonus = r.six_dice_farkle_bonus
+            t.total += bonus
+            t.dice_left = 6
+            t.must_roll = True
+            entry.update(points=bonus, result=outcome.value)
+            self._event(
+                outcome,
+                f"A six-dice farkle scores {_n(bonus)} for {p.name} under these rules; "
+                f"throw all six again (turn total {_n(t.total)}).",
+                points=bonus,
+            )
+            return
+        if outcome is Outcome.FARKLE:
+            entry["result"] = outcome.value
             self._farkle(p, f"{p.name} threw {dice}: no scoring dice")
             return
         t.throw = dice
@@ -179,9 +215,9 @@ class Game:
             kind = "farkle_penalty"
             msg += f" Third farkle in a row: {p.name} loses {_n(penalty)} banked points."
         self._event(kind, msg, points=-lost)
-        self._end_turn("farkle", banked, note)
+        self._end_turn(Outcome.FARKLE, banked, note)
 
-    def _do_keep(self, ev: Mapping[str, Any]) -> None:
+    def _keep(self, action: KeepDice) -> None:
         self._require_playing()
         t, p = self.turn, self._cur()
         if t.throw is None:
@@ -189,7 +225,7 @@ class Game:
                 f"{p.name} has no throw to keep from; enter the throw of "
                 f"{dice_word(t.dice_left)} first"
             )
-        kept = Dice(ev["dice"])
+        kept = Dice(action.dice)
         if any(k > n for k, n in zip(kept.counts, t.throw.counts, strict=True)):
             raise GameRuleError(f"{kept} are not all in the throw {t.throw}")
         keep = self.table.keep(kept.counts)
@@ -230,58 +266,39 @@ class Game:
 
     def turn_refusal(self) -> str | None:
         """Why the current player may not bank the turn now, or None when banking is allowed."""
-        t, p = self.turn, self._cur()
         if self.over:
             return f"the game is over ({self._result_words()})"
-        if t.throw is not None:
-            return f"{p.name} must first set aside a keep from the throw {t.throw}"
-        if t.total == 0:
-            return f"{p.name} has no points this turn yet; throw the dice"
-        if t.must_roll:
-            return f"hot dice: {p.name} must throw all six dice again before banking"
-        return self._points_refusal(t.total)
+        return turn_refusal(self.turn, self._cur(), self.rules, self._must_beat())
 
-    def _points_refusal(self, total: int, quick: bool = False) -> str | None:
-        """Why a turn of ``total`` points may not be banked, or None; ``quick``: said of a
-        whole turn's points typed in (what to enter instead) rather than of a turn in play."""
-        p, r = self._cur(), self.rules
-        farkle = "or 0 if the turn ended in a farkle"
-        if not p.on_board and r.opening_minimum and total < r.opening_minimum:
-            need = f"{p.name} needs {_n(r.opening_minimum)} in one turn to get on the board"
-            if quick:
-                return f"{need}; enter {_n(r.opening_minimum)} or more, {farkle}"
-            return f"{need}; the turn has {_n(total)}"
-        if r.bank_minimum and total < r.bank_minimum:
-            need = f"a turn needs at least {_n(r.bank_minimum)} to bank"
-            if quick:
-                return f"{need}; enter {_n(r.bank_minimum)} or more, {farkle}"
-            return f"{need}; {p.name}'s turn has {_n(total)}"
-        if (
-            self.final_round
-            and r.final_round_must_beat
-            and self.to_beat is not None
-            and p.score + total <= self.to_beat
-        ):
-            need = f"in the final round {p.name} must beat {_n(self.to_beat)}"
-            if quick:
-                return (
-                    f"{need} (the turn ends by beating it or in a farkle); enter more than"
-                    f" {_n(self.to_beat - p.score)}, {farkle}"
-                )
-            return f"{need}; banking now makes {_n(p.score + total)}, so keep rolling"
-        return None
+    def keep_bank_refusal(self, dice: int, points: int) -> str | None:
+        """Why the current player may not keep ``dice`` dice of the throw worth ``points`` and
+        bank, or None when that is allowed."""
+        if self.over:
+            return f"the game is over ({self._result_words()})"
+        return keep_bank_refusal(
+            self.turn, self._cur(), self.rules, self._must_beat(), dice, points
+        )
 
-    def _do_bank(self, ev: Mapping[str, Any]) -> None:
+    def bank_warning(self, total: int) -> str | None:
+        """A warning for a bank of ``total`` that the rules allow but the player may regret
+        (it overshoots an exact target), or None."""
+        return bank_warning(self._cur(), self.rules, total)
+
+    def _must_beat(self) -> int | None:
+        """The score a bank must beat in the final round, or None when there is none."""
+        return self.to_beat if self.final_round and self.rules.final_round_must_beat else None
+
+    def _bank_turn(self) -> None:
         self._require_playing()
         why = self.turn_refusal()
         if why:
             raise GameRuleError(f"{self._cur().name} cannot bank: {why}")
-        self._bank(self.turn.total, "bank")
+        self._bank(self.turn.total, Outcome.BANK)
 
-    def _do_quick_score(self, ev: Mapping[str, Any]) -> None:
+    def _quick_score(self, action: QuickScore) -> None:
         self._require_playing()
         p, t = self._cur(), self.turn
-        points = int(ev["points"])
+        points = action.points
         if not t.fresh:
             raise GameRuleError(
                 f"a quick score is a whole turn's points, but {p.name}'s turn already has dice"
@@ -291,19 +308,19 @@ class Game:
             t.log.append({"quick": 0})
             self._farkle(p, f"{p.name} scored nothing")
             return
-        why = self._points_refusal(points, quick=True)
+        why = points_refusal(p, self.rules, self._must_beat(), points, "quick")
         if why:
             raise GameRuleError(f"{p.name} cannot score {_n(points)}: {why}")
         t.log.append({"quick": points})
         t.total = points
-        self._bank(points, "quick_score")
+        self._bank(points, Outcome.QUICK_SCORE)
 
     def _record_bank(self, p: Player, points: int) -> None:
         p.stats.banked_turns += 1
         p.stats.banked_points += points
         p.stats.best_turn = max(p.stats.best_turn, points)
 
-    def _bank(self, points: int, how: str) -> None:
+    def _bank(self, points: int, how: Literal[Outcome.BANK, Outcome.QUICK_SCORE]) -> None:
         p, r = self._cur(), self.rules
         p.farkle_streak = 0
         if r.exact_target and p.score + points > r.target:
@@ -315,14 +332,14 @@ class Game:
                 receiver.score += points
                 receiver.on_board = True
                 note += f"; the {_n(points)} go to {receiver.name}, the lowest score"
-            self._event("overshoot", f"{note}.", points=points)
-            self._end_turn("overshoot", 0, note)
+            self._event(Outcome.OVERSHOOT, f"{note}.", points=points)
+            self._end_turn(Outcome.OVERSHOOT, 0, note)
             return
         p.score += points
         p.on_board = True
         self._record_bank(p, points)
         msg = f"{p.name} banks {_n(points)} and has {_n(p.score)}."
-        self._event(how if how == "quick_score" else "bank", msg, points=points)
+        self._event(how, msg, points=points)
         win: str | None = None
         if r.exact_target:
             if p.score == r.target:
@@ -356,17 +373,17 @@ class Game:
             self._win([self.current], win)
         self._end_turn(how, points, "")
 
-    def _do_join(self, ev: Mapping[str, Any]) -> None:
+    def _join(self, action: Join) -> None:
         self._require_playing()
-        name = str(ev["name"])
+        name = action.name
         if self.final_round or self.tie_break:
             raise GameRuleError(f"{name} cannot join: the final round has begun")
         if any(pl.name.casefold() == name.casefold() for pl in self.players):
             raise GameRuleError(f"a player called {name} is already in this game")
-        self.players.append(Player(name, ev.get("team")))
+        self.players.append(Player(name, action.team))
         self._event("join", f"{name} joins the game and plays after the others.", player=name)
 
-    def _seat(self, who: Any) -> int:
+    def _seat(self, who: str | int) -> int:
         if isinstance(who, int):
             if not 0 <= who < len(self.players):
                 raise GameRuleError(
@@ -378,9 +395,9 @@ class Game:
                 return i
         raise GameRuleError(f"no player is called {who}")
 
-    def _do_leave(self, ev: Mapping[str, Any]) -> None:
+    def _leave(self, action: Leave) -> None:
         self._require_playing()
-        seat = self._seat(ev["player"])
+        seat = self._seat(action.player)
         p = self.players[seat]
         if not p.active:
             raise GameRuleError(f"{p.name} has already left the game")
@@ -395,9 +412,9 @@ class Game:
         self._event("leave", f"{p.name} leaves the game.", player=p.name)
         if seat == self.current:
             self.turn.log.append({"left": True})
-            self._end_turn("left", 0, f"{p.name} left", count=False)
+            self._end_turn(Outcome.LEFT, 0, f"{p.name} left", count=False)
 
-    def _do_end(self, ev: Mapping[str, Any]) -> None:
+    def _end(self) -> None:
         self._require_playing()
         active = [i for i, pl in enumerate(self.players) if pl.active]
         top = max(self.players[i].score for i in active)
@@ -411,7 +428,7 @@ class Game:
         n = len(self.players)
         return [(seat + k) % n for k in range(1, n + 1) if self.players[(seat + k) % n].active]
 
-    def _end_turn(self, outcome: str, banked: int, note: str, *, count: bool = True) -> None:
+    def _end_turn(self, outcome: Outcome, banked: int, note: str, *, count: bool = True) -> None:
         t, p = self.turn, self._cur()
         if count:
             p.stats.turns += 1
@@ -420,7 +437,7 @@ class Game:
                 "turn": t.number,
                 "seat": self.current,
                 "player": p.name,
-                "outcome": outcome,
+                "outcome": outcome.value,
                 "points": t.total,
                 "banked": banked,
                 "score": p.score,
@@ -494,6 +511,7 @@ class Game:
     def _event(
         self, kind: str, message: str, *, points: int | None = None, player: str | None = ""
     ) -> None:
+        kind = str(kind)  # an Outcome is written as its plain word
         self._said.append(kind)
         who = self._cur().name if player == "" else player
         self.last_event = {
@@ -513,6 +531,17 @@ class Game:
     def to_json(self) -> dict[str, Any]:
         """The state as the API sends it (documented field by field in the README)."""
         return state_json(self)
+
+
+def _event_action(event: Mapping[str, Any]) -> Action:
+    """The action of a logged event; a corrupt or non-action event is a game rule error."""
+    kind = event.get("type")
+    if kind not in ACTIONS or kind == Undo.TYPE:
+        raise GameRuleError(f"{kind!r} is not an action the game can apply")
+    try:
+        return action_from_json(event)
+    except ActionError as exc:
+        raise GameRuleError(str(exc)) from exc
 
 
 def effective_actions(events: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -544,13 +573,9 @@ def replay(events: Sequence[Mapping[str, Any]]) -> Game:
 
 
 def _announce_undo(game: Game, events: Sequence[Mapping[str, Any]]) -> None:
-    stack: list[Mapping[str, Any]] = []
-    undone: Mapping[str, Any] | None = None
-    for ev in events[1:]:
-        if ev["type"] == "undo":
-            undone = stack.pop() if stack else None
-        else:
-            stack.append(ev)
+    """Say, as the game's last event, which action the last undo of ``events`` took back."""
+    before = effective_actions(events[:-1])
+    undone = before[-1] if before else None
     kind = undone["type"] if undone else "nothing"
     label = {
         "throw": "throw",

@@ -1,78 +1,48 @@
-"""The parts of a game's state (players, their statistics, the turn) and its JSON form."""
+"""The JSON view of a game and the words it is told in (points, dice counts).
+
+The view reads a game through :class:`GameView`, what the engine's ``Game`` offers, so this
+module does not import the engine.
+"""
 
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
+from scorekeeper.game.state import Player, Turn
 from scorekeeper.rules import Rules
-from scorekeeper.scoring import Dice, Keep, farkle_probability
-
-if TYPE_CHECKING:
-    from scorekeeper.game import Game
+from scorekeeper.scoring import ScoreTable, farkle_probability
 
 
-@dataclass
-class Stats:
-    """One player's statistics over the game so far."""
+class GameView(Protocol):
+    """What the JSON view reads of a game."""
 
-    turns: int = 0
-    throws: int = 0
-    farkles: int = 0
-    hot_dice: int = 0
-    banked_turns: int = 0
-    banked_points: int = 0
-    best_turn: int = 0
-    penalties: int = 0
+    rules: Rules
+    table: ScoreTable
+    players: list[Player]
+    current: int
+    turn: Turn
+    final_round: bool
+    tie_break: bool
+    pending: list[int]
+    leader: int | None
+    to_beat: int | None
+    winners: list[int]
+    over: bool
+    history: list[dict[str, Any]]
+    last_event: dict[str, Any]
 
-    def to_json(self) -> dict[str, Any]:
-        """JSON form, with the average banked turn (null before the first bank)."""
-        avg = self.banked_points / self.banked_turns if self.banked_turns else None
-        return {
-            "turns": self.turns,
-            "throws": self.throws,
-            "farkles": self.farkles,
-            "hot_dice": self.hot_dice,
-            "banked_turns": self.banked_turns,
-            "best_turn": self.best_turn,
-            "average_banked_turn": None if avg is None else round(avg, 1),
-            "penalties": self.penalties,
-        }
+    def turn_refusal(self) -> str | None:
+        """Why the current player may not bank now, or None."""
 
+    def bank_warning(self, total: int) -> str | None:
+        """A warning for banking ``total`` now that the rules allow, or None."""
 
-@dataclass
-class Player:
-    """A seat at the table: name, team, banked score and standing."""
+    def keep_bank_refusal(self, dice: int, points: int) -> str | None:
+        """Why keeping ``dice`` dice worth ``points`` and banking is refused, or None."""
 
-    name: str
-    team: str | None = None
-    score: int = 0
-    on_board: bool = False
-    farkle_streak: int = 0
-    active: bool = True
-    stats: Stats = field(default_factory=Stats)
-    start_score: int = 0  # a handicap: kept, but not on the board until the opening minimum
-
-
-@dataclass
-class Turn:
-    """The turn in progress: its total, the dice left, the throw awaiting a keep, the keeps."""
-
-    number: int
-    player: int
-    total: int = 0
-    dice_left: int = 6
-    throw: Dice | None = None
-    source: str | None = None
-    kept: list[Keep] = field(default_factory=list)
-    must_roll: bool = False
-    log: list[dict[str, Any]] = field(default_factory=list)
-
-    @property
-    def fresh(self) -> bool:
-        """Whether nothing has been entered in this turn yet."""
-        return not self.log and self.total == 0
+    def winner_text(self) -> str | None:
+        """The winner's name (names for a shared win), or None."""
 
 
 @functools.lru_cache(maxsize=256)
@@ -91,26 +61,36 @@ def dice_word(n: int) -> str:
     return "1 die" if n == 1 else f"{n} dice"
 
 
-def state_json(game: Game) -> dict[str, Any]:
+def _teams_json(game: GameView) -> list[dict[str, Any]] | None:
+    """Each team's total and members, teams in the order their first member sits, or None."""
+    if not any(pl.team for pl in game.players):
+        return None
+    order: dict[str, list[int]] = {}
+    for i, pl in enumerate(game.players):
+        if pl.team:
+            order.setdefault(pl.team, []).append(i)
+    return [
+        {
+            "name": name,
+            "score": sum(game.players[i].score for i in seats),
+            "members": [game.players[i].name for i in seats],
+        }
+        for name, seats in order.items()
+    ]
+
+
+def state_json(game: GameView) -> dict[str, Any]:
     """The state of a game as the API sends it (documented field by field in the README)."""
     t, p = game.turn, game.players[game.current]
     keeps = game.table.keeps(t.throw.counts) if t.throw is not None else ()
     refusal = game.turn_refusal()
     opening = game.rules.opening_minimum
-    teams = None
-    if any(pl.team for pl in game.players):
-        order: dict[str, list[int]] = {}
-        for i, pl in enumerate(game.players):
-            if pl.team:
-                order.setdefault(pl.team, []).append(i)
-        teams = [
-            {
-                "name": name,
-                "score": sum(game.players[i].score for i in seats),
-                "members": [game.players[i].name for i in seats],
-            }
-            for name, seats in order.items()
-        ]
+    keep_then_bank = []
+    for k in keeps:
+        total = t.total + k.points
+        why = game.keep_bank_refusal(len(k.dice), k.points)
+        warning = None if why else game.bank_warning(total)
+        keep_then_bank.append({"refusal": why, "warning": warning})
     return {
         "players": [
             {
@@ -124,7 +104,7 @@ def state_json(game: Game) -> dict[str, Any]:
             }
             for pl in game.players
         ],
-        "teams": teams,
+        "teams": _teams_json(game),
         "current": game.current,
         "phase": "over" if game.over else ("keep" if t.throw is not None else "throw"),
         "turn": {
@@ -142,6 +122,8 @@ def state_json(game: Game) -> dict[str, Any]:
             "opening_needed": (max(0, opening - t.total) if opening and not p.on_board else None),
             "farkle_chance": farkle_chance(t.dice_left, game.rules),
             "advice": None,
+            "bank_warning": None if refusal else game.bank_warning(t.total),
+            "keep_then_bank": keep_then_bank,
         },
         "target": game.rules.target,
         "final_round": game.final_round,

@@ -1,7 +1,7 @@
 """Exporting a game, running or finished: its turn log as CSV, or everything as JSON.
 
->>> from scorekeeper.game import replay
->>> from scorekeeper.game_actions import parse_setup
+>>> from scorekeeper.game.actions import parse_setup
+>>> from scorekeeper.game.engine import replay
 >>> rules = {"overrides": {"opening_minimum": 0}}
 >>> setup = parse_setup({"players": ["Ann", "=Bob"], "rules": rules})
 >>> game = replay([setup, {"type": "quick_score", "points": 350}])
@@ -18,7 +18,7 @@ import io
 from collections.abc import Sequence
 from typing import Any
 
-from scorekeeper.game import Game
+from scorekeeper.game.engine import Game
 
 CSV_COLUMNS = ("turn", "player", "outcome", "points", "banked", "score", "throws", "note")
 

@@ -1,21 +1,28 @@
-"""Checking raw JSON into game events: the set-up of a game and each action a table can take.
+"""The game's vocabulary of events: its set-up and each action a table can take.
 
-An event is a plain JSON-able dict with a ``type``. ``parse_setup`` checks the body of
-``POST /api/games``; ``parse_action`` checks the body of ``POST /api/games/<id>/actions``
-(less its ``version``). Both raise :class:`ActionError` (HTTP 400) on malformed input; whether
-the action is allowed by the rules is the engine's business (:mod:`scorekeeper.game`).
+An action is a frozen dataclass (:class:`Throw`, :class:`KeepDice`, :class:`Bank`,
+:class:`QuickScore`, :class:`Join`, :class:`Leave`, :class:`End`, :class:`Undo`); the stored
+event log holds their JSON form, and ``from_json``/``to_json`` round-trip it (``from_json``
+checks each field's value; ``parse_action`` also refuses fields an action does not take).
+``parse_setup`` checks the body of ``POST /api/games`` into the ``create`` event;
+``parse_action`` checks the body of ``POST /api/games/<id>/actions`` (less its ``version``).
+Both raise :class:`ActionError` (HTTP 400) on malformed input; whether the action is allowed
+by the rules is the engine's business (:mod:`scorekeeper.game.engine`).
 
 >>> parse_action({"type": "throw", "dice": [1, 5, 2, 3, 4, 6]})
 {'type': 'throw', 'dice': [1, 5, 2, 3, 4, 6], 'source': 'manual'}
 >>> parse_action({"type": "bank", "version": 3})
 {'type': 'bank'}
+>>> action_from_json({"type": "keep", "dice": [1, 5]})
+KeepDice(dice=(1, 5))
 """
 
 from __future__ import annotations
 
 import unicodedata
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Literal, Self
 
 from scorekeeper.errors import ActionError
 from scorekeeper.rules import rules_from_json
@@ -24,8 +31,6 @@ from scorekeeper.scoring import MAX_DICE
 MAX_PLAYERS = 86
 MAX_NAME = 40
 MAX_QUICK_POINTS = 1_000_000
-ACTION_TYPES = ("throw", "keep", "bank", "quick_score", "undo", "join", "leave", "end")
-SOURCES = ("manual", "camera")
 
 
 def clean_name(value: Any, what: str = "a player name") -> str:
@@ -140,58 +145,183 @@ def _parse_teams(value: Any, names: list[str]) -> list[str | None] | None:
     raise ActionError("teams must be null, a list of team names, or an object team -> players")
 
 
-def parse_action(body: Any) -> dict[str, Any]:
-    """The event for one action body (its ``version`` is dropped; the store checks it).
+@dataclass(frozen=True)
+class _Plain:
+    """An action with no field but its type."""
+
+    TYPE: ClassVar[str]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Self:
+        """The action of an event ``{"type": TYPE}``."""
+        return cls()
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as stored."""
+        return {"type": self.TYPE}
+
+
+@dataclass(frozen=True)
+class Throw:
+    """Dice thrown, entered by hand or read by the camera."""
+
+    TYPE: ClassVar[str] = "throw"
+    dice: tuple[int, ...]
+    source: Literal["manual", "camera"] = "manual"
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Throw:
+        """The throw of an event ``{"type": "throw", "dice": [...], "source": ...}``."""
+        dice = _dice(data.get("dice"), cls.TYPE)
+        source = data.get("source", "manual")
+        if source == "manual" or source == "camera":
+            return cls(dice, source)
+        raise ActionError(f"unknown throw source {source!r}; it is manual or camera")
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as stored."""
+        return {"type": self.TYPE, "dice": list(self.dice), "source": self.source}
+
+
+@dataclass(frozen=True)
+class KeepDice:
+    """Scoring dice set aside from the throw."""
+
+    TYPE: ClassVar[str] = "keep"
+    dice: tuple[int, ...]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> KeepDice:
+        """The keep of an event ``{"type": "keep", "dice": [...]}``."""
+        return cls(_dice(data.get("dice"), cls.TYPE))
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as stored."""
+        return {"type": self.TYPE, "dice": list(self.dice)}
+
+
+@dataclass(frozen=True)
+class Bank(_Plain):
+    """The turn's points banked."""
+
+    TYPE: ClassVar[str] = "bank"
+
+
+@dataclass(frozen=True)
+class QuickScore:
+    """A whole turn's points typed in (0 = a farkle)."""
+
+    TYPE: ClassVar[str] = "quick_score"
+    points: int
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> QuickScore:
+        """The quick score of an event ``{"type": "quick_score", "points": N}``."""
+        return cls(_points(data.get("points")))
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as stored."""
+        return {"type": self.TYPE, "points": self.points}
+
+
+@dataclass(frozen=True)
+class Join:
+    """A new player joins, playing after the others."""
+
+    TYPE: ClassVar[str] = "join"
+    name: str
+    team: str | None = None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Join:
+        """The join of an event ``{"type": "join", "name": ..., "team": ...}``."""
+        team = data.get("team")
+        return cls(
+            clean_name(data.get("name")), None if team is None else clean_name(team, "a team name")
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as stored."""
+        return {"type": self.TYPE, "name": self.name, "team": self.team}
+
+
+@dataclass(frozen=True)
+class Leave:
+    """A player, by name or seat number, leaves the game."""
+
+    TYPE: ClassVar[str] = "leave"
+    player: str | int
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Leave:
+        """The leave of an event ``{"type": "leave", "player": name or seat}``."""
+        player = data.get("player")
+        if isinstance(player, bool) or not isinstance(player, (str, int)):
+            raise ActionError("leave needs player: the leaving player's name (or seat number)")
+        return cls(player if isinstance(player, int) else clean_name(player))
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as stored."""
+        return {"type": self.TYPE, "player": self.player}
+
+
+@dataclass(frozen=True)
+class End(_Plain):
+    """The game ended now: the highest score wins."""
+
+    TYPE: ClassVar[str] = "end"
+
+
+@dataclass(frozen=True)
+class Undo(_Plain):
+    """The latest action still in effect taken back."""
+
+    TYPE: ClassVar[str] = "undo"
+
+
+Action = Throw | KeepDice | Bank | QuickScore | Join | Leave | End | Undo
+ACTIONS: dict[str, type[Action]] = {
+    a.TYPE: a for a in (Throw, KeepDice, Bank, QuickScore, Undo, Join, Leave, End)
+}
+ACTION_TYPES = tuple(ACTIONS)
+
+
+def action_from_json(data: Any) -> Action:
+    """The action of one event (``{"type": ..., fields}``; other keys, such as the time the
+    store adds, are ignored), its fields checked.
 
     :raises ActionError: on an unknown type, a missing field or a value of the wrong type.
     """
-    if not isinstance(body, Mapping):
-        raise ActionError('the body must be a JSON object like {"version": 3, "type": "bank"}')
-    kind = body.get("type")
-    if kind not in ACTION_TYPES:
-        raise ActionError(f"unknown action type {kind!r}; the types are: {', '.join(ACTION_TYPES)}")
-    allowed = {"type", "version", *_FIELDS[kind]}
+    return ACTIONS[_action_type(data)].from_json(data)
+
+
+def parse_action(body: Any) -> dict[str, Any]:
+    """The event for one action body (its ``version`` is dropped; the store checks it).
+
+    :raises ActionError: on an unknown type, an unknown or missing field or a value of the
+        wrong type.
+    """
+    kind = _action_type(body)
+    allowed = {"type", "version", *(f.name for f in fields(ACTIONS[kind]))}
     extra = set(body) - allowed
     if extra:
         raise ActionError(
             f"unknown field(s) {sorted(extra)} for a {kind}; it accepts: "
             + ", ".join(sorted(allowed))
         )
-    event: dict[str, Any] = {"type": kind}
-    if kind in ("throw", "keep"):
-        event["dice"] = _dice(body.get("dice"), kind)
-    if kind == "throw":
-        source = body.get("source", "manual")
-        if source not in SOURCES:
-            raise ActionError(f"unknown throw source {source!r}; it is manual or camera")
-        event["source"] = source
-    elif kind == "quick_score":
-        event["points"] = _points(body.get("points"))
-    elif kind == "join":
-        event["name"] = clean_name(body.get("name"))
-        team = body.get("team")
-        event["team"] = None if team is None else clean_name(team, "a team name")
-    elif kind == "leave":
-        player = body.get("player")
-        if isinstance(player, bool) or not isinstance(player, (str, int)):
-            raise ActionError("leave needs player: the leaving player's name (or seat number)")
-        event["player"] = player if isinstance(player, int) else clean_name(player)
-    return event
+    return ACTIONS[kind].from_json(body).to_json()
 
 
-_FIELDS: dict[str, tuple[str, ...]] = {
-    "throw": ("dice", "source"),
-    "keep": ("dice",),
-    "bank": (),
-    "quick_score": ("points",),
-    "undo": (),
-    "join": ("name", "team"),
-    "leave": ("player",),
-    "end": (),
-}
+def _action_type(data: Any) -> str:
+    if not isinstance(data, Mapping):
+        raise ActionError('the body must be a JSON object like {"version": 3, "type": "bank"}')
+    kind = data.get("type")
+    if kind not in ACTIONS:
+        raise ActionError(f"unknown action type {kind!r}; the types are: {', '.join(ACTION_TYPES)}")
+    return str(kind)
 
 
-def _dice(value: Any, kind: str) -> list[int]:
+def _dice(value: Any, kind: str) -> tuple[int, ...]:
     if not isinstance(value, list) or not 1 <= len(value) <= MAX_DICE:
         raise ActionError(
             f"a {kind} needs dice: a list of 1 to 6 faces, e.g. [1, 5, 3], got {_kind(value)}"
@@ -199,7 +329,7 @@ def _dice(value: Any, kind: str) -> list[int]:
     for v in value:
         if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6:
             raise ActionError(f"bad die {v!r} in the {kind}: each die is a whole number 1 to 6")
-    return list(value)
+    return tuple(value)
 
 
 def _points(value: Any) -> int:

@@ -1,0 +1,76 @@
+"""Why a bank is refused, or worth a warning, in words a player understands (spec §3, §5).
+
+The engine refuses a bank with these words, and the state JSON carries them for the turn and
+for each keep of the throw, so the page shows the server's reasons.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from scorekeeper.game.state import Player, Turn
+from scorekeeper.game.view import points_text as _n
+from scorekeeper.rules import Rules
+
+Tense = Literal["turn", "keep", "quick"]
+
+
+def turn_refusal(t: Turn, p: Player, rules: Rules, must_beat: int | None) -> str | None:
+    """Why ``p`` may not bank the turn ``t`` now, or None; ``must_beat``: the score to beat
+    in the final round, if any."""
+    if t.throw is not None:
+        return f"{p.name} must first set aside a keep from the throw {t.throw}"
+    if t.total == 0:
+        return f"{p.name} has no points this turn yet; throw the dice"
+    if t.must_roll:
+        return f"hot dice: {p.name} must throw all six dice again before banking"
+    return points_refusal(p, rules, must_beat, t.total, "turn")
+
+
+def keep_bank_refusal(
+    t: Turn, p: Player, rules: Rules, must_beat: int | None, dice: int, points: int
+) -> str | None:
+    """Why ``p`` may not keep ``dice`` dice of the throw worth ``points`` and bank, or None."""
+    if dice == t.dice_left and rules.hot_dice == "must_roll":
+        return f"hot dice: {p.name} must throw all six dice again before banking"
+    return points_refusal(p, rules, must_beat, t.total + points, "keep")
+
+
+def points_refusal(
+    p: Player, rules: Rules, must_beat: int | None, total: int, tense: Tense
+) -> str | None:
+    """Why a turn of ``total`` points may not be banked by ``p``, or None: said of the turn in
+    play, of the turn after a keep, or (``quick``) of a whole turn's points typed in, with
+    what to enter instead."""
+    farkle = "or 0 if the turn ended in a farkle"
+    has = "would have" if tense == "keep" else "has"
+    if not p.on_board and rules.opening_minimum and total < rules.opening_minimum:
+        need = f"{p.name} needs {_n(rules.opening_minimum)} in one turn to get on the board"
+        if tense == "quick":
+            return f"{need}; enter {_n(rules.opening_minimum)} or more, {farkle}"
+        return f"{need}; the turn {has} {_n(total)}"
+    if rules.bank_minimum and total < rules.bank_minimum:
+        need = f"a turn needs at least {_n(rules.bank_minimum)} to bank"
+        if tense == "quick":
+            return f"{need}; enter {_n(rules.bank_minimum)} or more, {farkle}"
+        return f"{need}; {p.name}'s turn {has} {_n(total)}"
+    if must_beat is not None and p.score + total <= must_beat:
+        need = f"in the final round {p.name} must beat {_n(must_beat)}"
+        if tense == "quick":
+            return (
+                f"{need} (the turn ends by beating it or in a farkle); enter more than"
+                f" {_n(must_beat - p.score)}, {farkle}"
+            )
+        return f"{need}; banking now makes {_n(p.score + total)}, so keep rolling"
+    return None
+
+
+def bank_warning(p: Player, rules: Rules, total: int) -> str | None:
+    """A warning for a bank of ``total`` by ``p`` that the rules allow but the player may
+    regret (it overshoots an exact target), or None."""
+    if rules.exact_target and p.score + total > rules.target:
+        return (
+            f"careful: {_n(p.score + total)} overshoots the exact target of"
+            f" {_n(rules.target)}, so these points would go to the lowest score"
+        )
+    return None
