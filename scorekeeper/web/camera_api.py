@@ -2,14 +2,13 @@
 
 The app's camera is chosen by the config key ``CAMERA``: ``auto`` (a webcam if one opens,
 else the demo), ``none``, ``demo``, ``tablet``, a webcam index or a stream URL. Under
-``TESTING`` or pytest it defaults to ``none`` so tests start no threads unless they ask.
+``TESTING`` it defaults to ``none`` so tests start no threads unless they ask.
 The service starts on the first camera request and never blocks a request on the device.
 """
 
 from __future__ import annotations
 
 import atexit
-import os
 import threading
 import time
 from collections.abc import Iterator
@@ -66,8 +65,7 @@ def camera_service(app: Flask | None = None) -> CameraService:
 
 def _build_service(app: Flask) -> CameraService:
     cfg = app.config
-    under_test = app.testing or "PYTEST_CURRENT_TEST" in os.environ
-    source = cfg.get("CAMERA") or ("none" if under_test else "auto")
+    source = cfg.get("CAMERA") or ("none" if app.testing else "auto")
     threshold = cfg.get("CAMERA_SCORE_THRESHOLD")  # None: the model's own
     reader_factory = cfg.get("CAMERA_READER_FACTORY") or default_reader_factory(
         threads=int(cfg.get("CAMERA_THREADS", 1)),
