@@ -282,10 +282,10 @@ def write_onnx(
 
 def evaluate(onnx_path: Path, data: Path, limit: int | None = None) -> dict[str, object]:
     """The reader's figures on the held-out real folders (when the data is present)."""
-    from scorekeeper.vision import DiceReader
+    from scorekeeper.vision import DiceReader, ReaderConfig
     from scorekeeper.vision.evaluate import list_labelled, read_labelled
 
-    reader = DiceReader(onnx_path, threads=2)
+    reader = DiceReader(onnx_path, ReaderConfig(threads=2))
     out: dict[str, object] = {}
     for folder, split in VALID_FOLDERS:
         if not (data / folder).is_dir():
