@@ -27,8 +27,8 @@ sys.path.insert(0, str(ROOT))
 from scorekeeper.vision import DiceReader, ReaderConfig  # noqa: E402
 from scorekeeper.vision.detection import UNSURE_BELOW  # noqa: E402
 from scorekeeper.vision.evaluate import Truth, assign, list_labelled, load_labelled  # noqa: E402
-from scorekeeper.vision.synth import render_scene  # noqa: E402
 from training.sets import DEFAULT_DATA, VALID_FOLDERS  # noqa: E402
+from training.synth import render_scene  # noqa: E402
 
 CUTS = (0.5, 0.6, 0.7, UNSURE_BELOW, 0.9)
 

@@ -17,7 +17,7 @@ from scorekeeper.vision.decode import decode, local_peaks
 from scorekeeper.vision.evaluate import Tally, match, parse_yolo, split_names
 from scorekeeper.vision.imageio import check_frame, header_size, to_grey
 from scorekeeper.vision.preprocess import Prepared, halved_for, preprocess
-from scorekeeper.vision.synth import BACKGROUNDS, HELD_OUT_BACKGROUNDS, Label, render_scene
+from training.synth import BACKGROUNDS, HELD_OUT_BACKGROUNDS, Label, render_scene
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_images"
@@ -571,7 +571,8 @@ def test_synth_decoys_are_drawn_but_not_labelled() -> None:
 
 
 def test_synth_colour_pips_may_match_the_face_in_grey() -> None:
-    from scorekeeper.vision.synth import _die_style, _luma
+    from scorekeeper.camera.tabletop.dice import die_style as _die_style
+    from scorekeeper.camera.tabletop.paint import luma as _luma
 
     def grey_gaps(colour_pips: float) -> list[float]:
         rng = np.random.default_rng(5)
@@ -587,7 +588,8 @@ def test_synth_colour_pips_may_match_the_face_in_grey() -> None:
 
 
 def test_synth_swirls_band_marbled_dice() -> None:
-    from scorekeeper.vision.synth import PATCH, _die_style, face_patch
+    from scorekeeper.camera.tabletop.dice import PATCH, face_patch
+    from scorekeeper.camera.tabletop.dice import die_style as _die_style
 
     rng = np.random.default_rng(2)
     assert all(_die_style(rng, 0.0, swirls=True)["swirl"] for _ in range(20))
@@ -603,7 +605,7 @@ def test_synth_swirls_band_marbled_dice() -> None:
 
 
 def test_synth_streak_brightens_a_thin_band_of_the_top_face() -> None:
-    from scorekeeper.vision.synth import _streak
+    from scorekeeper.camera.tabletop.dice import draw_streak as _streak
 
     img = np.full((60, 60, 3), 0.2, np.float32)
     quad = np.array([[15, 15], [45, 15], [45, 45], [15, 45]], np.float32)

@@ -14,7 +14,7 @@ import json
 
 from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path
 from scorekeeper.vision.evaluate import Tally
-from scorekeeper.vision.synth import BACKGROUNDS, HELD_OUT_BACKGROUNDS, render_scene
+from training.synth import BACKGROUNDS, HELD_OUT_BACKGROUNDS, render_scene
 
 SEED_BASE = 7_000_000
 

@@ -25,9 +25,9 @@ import numpy as np
 
 from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path
 from scorekeeper.vision.evaluate import Tally, Truth, list_labelled, load_errata, load_labelled
-from scorekeeper.vision.synth import render_scene
 from training.eval_synth import SEED_BASE
 from training.sets import DEFAULT_DATA, ROOT, VALID_FOLDERS
+from training.synth import render_scene
 
 ERRATA = ROOT / "models" / "dice-data-errata.json"
 SYNTH_STYLES = ("marble", "wood", "clutter", "text", "felt", "tray")

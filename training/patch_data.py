@@ -26,8 +26,8 @@ from tqdm import tqdm
 from scorekeeper.vision import Detection, DiceReader, ReaderConfig
 from scorekeeper.vision.evaluate import Truth, assign, list_labelled, parse_yolo
 from scorekeeper.vision.patches import crop_patch
-from scorekeeper.vision.synth import TRAIN_BACKGROUNDS, render_scene
 from training.sets import DEFAULT_DATA, ROOT, TRAIN_FOLDERS
+from training.synth import TRAIN_BACKGROUNDS, render_scene
 
 STORE = 72
 """Side in pixels of a stored patch."""

@@ -25,12 +25,12 @@ from torch.utils.data import DataLoader, Dataset
 from tqdm import tqdm
 
 from scorekeeper.vision.evaluate import Tally
-from scorekeeper.vision.synth import TRAIN_BACKGROUNDS
 from training import fake_quant
 from training.data import CROP, STRIDE, Sample, augment, load_folder, synth_sample, targets
 from training.model import DiceNet, Exported
 from training.onnx_weights import graph_arrays
 from training.sets import DEFAULT_DATA, ROOT, TRAIN_FOLDERS, VALID_FOLDERS
+from training.synth import TRAIN_BACKGROUNDS
 
 LONG_SIDE = 512
 

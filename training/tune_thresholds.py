@@ -19,7 +19,7 @@ from scorekeeper.vision import DiceReader, ReaderConfig
 from scorekeeper.vision.evaluate import Tally
 from scorekeeper.vision.overlaps import resolve_overlaps
 from scorekeeper.vision.second_look import second_look
-from scorekeeper.vision.synth import TRAIN_BACKGROUNDS, render_scene
+from training.synth import TRAIN_BACKGROUNDS, render_scene
 
 SEED_BASE = 8_000_000
 CANDIDATE_GRID = (0.15, 0.2, 0.25, 0.3, 0.4)

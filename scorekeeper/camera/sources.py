@@ -20,6 +20,7 @@ import numpy as np
 
 from scorekeeper.camera.frames import Image
 from scorekeeper.camera.states import SourceKind
+from scorekeeper.camera.tabletop import render_throw
 from scorekeeper.errors import CameraError
 
 DEFAULT_DEMO_DIR = Path(__file__).resolve().parents[2] / "sample_images"
@@ -232,7 +233,7 @@ class DemoSource:
     rolls and slides over the table, blurred); without it the whole picture shakes.
 
     With ``throws``, asked before every frame: once it names a number of dice and a key, the
-    demo throws that many freshly rendered dice (:func:`scorekeeper.vision.synth.render_scene`,
+    demo throws that many freshly rendered dice (:func:`scorekeeper.camera.tabletop.render_throw`,
     seeded), lets them tumble and then leaves them lying, as real dice lie, until a new key
     asks for the next throw. The folder's scenes play only until the first such ask.
     """
@@ -340,17 +341,14 @@ class DemoSource:
 
     def render_throw(self, dice: int) -> tuple[str, Image, list[int], _Props]:
         """The next throw of ``dice`` dice (1 to 6): its name, picture, true values and props."""
-        from scorekeeper.vision.synth import render_scene  # only the built-in demo needs it
-
         k, self._thrown = self._thrown, self._thrown + 1
         style = THROW_STYLES[k % len(THROW_STYLES)]
-        img, labels = render_scene(
+        img, labels = render_throw(
             self.seed * 1_000_003 + k,
             *THROW_SIZE,
             n_dice=min(6, max(1, dice)),
             die_size=THROW_DIE_SIDE,
-            background_style=style,
-            clean=True,
+            style=style,
         )
         picture = np.asarray(img, np.uint8)
         props = _Props(picture, [box for _, box in labels])

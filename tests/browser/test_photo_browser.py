@@ -9,7 +9,7 @@ from pathlib import Path
 import cv2
 import pytest
 
-from scorekeeper.vision.synth import render_scene
+from training.synth import render_scene
 
 from .conftest import Server, Tab
 from .test_pages_browser import PHONE, api, new_game, open_play_page, touch_targets_too_small
