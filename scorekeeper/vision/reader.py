@@ -52,11 +52,6 @@ class DiceReader:
         model, fixed = self.model, self.model.fixed_side
         self.two_stage: bool = model.two_stage
         """True when the model has the second-look head."""
-        self.stride, self.patch_size, self.patch_context = (
-            model.stride,
-            model.patch_size,
-            model.patch_context,
-        )
         self.long_side: int = fixed or int(config.long_side or model.long_side)
         """The fine look's input long side."""
         coarse = self.two_stage and config.coarse and fixed is None
@@ -80,6 +75,21 @@ class DiceReader:
             model.candidate_threshold if self.two_stage else self.score_threshold
         )
         """The heat a peak needs to be looked at again."""
+
+    @property
+    def stride(self) -> int:
+        """Input pixels per heat-map cell."""
+        return self.model.stride
+
+    @property
+    def patch_size(self) -> int:
+        """The second look's patch side in pixels."""
+        return self.model.patch_size
+
+    @property
+    def patch_context(self) -> float:
+        """A patch covers this many times its candidate box's longer side."""
+        return self.model.patch_context
 
     def infer(self, frame: np.ndarray) -> list[Detection]:
         """Every die in the frame (uint8 BGR, grey or BGRA), strongest first; when they are
