@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from scorekeeper.camera.sources import DemoSource  # noqa: E402
-from scorekeeper.vision import DiceReader  # noqa: E402
+from scorekeeper.vision import DiceReader, ReaderConfig  # noqa: E402
 
 
 def main() -> int:
@@ -37,7 +37,7 @@ def main() -> int:
     if args.throws < 1:
         print("bench_demo_throws: --throws must be at least 1", file=sys.stderr)
         return 2
-    reader = DiceReader(threads=args.threads)
+    reader = DiceReader(config=ReaderConfig(threads=args.threads))
     demo = DemoSource(seed=args.seed)
     right: Counter[str] = Counter()
     total: Counter[str] = Counter()

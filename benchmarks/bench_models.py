@@ -23,7 +23,7 @@ import cv2
 from bench_reader import bench_frames
 
 from scorekeeper.errors import ImageError
-from scorekeeper.vision import DiceReader, default_model_path
+from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path
 
 BENCH = Path(__file__).resolve().with_name("bench_reader.py")
 
@@ -33,7 +33,7 @@ def one_process(models: list[Path], images: list[str], rounds: int, threads: int
     cv2.setNumThreads(threads)  # as bench_reader.py: one thread means OpenCV's too
     try:
         frames = bench_frames(images)
-        readers = {m: DiceReader(m, threads=threads) for m in models}
+        readers = {m: DiceReader(m, ReaderConfig(threads=threads)) for m in models}
     except (ImageError, ValueError) as exc:
         print(f"bench_models: {exc}", file=sys.stderr)
         return 2

@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from scorekeeper.errors import ImageError
-from scorekeeper.vision import Detection, DiceReader, default_model_path, load_image
+from scorekeeper.vision import Detection, DiceReader, ReaderConfig, default_model_path, load_image
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -94,11 +94,13 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         reader = DiceReader(
             args.model or default_model_path(),
-            threads=args.threads,
-            coarse=not args.single_scale,
-            third_look=not args.no_third_look,
-            long_side=args.long_side,
-            zoom=not args.no_zoom,
+            ReaderConfig(
+                threads=args.threads,
+                coarse=not args.single_scale,
+                third_look=not args.no_third_look,
+                long_side=args.long_side,
+                zoom=not args.no_zoom,
+            ),
         )
     except (ImageError, ValueError) as exc:
         print(f"bench_reader: {exc}", file=sys.stderr)
@@ -108,11 +110,13 @@ def main(argv: list[str] | None = None) -> int:
     if reader.zoom:  # the first reading, without zooming, says whether a zoomed one follows
         plain = DiceReader(
             reader.model_path,
-            threads=args.threads,
-            coarse=not args.single_scale,
-            third_look=not args.no_third_look,
-            long_side=args.long_side,
-            zoom=False,
+            ReaderConfig(
+                threads=args.threads,
+                coarse=not args.single_scale,
+                third_look=not args.no_third_look,
+                long_side=args.long_side,
+                zoom=False,
+            ),
         )
         zoomed = sum(reader.zoom_side(plain.infer(f), max(f.shape[:2])) is not None for f in frames)
     for f in frames * max(1, 10 // len(frames)):
@@ -161,7 +165,7 @@ def _third_look_runs(reader: DiceReader, frame: np.ndarray) -> bool:
 
 def _second_look(args: argparse.Namespace) -> int:
     """Print ``{"second_look_ms": {N: median ms}}`` for random patch batches of each size."""
-    reader = DiceReader(args.model or default_model_path(), threads=args.threads)
+    reader = DiceReader(args.model or default_model_path(), ReaderConfig(threads=args.threads))
     if not reader.two_stage:
         print("the model has no second look", file=sys.stderr)
         return 2

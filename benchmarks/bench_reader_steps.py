@@ -23,10 +23,12 @@ import cv2
 from bench_reader import bench_frames
 
 from scorekeeper.errors import ImageError
-from scorekeeper.vision import DiceReader, default_model_path
+from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path
+from scorekeeper.vision.decode import decode
 from scorekeeper.vision.imageio import check_frame, to_grey
+from scorekeeper.vision.overlaps import merge_scales
 from scorekeeper.vision.patches import patch_batch
-from scorekeeper.vision.reader import decode, merge_scales, preprocess
+from scorekeeper.vision.preprocess import preprocess
 
 WARM_UP = 10
 
@@ -42,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(args.threads)  # as bench_reader.py: one thread means OpenCV's too
     try:
         frames = bench_frames(args.images)
-        reader = DiceReader(args.model or default_model_path(), threads=args.threads)
+        reader = DiceReader(args.model or default_model_path(), ReaderConfig(threads=args.threads))
     except (ImageError, ValueError) as exc:
         print(f"bench_reader_steps: {exc}", file=sys.stderr)
         return 2

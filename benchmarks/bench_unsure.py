@@ -24,11 +24,11 @@ import numpy as np
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from scorekeeper.vision import DiceReader  # noqa: E402
+from scorekeeper.vision import DiceReader, ReaderConfig  # noqa: E402
+from scorekeeper.vision.detection import UNSURE_BELOW  # noqa: E402
 from scorekeeper.vision.evaluate import Truth, assign, list_labelled, load_labelled  # noqa: E402
-from scorekeeper.vision.reader import UNSURE_BELOW  # noqa: E402
-from scorekeeper.vision.synth import render_scene  # noqa: E402
 from training.sets import DEFAULT_DATA, VALID_FOLDERS  # noqa: E402
+from training.synth import render_scene  # noqa: E402
 
 CUTS = (0.5, 0.6, 0.7, UNSURE_BELOW, 0.9)
 
@@ -53,7 +53,8 @@ def main() -> int:
     ap.add_argument("--candidate-threshold", type=float, default=None)
     args = ap.parse_args()
     reader = DiceReader(
-        args.model, args.threshold, threads=2, candidate_threshold=args.candidate_threshold
+        args.model,
+        ReaderConfig(args.threshold, threads=2, candidate_threshold=args.candidate_threshold),
     )
     sets: list[tuple[str, Iterator[tuple[np.ndarray, Truth]]]] = []
     if args.fold:  # the train extra: mining's helpers need tqdm

@@ -163,15 +163,15 @@ def test_optional_modules_are_included_only_when_present(
 ) -> None:
     html = client.get("/play/g1").get_data(as_text=True)
     assert '<section id="camera-panel"' in html
-    assert ("/static/camera.js" in html) == (STATIC / "camera.js").is_file()
+    assert ("/static/js/camera.js" in html) == (STATIC / "js" / "camera.js").is_file()
     monkeypatch.setattr(pages, "STATIC_DIR", tmp_path)
     html = client.get("/play/g1").get_data(as_text=True)
-    assert "/static/camera.js" not in html
-    (tmp_path / "camera.js").write_text("export {};\n")
+    assert "/static/js/camera.js" not in html
     (tmp_path / "js").mkdir()
+    (tmp_path / "js" / "camera.js").write_text("export {};\n")
     (tmp_path / "js" / "winprob.js").write_text("export {};\n")
     html = client.get("/play/g1").get_data(as_text=True)
-    assert '<script type="module" src="/static/camera.js">' in html
+    assert '<script type="module" src="/static/js/camera.js">' in html
     assert html.count('<script type="module" src="/static/js/winprob.js">') == 1
     board = client.get("/board/g1").get_data(as_text=True)
     assert board.count('<script type="module" src="/static/js/winprob.js">') == 1

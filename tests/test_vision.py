@@ -12,11 +12,12 @@ import numpy as np
 import pytest
 
 from scorekeeper.errors import ImageError, ScorekeeperError
-from scorekeeper.vision import Detection, DiceReader, default_model_path, load_image
+from scorekeeper.vision import Detection, DiceReader, ReaderConfig, default_model_path, load_image
+from scorekeeper.vision.decode import decode, local_peaks
 from scorekeeper.vision.evaluate import Tally, match, parse_yolo, split_names
 from scorekeeper.vision.imageio import check_frame, header_size, to_grey
-from scorekeeper.vision.reader import Prepared, decode, halved_for, local_peaks, preprocess
-from scorekeeper.vision.synth import BACKGROUNDS, HELD_OUT_BACKGROUNDS, Label, render_scene
+from scorekeeper.vision.preprocess import Prepared, halved_for, preprocess
+from training.synth import BACKGROUNDS, HELD_OUT_BACKGROUNDS, Label, render_scene
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_images"
@@ -25,7 +26,7 @@ SAMPLES = ROOT / "sample_images"
 @pytest.fixture(scope="module")
 def reader() -> DiceReader:
     """The bundled model on one thread."""
-    return DiceReader(model_path=default_model_path(), score_threshold=0.5, threads=1)
+    return DiceReader(default_model_path(), ReaderConfig(score_threshold=0.5, threads=1))
 
 
 def png_bytes(width: int, height: int, idat: bytes = b"") -> bytes:
@@ -109,7 +110,7 @@ def test_hard_scenes_floor(reader: DiceReader) -> None:
 def test_big_dice_are_found_by_the_coarse_look(reader: DiceReader) -> None:
     """A camera close to the table: dice 140–200 px across in a 640×480 frame. Measured: the
     two-size reader reads all 24 dice; the 512 px look alone finds 4 of them, none right."""
-    single = DiceReader(score_threshold=0.5, coarse=False)
+    single = DiceReader(config=ReaderConfig(score_threshold=0.5, coarse=False))
     assert reader.coarse_side == 205 and single.coarse_side is None
     both, one = Tally(), Tally()
     for i in range(12):
@@ -134,7 +135,7 @@ def test_very_big_dice_are_found_by_the_third_look(reader: DiceReader) -> None:
         sizes.append(kw.get("long_side"))
         return candidates(grey, threshold, **kw)
 
-    plain = DiceReader(score_threshold=0.5, third_look=False)
+    plain = DiceReader(config=ReaderConfig(score_threshold=0.5, third_look=False))
     assert plain.coarsest_side is None
     with_third, without = Tally(), Tally()
     for i in range(12):
@@ -181,7 +182,7 @@ def test_small_dice_in_a_big_frame_are_read_again_zoomed(reader: DiceReader) -> 
     """Sixteen scenes in one 2560×1920 frame: 52 dice of 11-19 px at the 512 px look. Measured:
     zoomed (read again at 1408 px) all 52 read right; without, 6 missed."""
     frame, truth = wide_shot(4)
-    plain = DiceReader(score_threshold=0.5, zoom=False)
+    plain = DiceReader(config=ReaderConfig(score_threshold=0.5, zoom=False))
     first = plain.infer(frame)
     assert reader.zoom_side(first, 2560) == 1408 and plain.zoom_side(first, 2560) is None
     zoomed, missed, extra = match(reader.infer(frame), truth)
@@ -207,7 +208,11 @@ def test_the_int8_detector_sees_the_brightest_pixels(reader: DiceReader) -> None
 
 
 def test_close_calls_are_looked_at_again_in_four_views(reader: DiceReader) -> None:
-    from scorekeeper.vision.reader import RELOOK_BAND, log_softmax, patch_views
+    from scorekeeper.vision.config import DEFAULTS
+    from scorekeeper.vision.second_look import patch_views
+    from scorekeeper.vision.softmax import log_softmax
+
+    RELOOK_BAND = DEFAULTS.relook_band
 
     patches = np.random.default_rng(3).random((3, 3, reader.patch_size, reader.patch_size))
     patches = patches.astype(np.float32)
@@ -284,12 +289,12 @@ def test_bad_frames_raise_image_error(reader: DiceReader, frame: object) -> None
 
 def test_reader_rejects_bad_settings(tmp_path: Path) -> None:
     with pytest.raises(ValueError, match="score_threshold"):
-        DiceReader(score_threshold=1.5)
+        DiceReader(config=ReaderConfig(score_threshold=1.5))
     with pytest.raises(ValueError, match="threads"):
-        DiceReader(threads=0)
+        DiceReader(config=ReaderConfig(threads=0))
     for side in (0, 63, 100_000):
         with pytest.raises(ValueError, match="long_side must be 64 to 4096 pixels"):
-            DiceReader(long_side=side)
+            DiceReader(config=ReaderConfig(long_side=side))
     with pytest.raises(ImageError, match="no dice model"):
         DiceReader(model_path=tmp_path / "missing.onnx")
     (tmp_path / "junk.onnx").write_bytes(b"not a model")
@@ -566,7 +571,8 @@ def test_synth_decoys_are_drawn_but_not_labelled() -> None:
 
 
 def test_synth_colour_pips_may_match_the_face_in_grey() -> None:
-    from scorekeeper.vision.synth import _die_style, _luma
+    from scorekeeper.camera.tabletop.dice import die_style as _die_style
+    from scorekeeper.camera.tabletop.paint import luma as _luma
 
     def grey_gaps(colour_pips: float) -> list[float]:
         rng = np.random.default_rng(5)
@@ -582,7 +588,8 @@ def test_synth_colour_pips_may_match_the_face_in_grey() -> None:
 
 
 def test_synth_swirls_band_marbled_dice() -> None:
-    from scorekeeper.vision.synth import PATCH, _die_style, face_patch
+    from scorekeeper.camera.tabletop.dice import PATCH, face_patch
+    from scorekeeper.camera.tabletop.dice import die_style as _die_style
 
     rng = np.random.default_rng(2)
     assert all(_die_style(rng, 0.0, swirls=True)["swirl"] for _ in range(20))
@@ -598,7 +605,7 @@ def test_synth_swirls_band_marbled_dice() -> None:
 
 
 def test_synth_streak_brightens_a_thin_band_of_the_top_face() -> None:
-    from scorekeeper.vision.synth import _streak
+    from scorekeeper.camera.tabletop.dice import draw_streak as _streak
 
     img = np.full((60, 60, 3), 0.2, np.float32)
     quad = np.array([[15, 15], [45, 15], [45, 45], [15, 45]], np.float32)

@@ -11,7 +11,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scorekeeper.vision import Detection, DiceReader
+from scorekeeper.vision import Detection, DiceReader, ReaderConfig
 from scorekeeper.vision.evaluate import list_labelled, load_errata, load_labelled, read_labelled
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -32,7 +32,7 @@ FLOORS = {
 @pytest.fixture(scope="module")
 def reader() -> DiceReader:
     """The bundled model on one thread."""
-    return DiceReader(threads=1)
+    return DiceReader(config=ReaderConfig(threads=1))
 
 
 @pytest.mark.skipif(not DATA.is_dir(), reason=f"no labelled photos at {DATA}")
@@ -75,17 +75,18 @@ def test_accuracy_floor_with_corrected_labels(reader: DiceReader, folder: str, s
 # Close-ups (training/eval_closeup.py): each die of every second webcam photo cut out and
 # scaled to 160 or 320 px across in a 640×480 frame, as a camera close to the table or a phone
 # photo sees it. Measured on all 86 photos, frames read exactly: 0.977 at 160 px and 0.949 at
-# 320 px; 0.833 and 0.568 before the big die outranked its pips (reader.resolve_overlaps) and
-# the third look (reader.COARSEST_FACTOR) came in.
+# 320 px; 0.833 and 0.568 before the big die outranked its pips (overlaps.resolve_overlaps) and
+# the third look (ReaderConfig.coarsest_factor) came in.
 @pytest.mark.skipif(not DATA.is_dir(), reason=f"no labelled photos at {DATA}")
 @pytest.mark.parametrize("size", [160, 320])
 def test_close_ups_are_read_as_one_die_not_as_its_pips(reader: DiceReader, size: int) -> None:
-    from scorekeeper.vision.reader import resolve_overlaps, second_look
+    from scorekeeper.vision.overlaps import resolve_overlaps
+    from scorekeeper.vision.second_look import second_look
     from training.eval_closeup import closeup_figures
 
     pairs = list_labelled(DATA / "webcam-table/Valid")[::2]
     photos = [(img, truth) for _, img, truth in load_labelled(pairs, errata=load_errata(ERRATA))]
-    two_looks = DiceReader(threads=1, third_look=False)
+    two_looks = DiceReader(config=ReaderConfig(threads=1, third_look=False))
 
     def as_before(frame: np.ndarray) -> list[Detection]:
         found = two_looks.all_candidates(frame)

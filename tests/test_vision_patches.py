@@ -5,8 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from scorekeeper.vision.detection import Detection
+from scorekeeper.vision.overlaps import merge_scales, resolve_overlaps
 from scorekeeper.vision.patches import PATCH_CONTEXT, crop_patch, patch_batch, to_bgr
-from scorekeeper.vision.reader import Detection, merge_scales, resolve_overlaps, second_look
+from scorekeeper.vision.second_look import second_look
 
 
 def test_to_bgr_accepts_grey_bgr_and_bgra() -> None:

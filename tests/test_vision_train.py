@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from scorekeeper.vision import DiceReader
+from scorekeeper.vision import DiceReader, ReaderConfig
 from scorekeeper.vision.evaluate import list_labelled
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,7 +45,7 @@ def test_training_smoke_run_exports_a_readable_model(tmp_path: Path) -> None:
     args2 = ["--steps", "1", "--batch", "2", "--limit", "2", "--workers", "0", "--no-eval"]
     assert main([*args2, "--init-onnx", str(out), "--focus", "0.5", "--out", str(out2)]) == 0
     assert out2.is_file()
-    reader = DiceReader(model_path=out, threads=1)
+    reader = DiceReader(out, ReaderConfig(threads=1))
     assert reader.stride == 4 and reader.long_side == 512
     dets = reader.infer(np.zeros((480, 640, 3), np.uint8))
     assert isinstance(dets, list)
@@ -108,7 +108,7 @@ def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
     detector = default_model_path()
     assert train(["--patches", str(patches), "--detector", str(detector), "--steps", "2",
                   "--batch", "4", "--no-eval", "--out", str(out)]) == 0  # fmt: skip
-    two = DiceReader(out, threads=1)
+    two = DiceReader(out, ReaderConfig(threads=1))
     assert two.two_stage and two.patch_size == PATCH_SIZE
     # the detector's weights are copied unchanged (the bundled int8 ones as their float values)
     from training.train import _detector_convs
@@ -119,7 +119,7 @@ def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
         assert np.allclose(got[name][0], w, atol=1e-6)
         assert np.allclose(got[name][1], bias, atol=1e-6)
     frame = np.asarray(__import__("cv2").imread(str(ROOT / "sample_images" / "scene-01-wood.jpg")))
-    src = DiceReader(detector, threads=1)
+    src = DiceReader(detector, ReaderConfig(threads=1))
     a, b = src.candidates(frame, 0.3), two.candidates(frame, 0.3)
     assert [d.value for d in a] == [d.value for d in b]  # int8 or float, the same dice
     assert np.allclose([d.box for d in a], [d.box for d in b], atol=3.0)
@@ -146,13 +146,13 @@ def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
     tuned_out = tmp_path / "fine.onnx"
     args = ["--patches", str(patches), "--detector", str(detector), "--init-onnx", str(detector)]
     assert train([*args, "--steps", "1", "--batch", "4", "--no-eval", "--out", str(tuned_out)]) == 0
-    fine = DiceReader(tuned_out, threads=1).run_patches(x)
+    fine = DiceReader(tuned_out, ReaderConfig(threads=1)).run_patches(x)
     assert np.abs(fine - src.run_patches(x)).max() < 0.5  # one small step from the source
     # no steps: the second look as it is, paired with another detector
     paired_out = tmp_path / "paired.onnx"
     args = ["--patches", str(patches), "--detector", str(out), "--init-onnx", str(tuned_out)]
     assert train([*args, "--steps", "0", "--no-eval", "--out", str(paired_out)]) == 0
-    paired = DiceReader(paired_out, threads=1)
+    paired = DiceReader(paired_out, ReaderConfig(threads=1))
     assert np.allclose(paired.run_patches(x), fine, atol=1e-5)
     assert [d.box for d in paired.candidates(frame, 0.3)] == [d.box for d in b]
     with pytest.raises(SystemExit):
@@ -166,9 +166,11 @@ def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
     from training.tune_thresholds import main as tune
 
     assert tune(["--model", str(out2), "--scenes", "1", "--write"]) == 0
-    tuned = DiceReader(out2, threads=1)
+    tuned = DiceReader(out2, ReaderConfig(threads=1))
     assert tuned.candidate_threshold in CANDIDATE_GRID and tuned.score_threshold in SCORE_GRID
-    assert DiceReader(out2, 0.42, candidate_threshold=0.11).candidate_threshold == 0.11
+    assert (
+        DiceReader(out2, ReaderConfig(0.42, candidate_threshold=0.11)).candidate_threshold == 0.11
+    )
     # a fold of the photos can be left out (the mined photo is the first by name: fold 0)
     args = ["--patches", str(patches), "--detector", str(detector), "--steps", "1", "--batch", "4"]
     fold = tmp_path / "fold.onnx"
@@ -176,7 +178,7 @@ def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
         train([*args, "--no-eval", "--grey-share", "0", "--leave-out", "0/5", "--out", str(fold)])
         == 0
     )
-    assert DiceReader(fold, threads=1).two_stage
+    assert DiceReader(fold, ReaderConfig(threads=1)).two_stage
     # a wider second look; a fine-tune from it keeps its widths
     from training.train_patch import parse_widths, patch_widths
 
@@ -187,7 +189,12 @@ def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
     wide_tuned = tmp_path / "wide-tuned.onnx"
     assert train([*args, "--no-eval", "--init-onnx", str(wide), "--out", str(wide_tuned)]) == 0
     assert patch_widths(wide_tuned) == (8, 16, 24, 40)
-    assert DiceReader(wide_tuned, threads=1).patch_logits(frame, [d.box for d in b]).shape[1] == 7
+    assert (
+        DiceReader(wide_tuned, ReaderConfig(threads=1))
+        .patch_logits(frame, [d.box for d in b])
+        .shape[1]
+        == 7
+    )
     with pytest.raises(__import__("argparse").ArgumentTypeError, match="four positive widths"):
         parse_widths("16,32,48")
 
@@ -271,9 +278,11 @@ def test_slim_detector_learns_from_a_teacher_and_pairs_with_the_second_look(
     )
     pair = ["--patches", str(patches), "--detector", str(out), "--init-onnx", str(full)]
     assert train_patch([*pair, "--steps", "0", "--no-eval", "--out", str(paired)]) == 0
-    reader = DiceReader(paired, threads=1)
+    reader = DiceReader(paired, ReaderConfig(threads=1))
     assert reader.two_stage
-    bundled = DiceReader(full, threads=1)  # a second look paired as it is keeps its thresholds
+    bundled = DiceReader(
+        full, ReaderConfig(threads=1)
+    )  # a second look paired as it is keeps its thresholds
     assert (reader.score_threshold, reader.candidate_threshold) == (
         bundled.score_threshold,
         bundled.candidate_threshold,
@@ -288,7 +297,7 @@ def test_slim_detector_learns_from_a_teacher_and_pairs_with_the_second_look(
     meta = {p.key: p.value for p in onnx.load(str(qat)).metadata_props}
     assert meta["fake_quant"] == meta["distill_only"] == "1"
     assert meta["float_layers"] == "features.0"
-    looked = DiceReader(qat, threads=1)
+    looked = DiceReader(qat, ReaderConfig(threads=1))
     assert (looked.score_threshold, looked.candidate_threshold) == (
         bundled.score_threshold,
         bundled.candidate_threshold,
@@ -349,7 +358,7 @@ def test_fake_quant_rounds_convolutions_as_int8_and_trains(tmp_path: Path) -> No
     meta = {p.key: p.value for p in onnx.load(str(model)).metadata_props}
     assert meta["fake_quant"] == "1" and meta["distill_only"] == "1"
     assert meta["float_layers"] == "stem"
-    assert DiceReader(model, threads=1).infer(np.zeros((48, 64, 3), np.uint8)) == []
+    assert DiceReader(model, ReaderConfig(threads=1)).infer(np.zeros((48, 64, 3), np.uint8)) == []
 
 
 @pytest.mark.skipif(importlib.util.find_spec("onnx") is None, reason="onnx not installed")

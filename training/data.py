@@ -14,7 +14,7 @@ import cv2
 import numpy as np
 
 from scorekeeper.vision.evaluate import list_labelled, parse_yolo
-from scorekeeper.vision.synth import TRAIN_BACKGROUNDS, render_scene
+from training.synth import TRAIN_BACKGROUNDS, render_scene
 
 CROP = 192
 STRIDE = 4

@@ -25,9 +25,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from scorekeeper.vision import DiceReader, default_model_path
+from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path
+from scorekeeper.vision.detection import Detection
 from scorekeeper.vision.evaluate import Truth, list_labelled, load_errata, load_labelled
-from scorekeeper.vision.reader import Detection
 from training.sets import DEFAULT_DATA, ROOT, VALID_FOLDERS
 
 ERRATA = ROOT / "models" / "dice-data-errata.json"
@@ -121,7 +121,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     sizes = [float(s) for s in args.sizes.split(",")]
     reader = DiceReader(
-        args.model or default_model_path(), threads=args.threads, zoom=not args.no_zoom
+        args.model or default_model_path(),
+        ReaderConfig(threads=args.threads, zoom=not args.no_zoom),
     )
     k = args.scale
 

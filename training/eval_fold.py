@@ -13,7 +13,7 @@ import json
 import sys
 from pathlib import Path
 
-from scorekeeper.vision import DiceReader
+from scorekeeper.vision import DiceReader, ReaderConfig
 from scorekeeper.vision.evaluate import load_errata, read_labelled
 from training.patch_data import fold_images, parse_fold
 from training.sets import DEFAULT_DATA
@@ -32,7 +32,8 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     errata = load_errata(args.errata) if args.errata else None
     reader = DiceReader(
-        args.model, args.threshold, threads=2, candidate_threshold=args.candidate_threshold
+        args.model,
+        ReaderConfig(args.threshold, threads=2, candidate_threshold=args.candidate_threshold),
     )
     folds = fold_images(args.data, *parse_fold(args.fold))
     out = {

@@ -24,10 +24,10 @@ import cv2
 import numpy as np
 from numpy.typing import NDArray
 
-from scorekeeper.vision import DiceReader, default_model_path
+from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path
+from scorekeeper.vision.detection import Detection
 from scorekeeper.vision.evaluate import list_labelled, read_labelled
 from scorekeeper.vision.exposure import blown_out_share, exposure_advice
-from scorekeeper.vision.reader import Detection
 from training.sets import DEFAULT_DATA, VALID_FOLDERS
 
 Image = NDArray[np.uint8]
@@ -125,9 +125,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     reader = DiceReader(
         args.model or default_model_path(),
-        args.threshold,
-        threads=2,
-        candidate_threshold=args.candidate_threshold,
+        ReaderConfig(args.threshold, threads=2, candidate_threshold=args.candidate_threshold),
     )
     for shift in args.shift or list(SHIFTS):
         for folder, split in sets:

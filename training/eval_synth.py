@@ -12,9 +12,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from scorekeeper.vision import DiceReader, default_model_path
+from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path
 from scorekeeper.vision.evaluate import Tally
-from scorekeeper.vision.synth import BACKGROUNDS, HELD_OUT_BACKGROUNDS, render_scene
+from training.synth import BACKGROUNDS, HELD_OUT_BACKGROUNDS, render_scene
 
 SEED_BASE = 7_000_000
 
@@ -54,11 +54,13 @@ def main(argv: list[str] | None = None) -> int:
     args = ap.parse_args(argv)
     reader = DiceReader(
         args.model or default_model_path(),
-        args.threshold,
-        threads=2,
-        candidate_threshold=args.candidate_threshold,
-        coarse=not args.single_scale,
-        long_side=args.long_side,
+        ReaderConfig(
+            args.threshold,
+            threads=2,
+            candidate_threshold=args.candidate_threshold,
+            coarse=not args.single_scale,
+            long_side=args.long_side,
+        ),
     )
     out = {}
     for style in args.style or list(HELD_OUT_BACKGROUNDS):

@@ -23,11 +23,11 @@ from pathlib import Path
 
 import numpy as np
 
-from scorekeeper.vision import DiceReader, default_model_path
+from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path
 from scorekeeper.vision.evaluate import Tally, Truth, list_labelled, load_errata, load_labelled
-from scorekeeper.vision.synth import render_scene
 from training.eval_synth import SEED_BASE
 from training.sets import DEFAULT_DATA, ROOT, VALID_FOLDERS
+from training.synth import render_scene
 
 ERRATA = ROOT / "models" / "dice-data-errata.json"
 SYNTH_STYLES = ("marble", "wood", "clutter", "text", "felt", "tray")
@@ -78,8 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--no-zoom", action="store_true", help="never read a frame again zoomed")
     args = ap.parse_args(argv)
     model = args.model or default_model_path()
-    reader = DiceReader(model, threads=2, zoom=not args.no_zoom)
-    plain = DiceReader(model, threads=2, zoom=False)
+    reader = DiceReader(model, ReaderConfig(threads=2, zoom=not args.no_zoom))
+    plain = DiceReader(model, ReaderConfig(threads=2, zoom=False))
     if args.synth:
         for style in SYNTH_STYLES:
             tally, zoomed = Tally(), 0

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import cv2
 
-from scorekeeper.vision.synth import render_scene
+from training.synth import render_scene
 
 ROOT = Path(__file__).resolve().parents[1]
 # (seed, background, number of dice, die size range in px, sub-folder)

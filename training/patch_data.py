@@ -23,11 +23,11 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from scorekeeper.vision import Detection, DiceReader, ReaderConfig
 from scorekeeper.vision.evaluate import Truth, assign, list_labelled, parse_yolo
 from scorekeeper.vision.patches import crop_patch
-from scorekeeper.vision.reader import Detection, DiceReader
-from scorekeeper.vision.synth import TRAIN_BACKGROUNDS, render_scene
 from training.sets import DEFAULT_DATA, ROOT, TRAIN_FOLDERS
+from training.synth import TRAIN_BACKGROUNDS, render_scene
 
 STORE = 72
 """Side in pixels of a stored patch."""
@@ -135,7 +135,7 @@ def _mine(
 def _init(model: str) -> None:
     global _reader
     cv2.setNumThreads(1)
-    _reader = DiceReader(model, threads=1)
+    _reader = DiceReader(model, ReaderConfig(threads=1))
 
 
 Mined = tuple[int, str, list[tuple[np.ndarray, int]]]

@@ -23,11 +23,11 @@ from pathlib import Path
 
 import numpy as np
 
-from scorekeeper.vision import DiceReader, load_image
+from scorekeeper.vision import DiceReader, ReaderConfig, load_image
 from scorekeeper.vision.evaluate import list_labelled
 from scorekeeper.vision.imageio import to_grey
 from scorekeeper.vision.patches import patch_batch
-from scorekeeper.vision.reader import MULTIPLE, preprocess
+from scorekeeper.vision.preprocess import MULTIPLE, preprocess
 from training.sets import DEFAULT_DATA
 
 CALIBRATION_HEAT = 0.2
@@ -39,7 +39,7 @@ def calibration_feeds(model: Path, data: Path) -> Iterator[dict[str, np.ndarray]
     then its candidates' patches (the unused input gets a tiny blank, as in the reader); first a
     black and a white frame and patch, so that each input's range is all of [0, 1] (from the
     photos alone the detector's ends at their brightest pixel, 0.95, and brighter dice clip)."""
-    reader = DiceReader(model, threads=2)
+    reader = DiceReader(model, ReaderConfig(threads=2))
     blank_patches = np.zeros((1, 3, reader.patch_size, reader.patch_size), np.float32)
     blank_image = np.zeros((1, 1, MULTIPLE, MULTIPLE), np.float32)
     webcam = list_labelled(data / "webcam-table" / "Train")[::10]

@@ -25,12 +25,12 @@ from torch.utils.data import DataLoader, Dataset
 from tqdm import tqdm
 
 from scorekeeper.vision.evaluate import Tally
-from scorekeeper.vision.synth import TRAIN_BACKGROUNDS
 from training import fake_quant
 from training.data import CROP, STRIDE, Sample, augment, load_folder, synth_sample, targets
 from training.model import DiceNet, Exported
 from training.onnx_weights import graph_arrays
 from training.sets import DEFAULT_DATA, ROOT, TRAIN_FOLDERS, VALID_FOLDERS
+from training.synth import TRAIN_BACKGROUNDS
 
 LONG_SIDE = 512
 
@@ -282,10 +282,10 @@ def write_onnx(
 
 def evaluate(onnx_path: Path, data: Path, limit: int | None = None) -> dict[str, object]:
     """The reader's figures on the held-out real folders (when the data is present)."""
-    from scorekeeper.vision import DiceReader
+    from scorekeeper.vision import DiceReader, ReaderConfig
     from scorekeeper.vision.evaluate import list_labelled, read_labelled
 
-    reader = DiceReader(onnx_path, threads=2)
+    reader = DiceReader(onnx_path, ReaderConfig(threads=2))
     out: dict[str, object] = {}
     for folder, split in VALID_FOLDERS:
         if not (data / folder).is_dir():

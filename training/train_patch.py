@@ -209,9 +209,9 @@ def patch_widths(path: Path) -> tuple[int, int, int, int]:
 def true_probability(model: Path, X: np.ndarray, y: np.ndarray, batch: int = 512) -> np.ndarray:
     """The probability a two-stage model's second look gives each stored patch's label, on
     the patch as the reader would cut it (no augmentation)."""
-    from scorekeeper.vision import DiceReader
+    from scorekeeper.vision import DiceReader, ReaderConfig
 
-    reader = DiceReader(model, threads=2)
+    reader = DiceReader(model, ReaderConfig(threads=2))
     margin = round(STORE * (1 - PATCH_CONTEXT / STORE_CONTEXT) / 2)
     size = reader.patch_size
     out = np.empty(len(X), np.float64)

@@ -15,10 +15,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from scorekeeper.vision import DiceReader
+from scorekeeper.vision import DiceReader, ReaderConfig
 from scorekeeper.vision.evaluate import Tally
-from scorekeeper.vision.reader import resolve_overlaps, second_look
-from scorekeeper.vision.synth import TRAIN_BACKGROUNDS, render_scene
+from scorekeeper.vision.overlaps import resolve_overlaps
+from scorekeeper.vision.second_look import second_look
+from training.synth import TRAIN_BACKGROUNDS, render_scene
 
 SEED_BASE = 8_000_000
 CANDIDATE_GRID = (0.15, 0.2, 0.25, 0.3, 0.4)
@@ -32,7 +33,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scenes", type=int, default=40, help="scenes per background style")
     ap.add_argument("--write", action="store_true", help="store the choice in the model")
     args = ap.parse_args(argv)
-    reader = DiceReader(args.model, threads=2)
+    reader = DiceReader(args.model, ReaderConfig(threads=2))
     if not reader.two_stage:
         print(f"{args.model} has no second look; nothing to tune", file=sys.stderr)
         return 2

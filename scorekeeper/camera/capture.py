@@ -19,10 +19,7 @@ from typing import Any
 
 from scorekeeper.camera.frames import Image, frame_problem
 from scorekeeper.camera.sources import FrameSource
-
-OK = "ok"
-NO_CAMERA = "no_camera"
-ERROR = "error"
+from scorekeeper.camera.states import CameraStatus
 
 
 @dataclass(frozen=True)
@@ -73,7 +70,7 @@ class Capture:
         self._cond = threading.Condition()
         self._latest: Captured | None = None
         self._next_id = 1
-        self._status = NO_CAMERA
+        self._status = CameraStatus.NO_CAMERA
         self._message = f"connecting to {label}"
         self._ever_ok = False
         self._worker: _Worker | None = None
@@ -107,7 +104,7 @@ class Capture:
             if worker.thread is not None:
                 worker.thread.join(timeout)
 
-    def status(self) -> tuple[str, str]:
+    def status(self) -> tuple[CameraStatus, str]:
         """``(status, message)``: ``ok``, ``no_camera`` or ``error`` and words for people."""
         with self._cond:
             return self._status, self._message
@@ -131,18 +128,13 @@ class Capture:
         return None
 
     # -- internals ------------------------------------------------------------------------
-    def _set_status(self, status: str, message: str) -> None:
-        with self._cond:
-            self._status, self._message = status, message
-            self._cond.notify_all()
-
     def _fault(self, gen: int, message: str, *, opening: bool = False) -> None:
         """A worker of generation ``gen`` failed: report it unless it was already abandoned."""
         with self._cond:
             if gen != self._gen:
                 return
             self.faults += 1
-            status = NO_CAMERA if opening and not self._ever_ok else ERROR
+            status = CameraStatus.NO_CAMERA if opening and not self._ever_ok else CameraStatus.ERROR
             self._status, self._message = status, message
             self._cond.notify_all()
 
@@ -157,8 +149,8 @@ class Capture:
             self._latest = Captured(self._next_id, img, time.time(), dict(info))
             self._next_id += 1
             self._last_good = now
-            if self._status != OK or not self._ever_ok:
-                self._status, self._message = OK, f"{self.label} is working"
+            if self._status != CameraStatus.OK or not self._ever_ok:
+                self._status, self._message = CameraStatus.OK, f"{self.label} is working"
             self._ever_ok = True
             self._cond.notify_all()
 
@@ -234,7 +226,7 @@ class Capture:
             if worker.gen == self._gen:
                 self._gen += 1  # frames the old worker may still deliver are ignored
                 self.faults += 1
-                self._status, self._message = ERROR, message
+                self._status, self._message = CameraStatus.ERROR, message
                 self._cond.notify_all()
         self._close_async(worker)
 
@@ -254,13 +246,13 @@ class Capture:
                     retry_at = 0.0
                     self.reconnects += 1
                     with self._cond:
-                        if self._status != OK:
+                        if self._status != CameraStatus.OK:
                             self._message += f"; reconnecting (attempt {self.reconnects})"
                     self._spawn()
             else:
                 with self._cond:
                     last_good, since, got_any = self._last_good, self._digest_since, self._digest
-                    healthy = self._status == OK
+                    healthy = self._status == CameraStatus.OK
                 if healthy and now - last_good < 1.0:
                     delay = self.retry_min
                 limit = self.stall_timeout

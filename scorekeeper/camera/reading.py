@@ -23,11 +23,9 @@ def default_reader_factory(
     """A factory building the project's ONNX dice reader (imported when first called)."""
 
     def make() -> Any:
-        from scorekeeper.vision import DiceReader, default_model_path
+        from scorekeeper.vision import DiceReader, ReaderConfig
 
-        return DiceReader(
-            model_path=default_model_path(), score_threshold=score_threshold, threads=threads
-        )
+        return DiceReader(None, ReaderConfig(score_threshold=score_threshold, threads=threads))
 
     return make
 
@@ -57,7 +55,7 @@ class Proposal:
 
     def unsure(self) -> list[bool]:
         """For each of :attr:`dice` (sorted), whether the reader was unsure of it (confidence
-        below ``vision.reader.UNSURE_BELOW``); of equal values the least sure come first.
+        below ``vision.detection.UNSURE_BELOW``); of equal values the least sure come first.
 
         >>> box = (0.0, 0.0, 9.0, 9.0)
         >>> p = Proposal("p", 1, (2, 5, 5), (Die(5, box, 0.99), Die(2, box, 0.9),

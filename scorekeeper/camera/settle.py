@@ -17,7 +17,7 @@ import numpy as np
 
 from scorekeeper.camera.frames import Image, to_grey
 from scorekeeper.errors import CameraError
-from scorekeeper.vision.reader import Detection
+from scorekeeper.vision.detection import Detection
 
 Die = Detection
 """One die in a frame: the dice reader's own value type (value, box in pixels, confidence)."""

@@ -19,6 +19,8 @@ import cv2
 import numpy as np
 
 from scorekeeper.camera.frames import Image
+from scorekeeper.camera.states import SourceKind
+from scorekeeper.camera.tabletop import render_throw
 from scorekeeper.errors import CameraError
 
 DEFAULT_DEMO_DIR = Path(__file__).resolve().parents[2] / "sample_images"
@@ -33,7 +35,6 @@ ThrowAsk = Callable[[], "tuple[int, str] | None"]
 """What the demo asks before each frame: the dice wanted and the throw's key, or None."""
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".bmp", ".webp")
 
-KINDS = ("auto", "none", "demo", "tablet", "webcam", "url")
 ACCEPTED = "auto, none, demo, tablet, a webcam index (0, 1, ...), a stream URL or a video file"
 
 
@@ -60,15 +61,19 @@ class FrameSource(Protocol):
 class SourceSpec:
     """A parsed ``--camera`` value: its kind and the index, URL or folder it names."""
 
-    kind: str
+    kind: SourceKind
     target: str = ""
+
+    def __post_init__(self) -> None:
+        """Hold the kind as a :class:`SourceKind` (a plain string is accepted)."""
+        object.__setattr__(self, "kind", SourceKind(self.kind))
 
     @property
     def label(self) -> str:
         """How the source is shown to people, e.g. ``webcam 0`` or ``demo``."""
-        if self.kind == "webcam":
+        if self.kind == SourceKind.WEBCAM:
             return f"webcam {self.target}"
-        if self.kind == "url":
+        if self.kind == SourceKind.URL:
             return re.sub(r"//[^/@]*@", "//***@", self.target)  # hide credentials
         return self.kind
 
@@ -78,27 +83,27 @@ def parse_source(text: str | int | None) -> SourceSpec:
 
     :raises CameraError: a value that names no kind of source.
 
-    >>> parse_source("0"), parse_source("demo").kind, parse_source("http://cam/video").kind
-    (SourceSpec(kind='webcam', target='0'), 'demo', 'url')
+    >>> parse_source("0") == SourceSpec("webcam", "0"), parse_source("http://cam/video").kind
+    (True, <SourceKind.URL: 'url'>)
     """
     if text is None:
-        return SourceSpec("auto")
+        return SourceSpec(SourceKind.AUTO)
     s = str(text).strip()
     low = s.lower()
     if low in ("", "auto", "default"):
-        return SourceSpec("auto")
+        return SourceSpec(SourceKind.AUTO)
     if low in ("none", "off", "manual"):
-        return SourceSpec("none")
+        return SourceSpec(SourceKind.NONE)
     if low in ("tablet", "upload", "browser", "phone"):
-        return SourceSpec("tablet")
+        return SourceSpec(SourceKind.TABLET)
     if low == "demo":
-        return SourceSpec("demo")  # the built-in demo: sample_images/, then thrown dice
+        return SourceSpec(SourceKind.DEMO)  # the built-in demo: sample_images/, then thrown dice
     if low.startswith("demo:"):
-        return SourceSpec("demo", s[5:])
+        return SourceSpec(SourceKind.DEMO, s[5:])
     if s.isdigit():
-        return SourceSpec("webcam", str(int(s)))
+        return SourceSpec(SourceKind.WEBCAM, str(int(s)))
     if re.match(r"^[a-z][a-z0-9+.-]*://", low) or Path(s).is_file():
-        return SourceSpec("url", s)
+        return SourceSpec(SourceKind.URL, s)
     raise CameraError(f"unknown camera source {s!r}; accepted: {ACCEPTED}")
 
 
@@ -123,7 +128,7 @@ class OpenCVSource:
             return
         with contextlib.suppress(AttributeError):  # quiet OpenCV's probing warnings
             cv2.utils.logging.setLogLevel(cv2.utils.logging.LOG_LEVEL_ERROR)
-        webcam = self.spec.kind == "webcam"
+        webcam = self.spec.kind == SourceKind.WEBCAM
         target: int | str = int(self.spec.target) if webcam else self.spec.target
         cap = cv2.VideoCapture(target)
         if not cap.isOpened():
@@ -228,7 +233,7 @@ class DemoSource:
     rolls and slides over the table, blurred); without it the whole picture shakes.
 
     With ``throws``, asked before every frame: once it names a number of dice and a key, the
-    demo throws that many freshly rendered dice (:func:`scorekeeper.vision.synth.render_scene`,
+    demo throws that many freshly rendered dice (:func:`scorekeeper.camera.tabletop.render_throw`,
     seeded), lets them tumble and then leaves them lying, as real dice lie, until a new key
     asks for the next throw. The folder's scenes play only until the first such ask.
     """
@@ -336,17 +341,14 @@ class DemoSource:
 
     def render_throw(self, dice: int) -> tuple[str, Image, list[int], _Props]:
         """The next throw of ``dice`` dice (1 to 6): its name, picture, true values and props."""
-        from scorekeeper.vision.synth import render_scene  # only the built-in demo needs it
-
         k, self._thrown = self._thrown, self._thrown + 1
         style = THROW_STYLES[k % len(THROW_STYLES)]
-        img, labels = render_scene(
+        img, labels = render_throw(
             self.seed * 1_000_003 + k,
             *THROW_SIZE,
             n_dice=min(6, max(1, dice)),
             die_size=THROW_DIE_SIDE,
-            background_style=style,
-            clean=True,
+            style=style,
         )
         picture = np.asarray(img, np.uint8)
         props = _Props(picture, [box for _, box in labels])

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from scorekeeper.cli.common import print_json
+from scorekeeper.cli.network import lan_address
 from scorekeeper.errors import CameraError
 
 SOURCES_HELP = (
@@ -134,7 +135,6 @@ def https_front(args: argparse.Namespace, db: Path, backend_port: int) -> Any:
     if not getattr(args, "https", False):
         return None
     from scorekeeper.camera.tls import TLSFront, ensure_certificate
-    from scorekeeper.cli.serve_cmds import lan_address
 
     hosts = [args.host, lan_address()]
     cert, key = ensure_certificate(db.parent / "tls", hosts)

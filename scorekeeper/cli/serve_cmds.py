@@ -4,7 +4,6 @@ its database from the command line."""
 from __future__ import annotations
 
 import argparse
-import contextlib
 import errno
 import json
 import signal
@@ -13,6 +12,7 @@ import sys
 from pathlib import Path
 
 from scorekeeper.cli.camera_cmds import add_serve_options, https_front, serve_config
+from scorekeeper.cli.network import lan_address
 from scorekeeper.errors import ServeError
 
 DEFAULT_HOST = "127.0.0.1"
@@ -87,18 +87,6 @@ def _existing_db(db: Path) -> Path:
             " (give --db of the server's database)"
         )
     return db
-
-
-def lan_address() -> str:
-    """This machine's address on the local network (no packet is sent), or 127.0.0.1."""
-    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.connect(("10.255.255.255", 1))
-        addr = str(s.getsockname()[0])
-        if not addr.startswith("0."):
-            return addr
-    with contextlib.suppress(OSError):
-        return socket.gethostbyname(socket.gethostname())
-    return "127.0.0.1"
 
 
 def _listen_problem(exc: OSError, host: str, port: int) -> str:

@@ -71,7 +71,7 @@ def _fraction(text: str) -> float:
 
 def _long_side(text: str) -> int:
     """An argparse type: a whole number of pixels the reader accepts as its input long side."""
-    from scorekeeper.vision.reader import MAX_LONG_SIDE, MIN_LONG_SIDE
+    from scorekeeper.vision.config import MAX_LONG_SIDE, MIN_LONG_SIDE
 
     try:
         value = int(text)
@@ -119,16 +119,16 @@ def _reader_options(p: argparse.ArgumentParser) -> None:
 
 def _reader(args: argparse.Namespace) -> Any:
     """A DiceReader from the command's options."""
-    from scorekeeper.vision import DiceReader, default_model_path
+    from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path
 
-    return DiceReader(
-        model_path=args.model or default_model_path(),
+    config = ReaderConfig(
         score_threshold=args.threshold,
         candidate_threshold=args.candidate_threshold,
         threads=args.threads,
         long_side=args.long_side,
         coarse=not args.single_scale,
     )
+    return DiceReader(args.model or default_model_path(), config)
 
 
 def _annotate_path(base: str, index: int, count: int) -> Path:

@@ -10,8 +10,8 @@ import cv2
 import numpy as np
 
 from scorekeeper.errors import ImageError
+from scorekeeper.vision.detection import Detection
 from scorekeeper.vision.imageio import to_grey
-from scorekeeper.vision.reader import Detection
 
 
 def draw(image: np.ndarray, dets: Sequence[Detection]) -> np.ndarray:

@@ -12,10 +12,9 @@ from typing import Any
 import numpy as np
 
 from scorekeeper.errors import ImageError
+from scorekeeper.vision.detection import Box, Detection
 from scorekeeper.vision.imageio import load_image, to_grey
-from scorekeeper.vision.reader import Detection
 
-Box = tuple[float, float, float, float]
 Truth = list[tuple[int, Box]]
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")

@@ -2,14 +2,13 @@
 
 The app's camera is chosen by the config key ``CAMERA``: ``auto`` (a webcam if one opens,
 else the demo), ``none``, ``demo``, ``tablet``, a webcam index or a stream URL. Under
-``TESTING`` or pytest it defaults to ``none`` so tests start no threads unless they ask.
+``TESTING`` it defaults to ``none`` so tests start no threads unless they ask.
 The service starts on the first camera request and never blocks a request on the device.
 """
 
 from __future__ import annotations
 
 import atexit
-import os
 import threading
 import time
 from collections.abc import Iterator
@@ -22,8 +21,9 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from scorekeeper.camera.frames import MAX_UPLOAD_BYTES, decode_upload
 from scorekeeper.camera.log import CameraLog, log_path_for
 from scorekeeper.camera.reading import to_die
-from scorekeeper.camera.service import CameraService, default_reader_factory
+from scorekeeper.camera.service import UPLOAD_FPS, CameraService, default_reader_factory
 from scorekeeper.camera.settle import Area, count_message
+from scorekeeper.camera.states import SourceKind
 from scorekeeper.errors import CameraError
 from scorekeeper.store import default_db_path
 from scorekeeper.vision.imageio import decode_image
@@ -66,8 +66,7 @@ def camera_service(app: Flask | None = None) -> CameraService:
 
 def _build_service(app: Flask) -> CameraService:
     cfg = app.config
-    under_test = app.testing or "PYTEST_CURRENT_TEST" in os.environ
-    source = cfg.get("CAMERA") or ("none" if under_test else "auto")
+    source = cfg.get("CAMERA") or (SourceKind.NONE if app.testing else SourceKind.AUTO)
     threshold = cfg.get("CAMERA_SCORE_THRESHOLD")  # None: the model's own
     reader_factory = cfg.get("CAMERA_READER_FACTORY") or default_reader_factory(
         threads=int(cfg.get("CAMERA_THREADS", 1)),
@@ -81,7 +80,7 @@ def _build_service(app: Flask) -> CameraService:
         source_factory=cfg.get("CAMERA_SOURCE_FACTORY"),
         capture_options=cfg.get("CAMERA_CAPTURE_OPTIONS"),
         demo_options=cfg.get("CAMERA_DEMO_OPTIONS"),
-        max_upload_fps=float(cfg.get("CAMERA_UPLOAD_FPS", 12.0)),
+        max_upload_fps=float(cfg.get("CAMERA_UPLOAD_FPS", UPLOAD_FPS)),
     )
 
 
@@ -172,7 +171,7 @@ def frame() -> Any:
     """``POST /api/camera/frame``: one JPEG/PNG from the tablet; answers like ``latest``."""
     svc = camera_service()
     dice_left = _dice_left()
-    if svc.kind != "tablet":
+    if svc.kind != SourceKind.TABLET:
         return jsonify(
             error="conflict",
             message=f"the camera source is {svc.label}; frames are accepted only when the "
@@ -277,7 +276,7 @@ def _mjpeg(svc: CameraService, max_fps: float) -> Iterator[bytes]:
             + data
             + b"\r\n"
         )
-        if svc.kind == "none":
+        if svc.kind == SourceKind.NONE:
             time.sleep(1.0)
 
 

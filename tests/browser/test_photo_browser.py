@@ -10,7 +10,7 @@ import cv2
 import pytest
 from helpers.browser import Server, Tab
 
-from scorekeeper.vision.synth import render_scene
+from training.synth import render_scene
 
 from .test_pages_browser import PHONE, api, new_game, open_play_page, touch_targets_too_small
 

@@ -2,9 +2,9 @@
 // area dragged on the picture, the camera's proposed throw to correct by tapping and to record
 // with "Use this throw", and the tablet's own camera (getUserMedia, frames posted to the server).
 // Manual entry on the dice pad stays available whatever the camera does.
-import { $, h, fill, announce, pageData } from "./js/dom.js";
-import { call, tokenFor } from "./js/api.js";
-import { die } from "./js/dice.js";
+import { $, h, fill, announce, pageData } from "./dom.js";
+import { call, tokenFor } from "./api.js";
+import { die } from "./dice.js";
 
 const panel = document.getElementById("camera-panel");
 const gameId = pageData().game_id;
@@ -26,7 +26,7 @@ const cam = {
 };
 window.scorekeeperCamera = cam;
 
-document.head.append(h("link", { rel: "stylesheet", href: new URL("./camera.css", import.meta.url).href }));
+document.head.append(h("link", { rel: "stylesheet", href: new URL("../css/camera.css", import.meta.url).href }));
 
 const els = {};
 

@@ -1,0 +1,41 @@
+"""The camera's dice reader, built on first use, and the last thing that went wrong with it."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from scorekeeper.camera.reading import ReaderLike
+
+READER_RETRY_S = 30.0
+"""Seconds before the camera tries again to build a reader that failed to load."""
+
+
+class ReaderSlot:
+    """Builds the reader with ``factory`` when first asked (None: the camera reads no dice).
+
+    :attr:`error` holds what went wrong last (loading, or reading a frame), for the status and
+    the overlay's banner; a loaded reader clears it.
+    """
+
+    def __init__(self, factory: Callable[[], ReaderLike] | None) -> None:
+        """Keep ``factory``; nothing is built yet."""
+        self.factory = factory
+        self.error: str | None = None
+        self._reader: ReaderLike | None = None
+        self._retry_at = 0.0
+
+    def get(self) -> ReaderLike | None:
+        """The reader, built now if need be; None without a factory or while a failed build
+        waits :data:`READER_RETRY_S` to be tried again."""
+        if self._reader is not None or self.factory is None:
+            return self._reader
+        if time.monotonic() < self._retry_at:
+            return None
+        try:
+            self._reader = self.factory()
+            self.error = None
+        except Exception as exc:
+            self.error = f"the dice reader is unavailable: {exc}"
+            self._retry_at = time.monotonic() + READER_RETRY_S
+        return self._reader

@@ -1,0 +1,110 @@
+"""The dice reader's settings (:class:`ReaderConfig`) and where the bundled model lives.
+
+The tuning constants' measurements (which photos and scenes set them) are in
+``models/MODEL_CARD.md``.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_LONG_SIDE = 512
+"""The model's input long side when the ONNX file does not say otherwise."""
+
+DEFAULT_STRIDE = 4
+"""Input pixels per heat-map cell when the ONNX file does not say otherwise."""
+
+MIN_LONG_SIDE, MAX_LONG_SIDE = 64, 4096
+"""The input long sides a reader accepts."""
+
+DEFAULT_SCORE_THRESHOLD = 0.5
+"""Die probability (heat, for a one-stage model) a die needs, unless the model says."""
+
+DEFAULT_CANDIDATE_THRESHOLD = 0.3
+"""Heat a peak needs to become a candidate for the second look, unless the model says."""
+
+
+def default_model_path() -> Path:
+    """The bundled model: ``$SCOREKEEPER_MODEL`` if set, else ``models/dice.onnx`` in the repo."""
+    env = os.environ.get("SCOREKEEPER_MODEL")
+    if env:
+        return Path(env)
+    return Path(__file__).resolve().parents[2] / "models" / "dice.onnx"
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    """How a :class:`~scorekeeper.vision.reader.DiceReader` reads: its options and tuning.
+
+    :raises ValueError: for a threshold outside (0, 1), threads < 1 or a ``long_side`` outside
+        64–4096.
+    """
+
+    score_threshold: float | None = None
+    """Die probability the second look needs (heat, one-stage model); None: the model's."""
+    candidate_threshold: float | None = None
+    """Heat a peak needs to be looked at again; None: the model's."""
+    long_side: int | None = None
+    """The fine look's input long side (larger reads smaller dice, slower); None: the model's."""
+    threads: int = 1
+    """CPU threads the model runs on."""
+    coarse: bool = True
+    """Whether a two-stage reader also looks at smaller sizes, for dice too big for the first."""
+    third_look: bool = True
+    """Whether a frame that looks like a close-up gets the third and smallest look."""
+    zoom: bool = True
+    """Whether small dice in a big frame are read again at a larger size."""
+
+    coarse_factor: float = 0.4
+    """The coarse look's input size, as a fraction of ``long_side``."""
+    coarsest_factor: float = 0.15625
+    """The third look's size as a fraction of ``long_side`` (80 px of 512, a multiple of 16)."""
+    coarsest_after: float = 32.0
+    """A coarse candidate this big (in coarse-input pixels) calls for the third look."""
+    coarsest_few: int = 2
+    """So do one to this many candidates from the first two looks together."""
+    coarsest_least: float = 0.75
+    """The third look adds only candidates of at least this share of the coarse ``whole_side``."""
+    zoom_below: float = 30.0
+    """Dice whose median side (fine-input pixels) is under this are read again zoomed."""
+    zoom_to: float = 42.0
+    """The zoomed reading makes the dice's median side about this many input pixels."""
+    zoom_room: float = 1.5
+    """A zoomed look needs a frame at least this many times ``long_side`` across."""
+    max_zoom_side: int = 1536
+    """The zoomed reading's fine look is at most this long (9 times the 512 px look's pixels)."""
+    relook_band: tuple[float, float] = (0.3, 0.9)
+    """A die probability in [from, up to) is a close call, looked at again in three more views."""
+    size_ratio: float = 2.5
+    """A coarse candidate is the same as an overlapping fine one within this ratio of areas."""
+    whole_side: float = 72.0
+    """The largest die the detector was trained to see whole, in model-input pixels."""
+    part_ratio: float = 4.0
+    """A die too big for the fine look outranks a die near it of at most 1/this of its area."""
+    part_confidence: float = 0.8
+    """... when that big die is read at least this surely."""
+    part_reach: float = 2.5
+    """Near: in the big die's box, or for a pip-sized die in that box grown this many times."""
+    pip_ratio: float = 9.0
+    """Pip-sized: a box of at most 1/this of the big die's box area (a third of its side)."""
+
+    def __post_init__(self) -> None:
+        """Check the options."""
+        for name, t in (
+            ("score_threshold", self.score_threshold),
+            ("candidate_threshold", self.candidate_threshold),
+        ):
+            if t is not None and not 0.0 < t < 1.0:
+                raise ValueError(f"{name} must be between 0 and 1, got {t}")
+        if self.threads < 1:
+            raise ValueError(f"threads must be at least 1, got {self.threads}")
+        if self.long_side is not None and not MIN_LONG_SIDE <= self.long_side <= MAX_LONG_SIDE:
+            raise ValueError(
+                f"long_side must be {MIN_LONG_SIDE} to {MAX_LONG_SIDE} pixels, got {self.long_side}"
+            )
+
+
+DEFAULTS = ReaderConfig()
+"""The shipped settings: the model's thresholds and input size, every look on."""

@@ -1,0 +1,77 @@
+"""A die found in a frame (:class:`Detection`) and the box geometry the reader's steps share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+Box = tuple[float, float, float, float]
+"""A box (x0, y0, x1, y1) in pixels."""
+
+UNSURE_BELOW = 0.8
+"""A die read with less confidence is one to check: the camera marks it, ``read`` prints "5?"."""
+
+
+@dataclass(frozen=True)
+class Detection:
+    """One die: its face value, its box (x0, y0, x1, y1) in frame pixels, and a confidence."""
+
+    value: int
+    box: Box
+    confidence: float
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: ``{"value", "box", "confidence"}`` with rounded floats."""
+        return {
+            "value": self.value,
+            "box": [round(v, 1) for v in self.box],
+            "confidence": round(self.confidence, 4),
+        }
+
+    @property
+    def unsure(self) -> bool:
+        """Whether the reader's confidence is below :data:`UNSURE_BELOW`: worth a second look.
+
+        >>> Detection(5, (0, 0, 9, 9), 0.55).unsure, Detection(5, (0, 0, 9, 9), 0.97).unsure
+        (True, False)
+        """
+        return self.confidence < UNSURE_BELOW
+
+    def centre(self) -> tuple[float, float]:
+        """The centre of the box."""
+        x0, y0, x1, y1 = self.box
+        return (x0 + x1) / 2, (y0 + y1) / 2
+
+    def scaled(self, k: float) -> Detection:
+        """The same die with every box coordinate times ``k`` (a frame read at 1/k of a size).
+
+        >>> Detection(3, (1, 2, 3, 4), 0.9).scaled(2).box
+        (2, 4, 6, 8)
+        """
+        return replace(self, box=scaled_box(self.box, k))
+
+
+def scaled_box(box: Box, k: float) -> Box:
+    """A box with every coordinate times ``k``."""
+    x0, y0, x1, y1 = box
+    return x0 * k, y0 * k, x1 * k, y1 * k
+
+
+def box_side(box: Box) -> float:
+    """The longer side of a box."""
+    return max(box[2] - box[0], box[3] - box[1])
+
+
+def box_area(box: Box) -> float:
+    """The area of a box (0 for an empty one)."""
+    return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
+
+
+def inside(point: tuple[float, float], box: Box) -> bool:
+    """Whether ``point`` lies in ``box`` (edges included)."""
+    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
+
+
+def overlap(a: Detection, b: Detection) -> bool:
+    """True when either box holds the other's centre."""
+    return inside(a.centre(), b.box) or inside(b.centre(), a.box)

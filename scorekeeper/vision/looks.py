@@ -1,0 +1,53 @@
+"""Which sizes the reader looks at a frame: the close-up's third look and the zoomed reading."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scorekeeper.vision.config import DEFAULTS, ReaderConfig
+from scorekeeper.vision.detection import Detection, box_side
+from scorekeeper.vision.preprocess import MULTIPLE
+
+
+def wants_third_look(
+    coarse: list[Detection],
+    found: list[Detection],
+    to_input: float,
+    config: ReaderConfig = DEFAULTS,
+) -> bool:
+    """Whether the first two looks suggest a close-up: a coarse candidate of at least
+    :attr:`ReaderConfig.coarsest_after` coarse-input pixels (``to_input``: frame pixels to those),
+    or one to :attr:`ReaderConfig.coarsest_few` candidates in all (``found``).
+
+    >>> big = Detection(4, (0, 0, 100, 100), 0.9)
+    >>> wants_third_look([big], [big] * 3, 0.4), wants_third_look([], [big] * 3, 0.4)
+    (True, False)
+    """
+    biggest = max((box_side(d.box) for d in coarse), default=0.0) * to_input
+    return biggest >= config.coarsest_after or 0 < len(found) <= config.coarsest_few
+
+
+def zoom_side(
+    dice: list[Detection], size: int, long_side: int, config: ReaderConfig = DEFAULTS
+) -> int | None:
+    """The fine look's size for reading again a frame whose longer side is ``size`` pixels,
+    given the dice read in it at ``long_side``, or None when it needs no second reading.
+
+    There must be dice (a frame of none, or only of false candidates, is not read again), and
+    their median side must be under :attr:`ReaderConfig.zoom_below` pixels of the fine look's
+    input; the zoomed size makes it :attr:`ReaderConfig.zoom_to`, at most ``size`` (never
+    enlarging the frame) and :attr:`ReaderConfig.max_zoom_side`, and it must be at least
+    :attr:`ReaderConfig.zoom_room` times ``long_side``: a 640×480 frame never gets one.
+
+    >>> dice = [Detection(2, (0, 0, 80, 80), 0.9), Detection(5, (90, 0, 166, 76), 0.9)]
+    >>> zoom_side(dice, 2048, 512), zoom_side(dice, 4032, 512), zoom_side(dice[:1], 640, 512)
+    (1088, 1536, None)
+    """
+    if not dice or size < config.zoom_room * long_side:
+        return None
+    median = float(np.median([box_side(d.box) for d in dice])) * long_side / size
+    if median >= config.zoom_below:
+        return None
+    side = min(size, config.max_zoom_side, long_side * config.zoom_to / max(median, 1.0))
+    side = int(side) // MULTIPLE * MULTIPLE
+    return side if side >= config.zoom_room * long_side else None

@@ -1,0 +1,121 @@
+"""The ONNX dice model on the CPU: its detector head, its second-look head and its metadata."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from scorekeeper.errors import ImageError
+from scorekeeper.vision.config import (
+    DEFAULT_CANDIDATE_THRESHOLD,
+    DEFAULT_LONG_SIDE,
+    DEFAULT_SCORE_THRESHOLD,
+    DEFAULT_STRIDE,
+)
+from scorekeeper.vision.patches import PATCH_CONTEXT, PATCH_SIZE
+from scorekeeper.vision.preprocess import MULTIPLE
+
+DETECTOR_OUTPUTS = ("heat", "value", "size")
+"""The detector head's outputs: heat (1, 1, h, w), face logits (1, 6, h, w), sizes (1, 2, h, w)."""
+
+PATCH_INPUT, PATCH_OUTPUT = "patches", "patch_logits"
+"""The second-look head's input (N, 3, size, size) and output (N, 7), when the model has one."""
+
+
+class DiceModel:
+    """A loaded dice model: ``detect`` runs the detector head, ``classify`` the second look.
+
+    :raises ImageError: when the file is missing, not loadable or not a dice model.
+    """
+
+    def __init__(self, path: Path, threads: int) -> None:
+        """Load ``path`` on ``threads`` CPU threads and read its inputs and metadata."""
+        self.path = path
+        self._session = _open_session(path, threads)
+        inputs = {i.name: i for i in self._session.get_inputs()}
+        image = inputs.get("image") or (next(iter(inputs.values())) if len(inputs) == 1 else None)
+        if image is None or len(image.shape) != 4 or set(inputs) - {image.name, PATCH_INPUT}:
+            raise ImageError(f"{path}: expected an (N, 1, H, W) 'image' input")
+        self.image_input: str = image.name
+        """The detector's input name, as the session has it."""
+        self.two_stage: bool = PATCH_INPUT in inputs
+        """True when the model has the second-look head."""
+        names = {o.name for o in self._session.get_outputs()}
+        missing = set(DETECTOR_OUTPUTS) | ({PATCH_OUTPUT} if self.two_stage else set())
+        missing -= names
+        if missing:
+            raise ImageError(f"{path}: the model lacks outputs {sorted(missing)}")
+        meta = self._session.get_modelmeta().custom_metadata_map
+        fixed = image.shape[2:]
+        self.fixed_side: int | None = (
+            int(max(fixed)) if all(isinstance(d, int) for d in fixed) else None
+        )
+        """The input long side of a model of fixed input size, else None."""
+        self.long_side = int(meta.get("long_side", DEFAULT_LONG_SIDE))
+        """The input long side the model was made for."""
+        self.stride = int(meta.get("stride", DEFAULT_STRIDE))
+        """Input pixels per heat-map cell."""
+        self.patch_size = int(meta.get("patch_size", PATCH_SIZE))
+        """The second look's patch side in pixels."""
+        self.patch_context = float(meta.get("patch_context", PATCH_CONTEXT))
+        """A patch covers this many times its candidate box's longer side."""
+        self.score_threshold = float(meta.get("score_threshold", DEFAULT_SCORE_THRESHOLD))
+        """The die probability the model's makers chose."""
+        self.candidate_threshold = float(
+            meta.get("candidate_threshold", DEFAULT_CANDIDATE_THRESHOLD)
+        )
+        """The candidate heat the model's makers chose."""
+        if self.two_stage:  # each run feeds both inputs; the one not in use gets a tiny blank
+            self._blank_image = np.zeros((1, 1, MULTIPLE, MULTIPLE), np.float32)
+            self._blank_patches = self._no_patches()
+
+    def _no_patches(self) -> np.ndarray:
+        """The second look's blank for a detector run: no patches at all where the runtime takes
+        an empty batch (the second look then costs nothing), else one blank patch."""
+        empty = np.zeros((0, 3, self.patch_size, self.patch_size), np.float32)
+        feed = {self.image_input: self._blank_image, PATCH_INPUT: empty}
+        try:
+            self._session.run([DETECTOR_OUTPUTS[0]], feed)
+        except Exception:  # onnxruntime raises its own exception types
+            return np.zeros((1, 3, self.patch_size, self.patch_size), np.float32)
+        return empty
+
+    def detect(self, tensor: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The detector's maps for a (1, 1, H, W) tensor: heat (h, w), values (6, h, w), sizes
+        (2, h, w)."""
+        feed = {self.image_input: tensor}
+        if self.two_stage:
+            feed[PATCH_INPUT] = self._blank_patches
+        heat, values, sizes = self._session.run(list(DETECTOR_OUTPUTS), feed)
+        return np.asarray(heat)[0, 0], np.asarray(values)[0], np.asarray(sizes)[0]
+
+    def classify(self, patches: np.ndarray) -> np.ndarray:
+        """The second look's (N, 7) logits for ready (N, 3, size, size) float32 patches.
+
+        :raises ImageError: the model has no second-look head.
+        """
+        if not self.two_stage:
+            raise ImageError(f"{self.path} has no second-look head")
+        (logits,) = self._session.run(
+            [PATCH_OUTPUT], {self.image_input: self._blank_image, PATCH_INPUT: patches}
+        )
+        return np.asarray(logits, np.float32)
+
+
+def _open_session(path: Path, threads: int) -> Any:
+    """An onnxruntime CPU session of ``path``, on ``threads`` threads, sequential, optimised."""
+    import onnxruntime as ort
+
+    if not path.is_file():
+        raise ImageError(f"no dice model at {path}; build one with `make model`")
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = threads
+    opts.inter_op_num_threads = 1
+    opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    try:
+        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime raises its own exception types
+        raise ImageError(f"{path} is not a loadable ONNX model: {exc}") from exc

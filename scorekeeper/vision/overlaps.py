@@ -1,0 +1,78 @@
+"""Merging the looks' candidates and keeping one die per place (the reader's NMS)."""
+
+from __future__ import annotations
+
+import math
+
+from scorekeeper.vision.config import DEFAULTS, ReaderConfig
+from scorekeeper.vision.detection import Detection, box_area, box_side, inside, overlap
+
+
+def merge_scales(
+    fine: list[Detection], coarse: list[Detection], size_ratio: float = DEFAULTS.size_ratio
+) -> list[Detection]:
+    """The fine pass's candidates plus the coarse pass's that no fine candidate already covers.
+
+    A coarse candidate is covered when a fine one of similar size (area within ``size_ratio``
+    either way) overlaps it.
+
+    >>> fine = [Detection(2, (0, 0, 10, 10), 0.9)]
+    >>> coarse = [Detection(2, (1, 1, 11, 11), 0.8), Detection(5, (-20, -20, 40, 40), 0.7)]
+    >>> [d.value for d in merge_scales(fine, coarse)]
+    [2, 5]
+    """
+    out = list(fine)
+    for c in coarse:
+        a = box_area(c.box)
+        if not any(
+            overlap(c, f) and a / size_ratio <= box_area(f.box) <= a * size_ratio for f in fine
+        ):
+            out.append(c)
+    return out
+
+
+def part_of(
+    small: Detection, big: Detection, whole_side: float, config: ReaderConfig = DEFAULTS
+) -> bool:
+    """True when ``big``, its longer side at least ``whole_side``, holds ``small`` as a part
+    (:attr:`ReaderConfig.part_ratio`, :attr:`ReaderConfig.part_reach`)."""
+    x0, y0, x1, y1 = big.box
+    ratio = box_area(big.box) / max(box_area(small.box), 1e-9)
+    if (
+        box_side(big.box) < whole_side
+        or big.confidence < config.part_confidence
+        or ratio < config.part_ratio
+    ):
+        return False
+    if inside(small.centre(), big.box):
+        return True
+    cx, cy = big.centre()
+    reach = config.part_reach
+    half_w, half_h = (x1 - x0) * reach / 2, (y1 - y0) * reach / 2
+    near = inside(small.centre(), (cx - half_w, cy - half_h, cx + half_w, cy + half_h))
+    return near and ratio >= config.pip_ratio
+
+
+def resolve_overlaps(
+    dice: list[Detection], whole_side: float = math.inf, config: ReaderConfig = DEFAULTS
+) -> list[Detection]:
+    """One die per place. A die near one of at least ``whole_side`` pixels (the fine look's
+    :attr:`ReaderConfig.whole_side`, in the frame's pixels) and many times its size goes: a pip
+    or two of that die (:func:`part_of`). Then, of dice whose boxes hold each other's centre,
+    the most confident stays.
+
+    >>> pip = Detection(1, (40, 40, 50, 50), 0.95)
+    >>> big = Detection(4, (10, 10, 90, 90), 0.9)
+    >>> twin = Detection(3, (12, 12, 88, 88), 0.5)
+    >>> far = Detection(2, (200, 0, 220, 20), 0.4)
+    >>> [d.value for d in resolve_overlaps([pip, big, twin, far])]
+    [1, 2]
+    >>> [d.value for d in resolve_overlaps([pip, big, twin, far], whole_side=60)]
+    [4, 2]
+    """
+    whole = [d for d in dice if not any(part_of(d, b, whole_side, config) for b in dice)]
+    kept: list[Detection] = []
+    for d in sorted(whole, key=lambda d: -d.confidence):
+        if not any(overlap(d, k) for k in kept):
+            kept.append(d)
+    return kept

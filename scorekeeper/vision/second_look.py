@@ -1,0 +1,60 @@
+"""The second look's post-processing: close calls, their extra views, and the dice it keeps."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from scorekeeper.vision.config import DEFAULTS
+from scorekeeper.vision.detection import Detection
+from scorekeeper.vision.softmax import softmax
+
+
+def relook_rows(
+    log_probs: np.ndarray, band: tuple[float, float] = DEFAULTS.relook_band
+) -> np.ndarray:
+    """Indices of the close calls among (N, 7) second-look log-probabilities: a die probability
+    in ``band`` (:attr:`ReaderConfig.relook_band`).
+
+    >>> not_die = np.array([0.9, 0.5, 0.05])  # die probabilities 0.1, 0.5 and 0.95
+    >>> lp = np.log(np.column_stack([not_die] + [(1 - not_die) / 6] * 6))
+    >>> relook_rows(lp).tolist()
+    [1]
+    """
+    die = 1.0 - np.exp(log_probs[:, 0])
+    return np.nonzero((die >= band[0]) & (die < band[1]))[0]
+
+
+def patch_views(patches: np.ndarray) -> list[np.ndarray]:
+    """Three more views of (N, 3, H, W) patches: turned a quarter, mirrored, turned half round."""
+    return [
+        np.ascontiguousarray(np.rot90(patches, 1, axes=(2, 3))),
+        np.ascontiguousarray(patches[:, :, :, ::-1]),
+        np.ascontiguousarray(np.rot90(patches, 2, axes=(2, 3))),
+    ]
+
+
+def second_look(
+    candidates: list[Detection], logits: np.ndarray, threshold: float
+) -> list[Detection]:
+    """Keep the candidates whose patch the second look calls a die, with its value.
+
+    ``logits`` is (N, 7): "not a die" then faces 1..6. A candidate stays when the summed
+    probability of the six faces is at least ``threshold``; its value is the likeliest face and
+    its confidence that face's probability.
+
+    >>> c = [Detection(3, (0, 0, 9, 9), 0.9), Detection(2, (20, 0, 29, 9), 0.8)]
+    >>> lg = np.array([[-5, 0, 0, 0, 0, 6, 0], [5, 0, 0, 0, 0, 0, 0]], np.float32)
+    >>> [(d.value, round(d.confidence, 2)) for d in second_look(c, lg, 0.5)]
+    [(5, 0.99)]
+    """
+    if logits.shape != (len(candidates), 7):
+        raise ValueError(f"expected ({len(candidates)}, 7) patch logits, got {logits.shape}")
+    probs = softmax(logits.astype(np.float64), axis=1)
+    out = []
+    for cand, p in zip(candidates, probs, strict=True):
+        if 1.0 - p[0] < threshold:
+            continue
+        value = int(np.argmax(p[1:])) + 1
+        out.append(Detection(value=value, box=cand.box, confidence=float(p[value])))
+    out.sort(key=lambda d: -d.confidence)
+    return out
