@@ -19,6 +19,7 @@ COMMANDS = (
     "scorekeeper.cli.camera_cmds",
     "scorekeeper.cli.winprob_cmds",
     "scorekeeper.cli.vision_cmds",
+    "scorekeeper.cli.review_cmds",
 )
 
 

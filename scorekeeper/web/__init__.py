@@ -28,6 +28,7 @@ BLUEPRINTS = (
     "scorekeeper.web.pages",
     "scorekeeper.web.camera_api",
     "scorekeeper.web.api_winprob",
+    "scorekeeper.web.api_review",
 )
 
 MAX_BODY_BYTES = 64 * 1024

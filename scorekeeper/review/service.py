@@ -1,0 +1,79 @@
+"""The review of a stored game, cached per game version (an undo is a new version).
+
+``stored_review(conn, game_id, cache_dir)`` reads the log, reviews it with the rules' solved
+policy (from the policy cache, solved once if missing) and, for two players, the win table
+only when it is already cached (it never starts a win-probability solve).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections import OrderedDict
+from pathlib import Path
+from typing import Any
+
+from scorekeeper.review.evaluate import review_events
+from scorekeeper.rules import Rules
+from scorekeeper.store import read_log
+from scorekeeper.strategy import policy_for
+from scorekeeper.winprob import cached_winprob
+
+MEMORY_REVIEWS = 64
+IN_PROGRESS = "The game is still in play: this is the review so far."
+WIN_WORDS = {
+    "available": None,
+    "not_yet_available": (
+        "Win chance not yet available: the two-player win tables for these rules have not"
+        " been solved yet (the play page solves them in the background)."
+    ),
+    "two_players_only": "Win chance is reviewed for two-player games only.",
+}
+
+_lock = threading.Lock()
+_reviews: OrderedDict[tuple[str, ...], dict[str, Any]] = OrderedDict()
+
+
+def _database(conn: sqlite3.Connection) -> str:
+    row = conn.execute("PRAGMA database_list").fetchone()
+    return str(row[2]) if row else ""
+
+
+def stored_review(
+    conn: sqlite3.Connection, game_id: str, cache_dir: str | Path | None = None
+) -> dict[str, Any]:
+    """The review JSON of a stored game (``id`` and ``version`` first), cached per version.
+
+    ``cache_dir``: the base cache folder (policies in it, win tables under ``winprob/``);
+    None for the user cache folders.
+
+    :raises GameNotFoundError: when there is no such game.
+    """
+    version, _created, events = read_log(conn, game_id)
+    rules = Rules.from_dict(events[0]["rules"])
+    win_folder = Path(cache_dir) / "winprob" if cache_dir else None
+    players = {str(p).casefold() for p in events[0]["players"]}
+    players |= {str(e["name"]).casefold() for e in events if e.get("type") == "join"}
+    win = cached_winprob(rules, win_folder) if len(players) == 2 else None
+    key = (_database(conn), game_id, str(version), str(cache_dir), str(win is not None))
+    with _lock:
+        found = _reviews.get(key)
+        if found is not None:
+            _reviews.move_to_end(key)
+            return found
+    review = review_events(events, policy_for(rules, cache_dir), win)
+    body: dict[str, Any] = {"id": game_id, "version": version, **review.to_json()}
+    body["win_chance_message"] = WIN_WORDS.get(review.win_chance)
+    if not review.over and body["message"] is None:
+        body["message"] = IN_PROGRESS
+    with _lock:
+        _reviews[key] = body
+        while len(_reviews) > MEMORY_REVIEWS:
+            _reviews.popitem(last=False)
+    return body
+
+
+def clear_reviews() -> None:
+    """Forget every cached review."""
+    with _lock:
+        _reviews.clear()
