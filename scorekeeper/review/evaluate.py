@@ -206,11 +206,13 @@ class _Turn:
         bank_value = self.ctx.bank_value(chosen.units)
         value = bank_value if bank else roll
         cost = self.now - value
-        if not bank and self.ctx.bank_forced(chosen.units) and self.ctx.bank_ok(chosen.units):
-            # the points objective takes a total that reaches the target as banked at once:
-            # throwing on is not judged, and what the tables value it above the bank is kept
+        judged = cost
+        if cost < 0 and self.ctx.bank_forced(chosen.units):
+            # the points objective takes a total that reaches the target as banked at once;
+            # what the tables value throwing on above that bank is a gain, not a grade
             self.review.past_target -= cost
-        elif game.turn_refusal() is None:
+            judged = 0.0
+        if game.turn_refusal() is None:
             win_cost = None
             if self.chosen_win is not None:
                 r, b, v = self.chosen_win
@@ -218,15 +220,16 @@ class _Turn:
                 win_cost = None if picked is None else v - picked
             bank_words = f"bank {total}"
             throw_words = f"throw {dice} {'die' if dice == 1 else 'dice'}"
-            best_bank = bank_value >= roll
+            taken = ("banked " + str(total)) if bank else ("threw " + throw_words[6:])
+            other = throw_words if bank else bank_words
             self._decide(
                 game,
                 "bank_or_throw",
-                ("banked " + str(total)) if bank else ("threw " + throw_words[6:]),
-                bank_words if best_bank else throw_words,
+                taken,
+                other if judged > 0 else taken,
                 value,
-                max(bank_value, roll),
-                cost,
+                value + judged,
+                judged,
                 win_cost,
             )
         self.chosen_win = None
