@@ -201,3 +201,34 @@ def test_grades_and_accuracy_formula() -> None:
     assert credit(0.0, "points") == 1.0
     assert accuracy([(0.0, "points"), (50.0, "points")]) == pytest.approx(75.0)
     assert accuracy([]) is None
+
+
+def test_worked_example_of_the_docs(tmp_path: Path) -> None:
+    """docs/review.md: Ann keeps 1 5 from 1 2 3 4 5 6 and banks 150."""
+    setup = parse_setup(
+        {
+            "players": ["Ann", "Bob"],
+            "rules": {"preset": "minimal", "overrides": {"target": 1000, "final_round": False}},
+        }
+    )
+    events = [
+        setup,
+        {"type": "throw", "dice": [1, 5, 2, 3, 4, 6]},
+        {"type": "keep", "dice": [1, 5]},
+        {"type": "bank"},
+    ]
+    review = review_events(events, policy_for(Rules.from_dict(setup["rules"]), tmp_path))
+    turn = review.turns[0].to_json()
+    assert (turn["expected"], turn["result"], turn["difference"]) == (443.7, 150.0, -293.7)
+    assert (turn["dice"], turn["choices"]) == (-67.3, -226.4)
+    assert [(d["cost"], d["grade"]) for d in turn["decisions"]] == [
+        (81.2, "blunder"),
+        (145.2, "blunder"),
+    ]
+    assert review.players[0].to_json()["accuracy"] == 31.9
+    text = review.players[0].biggest_mistake.words  # type: ignore[union-attr]
+    assert text == (
+        "Turn 1: Ann had 150 on the turn and 4 dice to throw, and banked 150 (150 expected"
+        " points); best was to throw 4 dice (295 expected points), so the choice cost 145"
+        " expected points."
+    )
