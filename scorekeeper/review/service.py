@@ -1,5 +1,9 @@
 """The review of a stored game, cached per game version (an undo is a new version).
 
+Reviews are kept in memory (the latest ``MEMORY_REVIEWS``) and, for finished games, in the
+game database's own ``game_reviews`` table (created here; the event log is untouched), so the
+players page does not review old games again in a new process.
+
 ``stored_review(conn, game_id, cache_dir)`` reads the log, reviews it with the rules' solved
 policy (from the policy cache, solved once if missing) and, for two players, the win table
 only when it is already cached (it never starts a win-probability solve).
@@ -7,6 +11,8 @@ only when it is already cached (it never starts a win-probability solve).
 
 from __future__ import annotations
 
+import contextlib
+import json
 import sqlite3
 import threading
 from collections import OrderedDict
@@ -20,6 +26,10 @@ from scorekeeper.strategy import policy_for
 from scorekeeper.winprob import cached_winprob
 
 MEMORY_REVIEWS = 64
+REVIEWS_TABLE = (
+    "CREATE TABLE IF NOT EXISTS game_reviews (game_id TEXT PRIMARY KEY, version INTEGER NOT NULL,"
+    " win INTEGER NOT NULL, body TEXT NOT NULL)"
+)
 IN_PROGRESS = "The game is still in play: this is the review so far."
 WIN_WORDS = {
     "available": None,
@@ -61,16 +71,47 @@ def stored_review(
         if found is not None:
             _reviews.move_to_end(key)
             return found
-    review = review_events(events, policy_for(rules, cache_dir), win)
-    body: dict[str, Any] = {"id": game_id, "version": version, **review.to_json()}
-    body["win_chance_message"] = WIN_WORDS.get(review.win_chance)
-    if not review.over and body["message"] is None:
-        body["message"] = IN_PROGRESS
+    body = _stored(conn, game_id, version, win is not None)
+    if body is None:
+        review = review_events(events, policy_for(rules, cache_dir), win)
+        body = {"id": game_id, "version": version, **review.to_json()}
+        body["win_chance_message"] = WIN_WORDS.get(review.win_chance)
+        if not review.over and body["message"] is None:
+            body["message"] = IN_PROGRESS
+        if review.over:
+            _store(conn, game_id, version, win is not None, body)
     with _lock:
         _reviews[key] = body
         while len(_reviews) > MEMORY_REVIEWS:
             _reviews.popitem(last=False)
     return body
+
+
+def _table(conn: sqlite3.Connection) -> None:
+    conn.execute(REVIEWS_TABLE)
+
+
+def _stored(
+    conn: sqlite3.Connection, game_id: str, version: int, win: bool
+) -> dict[str, Any] | None:
+    """The stored review of a finished game at this version, or None."""
+    _table(conn)
+    row = conn.execute(
+        "SELECT body FROM game_reviews WHERE game_id=? AND version=? AND win=?",
+        (game_id, version, int(win)),
+    ).fetchone()
+    return None if row is None else dict(json.loads(row[0]))
+
+
+def _store(
+    conn: sqlite3.Connection, game_id: str, version: int, win: bool, body: dict[str, Any]
+) -> None:
+    """Keep the review of a finished game (a busy database only costs a recomputation)."""
+    with contextlib.suppress(sqlite3.OperationalError):
+        conn.execute(
+            "INSERT OR REPLACE INTO game_reviews (game_id, version, win, body) VALUES (?,?,?,?)",
+            (game_id, version, int(win), json.dumps(body)),
+        )
 
 
 def clear_reviews() -> None:

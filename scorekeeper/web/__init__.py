@@ -29,6 +29,7 @@ BLUEPRINTS = (
     "scorekeeper.web.camera_api",
     "scorekeeper.web.api_winprob",
     "scorekeeper.web.api_review",
+    "scorekeeper.web.players",
 )
 
 MAX_BODY_BYTES = 64 * 1024
