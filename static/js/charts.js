@@ -41,6 +41,9 @@ export function lineChart(title, lines, { xLabel = "", yZero = false } = {}) {
       class: `series s${i % 6}${line.dashed ? " dashed" : ""}${line.cls ? ` ${line.cls}` : ""}`,
       "data-label": line.label,
     }, s("title", {}, line.label)));
+    for (const [x, y] of line.points) {
+      svg.append(s("circle", { cx: sx(x).toFixed(1), cy: sy(y).toFixed(1), r: 2.5, class: `dot s${i % 6}` }));
+    }
   });
   return svg;
 }

@@ -45,6 +45,7 @@ function render(data) {
   for (const sel of ["#merge-name", "#merge-into"]) {
     fill($(sel), data.players.map((p) => h("option", { value: p.name }, p.name)));
   }
+  if (data.players.length > 1) $("#merge-into").value = data.players[1].name;
   $("#merge-form").hidden = data.players.length < 2;
 }
 

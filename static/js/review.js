@@ -29,7 +29,8 @@ function throwLine(label, th) {
 }
 
 function card(p) {
-  const acc = p.accuracy === null ? "–" : `${p.accuracy.toFixed(1)}%`;
+  const acc = p.accuracy === null ? "no decision judged"
+    : `${p.accuracy.toFixed(1)}% over ${p.judged_decisions} decisions`;
   const chart = lineChart(`${p.name}: score and the expected score of optimal play`, [
     { label: "score", points: p.chart.map((c) => [c.turn, c.score]) },
     { label: "expected with optimal play", points: p.chart.map((c) => [c.turn, c.expected]), dashed: true },
@@ -38,13 +39,15 @@ function card(p) {
   return h("article", { class: "review-card", "data-player": p.name },
     h("h3", {}, p.name),
     h("dl", {},
-      h("dt", {}, "Decision accuracy"), h("dd", { class: "accuracy" }, `${acc} of ${p.judged_decisions} judged`),
+      h("dt", {}, "Decision accuracy"), h("dd", { class: "accuracy" }, acc),
       h("dt", {}, "Points lost to choices"), h("dd", { class: "lost" }, fmt(Math.round(p.points_lost))),
       h("dt", {}, "Luck (dice)"), h("dd", { class: "luck" }, signed(p.luck)),
       p.win_chance_lost === null ? null : [h("dt", {}, "Win chance lost"), h("dd", {}, `${(100 * p.win_chance_lost).toFixed(1)}%`)],
       p.quick_turns ? [h("dt", {}, "Quick-score turns"), h("dd", {}, `${p.quick_turns} (not judged)`)] : null),
     h("p", { class: "mistake" }, h("strong", {}, "Biggest mistake: "), mistake ? mistake.words : "none"),
-    chart);
+    chart,
+    h("p", { class: "review-note" }, h("span", { class: "legend s0" }, "— score"), " · ",
+      h("span", { class: "legend s1" }, "- - expected score of optimal play")));
 }
 
 function render(data) {
