@@ -11,8 +11,9 @@ from flask import Flask
 from flask.testing import FlaskClient
 
 from scorekeeper.cli import main
+from scorekeeper.review import service
 from scorekeeper.review.evaluate import QUICK_ONLY
-from scorekeeper.review.service import IN_PROGRESS
+from scorekeeper.review.service import IN_PROGRESS, clear_reviews
 from scorekeeper.rules import Rules
 from scorekeeper.winprob import solve_winprob
 
@@ -149,3 +150,20 @@ def test_cli_review(app: Flask, client: FlaskClient, capsys: pytest.CaptureFixtu
     assert "no game has the id" in capsys.readouterr().err
     missing = str(Path(db).with_name("none.sqlite3"))
     assert main(["review", g.id, "--db", missing]) == 2
+
+
+def test_a_finished_review_is_computed_once(
+    app: Flask, client: FlaskClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    g = _played(client)
+    first = g.review()
+    clear_reviews()  # a new process: the memory is empty, the database keeps the review
+
+    def fail(*args: Any, **kwargs: Any) -> None:
+        raise AssertionError("reviewed again")
+
+    monkeypatch.setattr(service, "review_events", fail)
+    assert g.review() == first
+    g.act("undo")  # a new version: reviewed afresh
+    with pytest.raises(AssertionError, match="reviewed again"):
+        g.review()

@@ -94,12 +94,16 @@ def _table(conn: sqlite3.Connection) -> None:
 def _stored(
     conn: sqlite3.Connection, game_id: str, version: int, win: bool
 ) -> dict[str, Any] | None:
-    """The stored review of a finished game at this version, or None."""
-    _table(conn)
-    row = conn.execute(
-        "SELECT body FROM game_reviews WHERE game_id=? AND version=? AND win=?",
-        (game_id, version, int(win)),
-    ).fetchone()
+    """The stored review of a finished game at this version, or None (also when the database
+    cannot take the reviews table: a read-only file)."""
+    try:
+        _table(conn)
+        row = conn.execute(
+            "SELECT body FROM game_reviews WHERE game_id=? AND version=? AND win=?",
+            (game_id, version, int(win)),
+        ).fetchone()
+    except sqlite3.OperationalError:
+        return None
     return None if row is None else dict(json.loads(row[0]))
 
 
