@@ -65,3 +65,8 @@ class PositionError(ScorekeeperError):
 
 class StrategyError(ScorekeeperError):
     """An impossible state for the advisor: turn total, dice count or a score out of range."""
+
+
+class PlayerMergeError(ScorekeeperError):
+    """A merge of two player names that cannot be done: a name no stored game has, or a name
+    merged into itself."""

@@ -14,6 +14,7 @@ from types import ModuleType
 
 from scorekeeper.cli import (
     camera_cmds,
+    review_cmds,
     rules_cmds,
     serve_cmds,
     strategy_cmds,
@@ -28,6 +29,7 @@ COMMANDS: tuple[ModuleType, ...] = (
     camera_cmds,
     winprob_cmds,
     vision_cmds,
+    review_cmds,
 )
 
 

@@ -31,7 +31,15 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     # Imported here, as flaskr does, so that a worker process importing one module of this
     # package (the advisor's, the solver's) does not load every blueprint and the camera.
     from scorekeeper.camera.frames import MAX_UPLOAD_BYTES
-    from scorekeeper.web import api, api_stream, api_winprob, camera_api, pages
+    from scorekeeper.web import (
+        api,
+        api_review,
+        api_stream,
+        api_winprob,
+        camera_api,
+        pages,
+        players,
+    )
 
     app = Flask(__name__, instance_relative_config=False)
     app.config.from_mapping(
@@ -70,6 +78,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(pages.bp)
     app.register_blueprint(camera_api.bp)
     app.register_blueprint(api_winprob.bp)
+    app.register_blueprint(api_review.bp)
+    app.register_blueprint(players.bp)
     _register_error_handlers(app)
     return app
 

@@ -67,8 +67,8 @@ CSP = (
 
 # Optional modules other features add to a page: included when the file exists in static/.
 EXTRA_MODULES: dict[str, tuple[str, ...]] = {
-    "play": ("js/camera.js", "js/winprob.js"),
-    "board": ("js/winprob.js",),
+    "play": ("js/camera.js", "js/winprob.js", "js/review.js"),
+    "board": ("js/winprob.js", "js/review.js"),
 }
 
 

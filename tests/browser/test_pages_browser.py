@@ -7,7 +7,6 @@ Screenshots go to test-artifacts/; measured figures to test-artifacts/figures.js
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import signal
 import socket
@@ -18,124 +17,29 @@ import time
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 import pytest
 from helpers.browser import Server, Tab, record_figure
+from helpers.pages import (
+    LAPTOP,
+    PHONE,
+    PROJECTOR,
+    TABLET,
+    api,
+    choose_keep,
+    dismiss_flash,
+    kb,
+    new_game,
+    open_play_page,
+    quick_scores,
+    tap_throw,
+    text,
+    touch_targets_too_small,
+    wait_js,
+    wait_version,
+)
 
 pytestmark = pytest.mark.browser
-
-TABLET = (768, 1024)
-PHONE = (390, 844)
-PROJECTOR = (1280, 720)
-LAPTOP = (1280, 800)
-
-TRANSFERRED_JS = """() => {
-  const nav = performance.getEntriesByType("navigation")[0];
-  let total = nav.transferSize || nav.encodedBodySize;
-  for (const r of performance.getEntriesByType("resource")) {
-    if (r.name.includes("/stream")) continue;
-    total += r.transferSize || r.encodedBodySize;
-  }
-  return total;
-}"""
-
-
-def api(server: Server, path: str, body: Any = None, token: str | None = None) -> Any:
-    """One JSON request to the server (GET without a body, POST with one)."""
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(server.url + path, data=data, headers=headers)
-    with urllib.request.urlopen(req, timeout=10) as resp:
-        return json.load(resp)
-
-
-def new_game(server: Server, players: list[str], preset: str, **overrides: Any) -> tuple[str, str]:
-    """Create a game through the API; returns its id and control token."""
-    game = api(
-        server,
-        "/api/games",
-        {"players": players, "teams": None, "rules": {"preset": preset, "overrides": overrides}},
-    )
-    return game["id"], game["control_token"]
-
-
-def quick_scores(server: Server, game_id: str, token: str, points: tuple[int, ...]) -> int:
-    """Each turn's points typed in, from version 0, through the API; the version after."""
-    version = 0
-    for p in points:
-        body = {"version": version, "type": "quick_score", "points": p}
-        version = api(server, f"/api/games/{game_id}/actions", body, token)["version"]
-    return version
-
-
-def kb(tab: Tab) -> float:
-    """Kilobytes the page's first load transferred (document and every asset)."""
-    return round(tab.page.evaluate(TRANSFERRED_JS) / 1024, 1)
-
-
-def wait_js(tab: Tab, expression: str, timeout: float = 5.0) -> None:
-    """Poll a JavaScript expression until it is true (the pages' CSP forbids Playwright's
-    string predicates, which need eval; ``evaluate`` goes through the debugger instead).
-    """
-    deadline = time.monotonic() + timeout
-    while not tab.page.evaluate(f"() => Boolean({expression})"):
-        if time.monotonic() > deadline:
-            raise AssertionError(f"still false after {timeout} s: {expression}")
-        time.sleep(0.02)
-
-
-def wait_version(tab: Tab, version: int) -> None:
-    """Wait until the page's game client has reached ``version``."""
-    wait_js(tab, f"window.scorekeeperClient && window.scorekeeperClient.version >= {version}")
-
-
-def tap_throw(tab: Tab, dice: list[int]) -> None:
-    """Enter a throw on the dice pad by tapping faces, then submit it."""
-    page = tab.page
-    for v in dice:
-        page.click(f"#pad button[data-face='{v}']")
-    page.click("#pad-submit")
-
-
-def choose_keep(tab: Tab, dice: list[int]) -> None:
-    """Select the keep option with exactly these dice (opening the other options if needed)."""
-    page = tab.page
-    page.wait_for_selector("#keeps-section:not([hidden])")
-    sel = f".keep[data-keep='{','.join(map(str, sorted(dice)))}']"
-    if not page.is_visible(sel):
-        page.click("#keeps-more")
-    page.click(sel)
-    assert page.get_attribute(sel, "aria-pressed") == "true"
-
-
-def dismiss_flash(tab: Tab, big: str) -> None:
-    """The full-screen flash shows ``big``; tap OK."""
-    page = tab.page
-    page.wait_for_selector("#flash:not([hidden])", timeout=5000)
-    assert big in page.inner_text("#flash-big")
-    page.click("#flash-close")
-    page.wait_for_selector("#flash", state="hidden")
-
-
-def text(tab: Tab, selector: str) -> str:
-    """The visible text of an element."""
-    return str(tab.page.inner_text(selector))
-
-
-SMALL_TARGETS_JS = """() => [...document.querySelectorAll('button, .btn, input, select, summary')]
-  .filter((el) => el.offsetParent !== null)
-  .map((el) => [el, ['checkbox', 'radio'].includes(el.type) ? el.labels[0] : el])
-  .map(([el, target]) => [el, target.getBoundingClientRect()])
-  .filter(([el, r]) => r.height < 44 || r.width < 44)
-  .map(([el, r]) => `${el.id || el.textContent.trim().slice(0, 20)} ${r.width}x${r.height}`)"""
-
-
-def touch_targets_too_small(tab: Tab) -> list[str]:
-    """Visible controls (a checkbox with its label) smaller than 44 x 44 px."""
-    return list(tab.page.evaluate(SMALL_TARGETS_JS))
 
 
 def open_setup(server: Server, open_tab: Callable[..., Tab]) -> Tab:
@@ -423,13 +327,6 @@ def play_whole_game_by_taps(tab: Tab, kind: str, board: Tab | None = None) -> No
         wait_js(board, "document.querySelector('#flash').hidden", 4.0)
         board.shot("board-winner")
         assert board.page.locator("#chart svg path").count() >= 2
-
-
-def open_play_page(server: Server, tab: Tab, game_id: str, token: str) -> None:
-    """Open the play page the way the board's QR code links it (the token in the fragment)."""
-    tab.page.goto(f"{server.url}/play/{game_id}#t={token}")
-    tab.page.wait_for_selector("#pad button[data-face='1']:not([disabled])")
-    assert "#t=" not in tab.page.url  # the token is kept, then taken out of the address bar
 
 
 FITS_JS = """() => {

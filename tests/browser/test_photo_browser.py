@@ -9,10 +9,15 @@ from pathlib import Path
 import cv2
 import pytest
 from helpers.browser import Server, Tab
+from helpers.pages import (
+    PHONE,
+    api,
+    new_game,
+    open_play_page,
+    touch_targets_too_small,
+)
 
 from training.synth import render_scene
-
-from .test_pages_browser import PHONE, api, new_game, open_play_page, touch_targets_too_small
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_images"
 TRUTH = json.loads((SAMPLES / "truth.json").read_text())
