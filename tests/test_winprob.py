@@ -199,13 +199,13 @@ def test_disk_cache_round_trip(tmp_path: Path) -> None:
     assert len(files) == 1 and rules.content_key() in files[0].name
     from scorekeeper import winprob
 
-    winprob._MEMORY.clear()
+    winprob.clear_memory()
     again = solve_winprob(rules, tmp_path)
     assert again is not first
     assert np.array_equal(again.table, first.table)
     assert again.seconds == pytest.approx(first.seconds)
     files[0].write_bytes(b"not an npz")
-    winprob._MEMORY.clear()
+    winprob.clear_memory()
     fresh = solve_winprob(rules, tmp_path)
     assert np.array_equal(fresh.table, first.table)
     assert fair_compensation(rules, tmp_path) == first.fair_compensation()
@@ -218,7 +218,7 @@ def test_handicaps_join_the_cached_table(tmp_path: Path) -> None:
     fair = first.fair_compensation()
     from scorekeeper import winprob
 
-    winprob._MEMORY.clear()
+    winprob.clear_memory()
     again = solve_winprob(rules, tmp_path, margin=500)
     assert again.start is not None and np.array_equal(again.start, first.start)
     assert again.fair_compensation() == fair
