@@ -27,7 +27,7 @@ import numpy.typing as npt
 from scorekeeper.rules import Rules
 from scorekeeper.scoring import Counts, ScoreTable, table_for, throw_outcomes
 
-UNIT = 50
+UNIT = 50  # points per unit: both solvers count turn totals and scores in these
 HOT = 0  # the state column for "all six dice set aside: six fresh dice in hand"
 
 FloatArray = npt.NDArray[np.float64]

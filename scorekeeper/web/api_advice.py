@@ -60,11 +60,11 @@ def start_worker_process() -> None:
         _pool().submit(_child_ready)
 
 
-def _in_process(context: dict[str, Any]) -> Any:
+def _in_process(query: AdviceQuery) -> Any:
     """Run the advisor in a separate worker process (no GIL contention with the server)."""
     global _process_pool
     try:
-        return _pool().submit(call_advisor, context).result()
+        return _pool().submit(call_advisor, query).result()
     except BrokenProcessPool:
         _process_pool = None  # the worker died: start a new one next time
         raise
@@ -94,44 +94,45 @@ def to_jsonable(value: Any) -> Any:
     return str(value)
 
 
-def call_advisor(context: Mapping[str, Any]) -> Any:
-    """The advisor's answer for ``context`` (its keyword arguments) as JSON; None without one.
+@dataclasses.dataclass(frozen=True)
+class AdviceQuery:
+    """What the advisor is asked about one throw: the player's state and its cache folder."""
+
+    rules: Rules
+    throw: Dice
+    turn_total: int
+    banked: int
+    on_board: bool
+    streak: int
+    beat: int | None
+    cache_dir: str | None = None
+
+
+def call_advisor(query: AdviceQuery) -> Any:
+    """The advisor's answer to ``query`` as JSON; None without an advisor.
 
     :raises Exception: whatever the advisor raises (callers decide what to do with it).
     """
     fn = advisor()
     if fn is None:
         return None
-    result = to_jsonable(fn(**context))
+    answer = fn(
+        rules=query.rules,
+        throw=query.throw,
+        turn_total=query.turn_total,
+        dice_left=len(query.throw),
+        banked=query.banked,
+        on_board=query.on_board,
+        streak=query.streak,
+        beat=query.beat,
+        cache_dir=query.cache_dir,
+    )
+    result = to_jsonable(answer)
     json.dumps(result)
     return result
 
 
-def _context(
-    rules: Rules,
-    throw: Dice,
-    turn_total: int,
-    banked: int,
-    on_board: bool,
-    streak: int,
-    beat: int | None,
-    cache_dir: str | None,
-) -> dict[str, Any]:
-    """The advisor's keyword arguments for a player's throw."""
-    return {
-        "rules": rules,
-        "throw": throw,
-        "turn_total": turn_total,
-        "banked": banked,
-        "on_board": on_board,
-        "streak": streak,
-        "beat": beat,
-        "dice_left": len(throw),
-        "cache_dir": cache_dir,
-    }
-
-
-def _compute(key: tuple[str, int], context: dict[str, Any], in_process: bool) -> None:
+def _compute(key: tuple[str, int], query: AdviceQuery, in_process: bool) -> None:
     """Worker: the advice for one game version, unless the game has moved on meanwhile."""
     try:
         with _lock:
@@ -139,7 +140,7 @@ def _compute(key: tuple[str, int], context: dict[str, Any], in_process: bool) ->
         advice = None
         if not stale:
             try:
-                advice = _in_process(context) if in_process else call_advisor(context)
+                advice = _in_process(query) if in_process else call_advisor(query)
             except Exception:  # advice must never break a game
                 log.exception("the advisor failed on game %s version %s", *key)
         with _lock:
@@ -190,7 +191,7 @@ def with_advice(snap: Snapshot, settings: AdviceSettings) -> dict[str, Any]:
             future = _pending.get(key)
             if future is None:
                 player = state["players"][state["current"]]
-                context = _context(
+                query = AdviceQuery(
                     snap.rules,
                     Dice(turn["throw"]),
                     turn["total"],
@@ -204,9 +205,7 @@ def with_advice(snap: Snapshot, settings: AdviceSettings) -> dict[str, Any]:
                 )
                 if _pending:  # the worker is busy: waiting would only add latency
                     wait = 0.0
-                future = _pending[key] = _executor.submit(
-                    _compute, key, context, settings.in_process
-                )
+                future = _pending[key] = _executor.submit(_compute, key, query, settings.in_process)
     if future is not None and wait > 0:
         with contextlib.suppress(FutureTimeout):
             future.result(timeout=wait)
@@ -238,7 +237,7 @@ def suggest(args: Mapping[str, Any], cache_dir: str | None = None) -> dict[str, 
     throw = Dice.parse(str(args.get("dice", "")))
     on_board = str(args.get("on_board", "true")).lower() not in ("0", "false", "no", "off")
     beat_raw = args.get("beat")
-    context = _context(
+    query = AdviceQuery(
         rules,
         throw,
         _int_arg(args, "turn_total", 0),
@@ -250,4 +249,4 @@ def suggest(args: Mapping[str, Any], cache_dir: str | None = None) -> dict[str, 
     )
     if advisor() is None:
         raise ServiceUnavailable("the strategy advisor is not installed in this build")
-    return {"dice": throw.to_list(), "rules": name, "advice": call_advisor(context)}
+    return {"dice": throw.to_list(), "rules": name, "advice": call_advisor(query)}
