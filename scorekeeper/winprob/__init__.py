@@ -1,7 +1,7 @@
 """Win-probability advice for two players: play each throw to win the game, not for points.
 
 * ``solve_winprob(rules)`` is the solved two-player game (``WinTable``), cached in memory and on
-  disk (``solve``); ``solve_fresh`` solves afresh.
+  disk (``cache``); ``solve_fresh`` solves afresh.
 * ``WinTable`` answers positions: ``p_win``, ``option_values`` (``Option``), handicaps
   (``p_start``, ``fair_compensation``) (``table``).
 * ``position_chances(state, table)`` reads a game's state: each player's chance and the throw's
@@ -16,14 +16,14 @@
 (True, 1.0)
 """
 
-from scorekeeper.winprob.model import check_supported
-from scorekeeper.winprob.solve import (
+from scorekeeper.winprob.cache import (
     cached_winprob,
     clear_memory,
     default_cache_dir,
     fair_compensation,
     solve_winprob,
 )
+from scorekeeper.winprob.model import check_supported
 from scorekeeper.winprob.solver import DEFAULT_MARGIN
 from scorekeeper.winprob.table import Option, WinTable, solve_fresh
 

@@ -2,7 +2,7 @@
 
 A ``WinTable`` answers any position in a few milliseconds: the chance to win at the start of a
 turn or inside one, and the value of every option of a throw (each legal keep followed by
-banking or throwing on). ``solve_fresh`` builds one; ``scorekeeper.winprob.solve`` caches them.
+banking or throwing on). ``solve_fresh`` builds one; ``scorekeeper.winprob.cache`` keeps them.
 
 >>> from scorekeeper.rules import find_rules
 >>> table = solve_fresh(find_rules("minimal", {"target": 500, "final_round": False}))

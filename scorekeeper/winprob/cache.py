@@ -1,4 +1,4 @@
-"""Solved tables by rules value: from memory, the disk cache, or a fresh solve.
+"""Solved tables by rules value, cached: from memory, the disk cache, or a fresh solve.
 
 ``solve_winprob(rules)`` keeps the last ``MEMORY_TABLES`` tables in memory and writes each to
 the disk cache keyed by ``rules.content_key()``, the margin and ``SOLVER_VERSION``.
