@@ -15,9 +15,8 @@ import json
 import logging
 import threading
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from werkzeug.exceptions import ServiceUnavailable
@@ -28,7 +27,7 @@ from scorekeeper.rules import Rules, named_rules
 from scorekeeper.scoring import Dice
 from scorekeeper.store import CHANGES, Snapshot
 from scorekeeper.strategy import advise
-from scorekeeper.web.jobs import worker_process
+from scorekeeper.web.jobs import in_advice_worker, start_advice_worker
 
 log = logging.getLogger(__name__)
 
@@ -39,14 +38,6 @@ _cache: LRU[tuple[str, int], Any] = LRU(CACHE_SIZE)  # advice by (game id, versi
 _pending: dict[tuple[str, int], Future[None]] = {}
 _latest: dict[str, int] = {}
 _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sk-advice")
-_process_pool: ProcessPoolExecutor | None = None
-
-
-def _pool() -> ProcessPoolExecutor:
-    global _process_pool
-    if _process_pool is None:
-        _process_pool = worker_process()
-    return _process_pool
 
 
 def _child_ready() -> bool:
@@ -57,17 +48,7 @@ def _child_ready() -> bool:
 def start_worker_process() -> None:
     """Start the advisor's worker process in the background (``serve`` calls this at start)."""
     if advisor() is not None:
-        _pool().submit(_child_ready)
-
-
-def _in_process(query: AdviceQuery) -> Any:
-    """Run the advisor in a separate worker process (no GIL contention with the server)."""
-    global _process_pool
-    try:
-        return _pool().submit(call_advisor, query).result()
-    except BrokenProcessPool:
-        _process_pool = None  # the worker died: start a new one next time
-        raise
+        start_advice_worker(_child_ready)
 
 
 def advisor() -> Callable[..., Any] | None:
@@ -140,7 +121,9 @@ def _compute(key: tuple[str, int], query: AdviceQuery, in_process: bool) -> None
         advice = None
         if not stale:
             try:
-                advice = _in_process(query) if in_process else call_advisor(query)
+                advice = (
+                    in_advice_worker(call_advisor, query) if in_process else call_advisor(query)
+                )
             except Exception:  # advice must never break a game
                 log.exception("the advisor failed on game %s version %s", *key)
         with _lock:

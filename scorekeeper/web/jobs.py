@@ -2,7 +2,8 @@
 
 A rules value's table is solved once, in a worker process (or a thread: ``kind="thread"``),
 and written to the disk cache; ``ensure_solved`` starts that solve and reports when it is
-done. Worker processes exit as soon as the server that started them is gone.
+done. The advisor may run in a worker process of its own (``in_advice_worker``). Worker
+processes exit as soon as the server that started them is gone.
 """
 
 from __future__ import annotations
@@ -11,9 +12,11 @@ import multiprocessing
 import os
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from scorekeeper.rules import Rules
 from scorekeeper.winprob import WinTable, cached_winprob, check_supported, solve_winprob
@@ -22,6 +25,10 @@ _lock = threading.Lock()
 _running: dict[str, Future[None]] = {}
 _failed: dict[str, str] = {}
 _executors: dict[str, Executor] = {}
+_advice_pool: ProcessPoolExecutor | None = None
+
+A = TypeVar("A")
+R = TypeVar("R")
 
 
 def _watch_parent(parent: int) -> None:
@@ -44,6 +51,31 @@ def worker_process() -> ProcessPoolExecutor:
         initializer=exit_with_parent,
         initargs=(os.getpid(),),
     )
+
+
+def in_advice_worker(fn: Callable[[A], R], arg: A) -> R:
+    """``fn(arg)`` in the advisor's worker process (no GIL contention with the server).
+
+    ``fn`` and ``arg`` must pickle. A worker that died is replaced on the next call.
+    """
+    global _advice_pool
+    try:
+        return _advice_worker().submit(fn, arg).result()
+    except BrokenProcessPool:
+        _advice_pool = None
+        raise
+
+
+def start_advice_worker(warm_up: Callable[[], object]) -> None:
+    """Start the advisor's worker process now, running ``warm_up`` in it (not waited for)."""
+    _advice_worker().submit(warm_up)
+
+
+def _advice_worker() -> ProcessPoolExecutor:
+    global _advice_pool
+    if _advice_pool is None:
+        _advice_pool = worker_process()
+    return _advice_pool
 
 
 def _solve(rules_dict: dict[str, Any], folder: str | None) -> None:

@@ -2,8 +2,8 @@
 
 * ``solve_winprob(rules)`` is the solved two-player game (``WinTable``), cached in memory and on
   disk (``cache``); ``solve_fresh`` solves afresh.
-* ``WinTable`` answers positions: ``p_win``, ``option_values`` (``Option``), handicaps
-  (``p_start``, ``fair_compensation``) (``table``).
+* ``WinTable`` (``table``) answers positions: ``p_win``, ``option_values`` (each an
+  ``Option``), and the handicaps: ``p_start``, ``fair_compensation``.
 * ``position_chances(state, table)`` reads a game's state: each player's chance and the throw's
   options (``position``); ``words`` puts chances in sentences.
 * The solver: ``model`` (one turn's chances), ``solver`` (every turn start, exactly),
