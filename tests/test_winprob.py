@@ -293,3 +293,20 @@ def test_compensation_off_the_board_is_worth_less_than_points_on_it() -> None:
     assert table.p_start(1200) < start[-1]  # beyond the range solved with the table
     with pytest.raises(PositionError, match="multiple of 50"):
         table.p_start(120)
+
+
+def test_cache_files_are_versioned_and_leave_no_temporary_files(tmp_path: Path) -> None:
+    from scorekeeper.cache import load_npz, npz_path, save_npz
+
+    rules = {"target": 500}
+    path = npz_path(tmp_path / "sub", "key-m5000", 7)
+    assert path.name == "key-m5000-v7.npz"
+    assert save_npz(path, {"table": np.eye(2)}, {"version": 7, "rules": rules}, compress=True)
+    assert [p.name for p in path.parent.iterdir()] == [path.name]
+    found = load_npz(path, 7, rules)
+    assert found is not None and np.array_equal(found.arrays["table"], np.eye(2))
+    assert load_npz(path, 8, rules) is None and load_npz(path, 7, {"target": 600}) is None
+    assert load_npz(tmp_path / "missing.npz", 7, rules) is None
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    assert not save_npz(blocked / "x.npz", {}, {"version": 7})
