@@ -29,8 +29,7 @@ import time
 
 from scorekeeper.errors import UnsupportedRulesError
 from scorekeeper.rules import PRESETS, find_rules
-from scorekeeper.winprob import solve_fresh
-from scorekeeper.winprob_model import check_supported
+from scorekeeper.winprob import check_supported, solve_fresh
 
 THROWS = ("1 5 5 2 3 4", "1 1 5 2 6", "2 2 3 4 6 5", "5 3 4", "1 1 1 2 2 3")
 

@@ -199,13 +199,13 @@ def test_disk_cache_round_trip(tmp_path: Path) -> None:
     assert len(files) == 1 and rules.content_key() in files[0].name
     from scorekeeper import winprob
 
-    winprob._MEMORY.clear()
+    winprob.clear_memory()
     again = solve_winprob(rules, tmp_path)
     assert again is not first
     assert np.array_equal(again.table, first.table)
     assert again.seconds == pytest.approx(first.seconds)
     files[0].write_bytes(b"not an npz")
-    winprob._MEMORY.clear()
+    winprob.clear_memory()
     fresh = solve_winprob(rules, tmp_path)
     assert np.array_equal(fresh.table, first.table)
     assert fair_compensation(rules, tmp_path) == first.fair_compensation()
@@ -218,7 +218,7 @@ def test_handicaps_join_the_cached_table(tmp_path: Path) -> None:
     fair = first.fair_compensation()
     from scorekeeper import winprob
 
-    winprob._MEMORY.clear()
+    winprob.clear_memory()
     again = solve_winprob(rules, tmp_path, margin=500)
     assert again.start is not None and np.array_equal(again.start, first.start)
     assert again.fair_compensation() == fair
@@ -293,3 +293,20 @@ def test_compensation_off_the_board_is_worth_less_than_points_on_it() -> None:
     assert table.p_start(1200) < start[-1]  # beyond the range solved with the table
     with pytest.raises(PositionError, match="multiple of 50"):
         table.p_start(120)
+
+
+def test_cache_files_are_versioned_and_leave_no_temporary_files(tmp_path: Path) -> None:
+    from scorekeeper.cache import load_npz, npz_path, save_npz
+
+    rules = {"target": 500}
+    path = npz_path(tmp_path / "sub", "key-m5000", 7)
+    assert path.name == "key-m5000-v7.npz"
+    assert save_npz(path, {"table": np.eye(2)}, {"version": 7, "rules": rules}, compress=True)
+    assert [p.name for p in path.parent.iterdir()] == [path.name]
+    found = load_npz(path, 7, rules)
+    assert found is not None and np.array_equal(found.arrays["table"], np.eye(2))
+    assert load_npz(path, 8, rules) is None and load_npz(path, 7, {"target": 600}) is None
+    assert load_npz(tmp_path / "missing.npz", 7, rules) is None
+    blocked = tmp_path / "file"
+    blocked.write_text("not a folder")
+    assert not save_npz(blocked / "x.npz", {}, {"version": 7})

@@ -1,6 +1,6 @@
 """An independent, plain (slow, simple) solver of the two-player game, to check the fast one.
 
-It shares nothing with ``scorekeeper.winprob_*`` but the rules and the scoring of one throw:
+It shares nothing with ``scorekeeper.winprob`` but the rules and the scoring of one throw:
 every raw legal keep of every throw (no grouping), turn totals relative to the turn's start,
 and plain value iteration (no Newton steps) until no value moves by more than 1e-15. Dice
 states: 1 to 6 "n dice left, may bank", 7 "six dice that must be thrown".
@@ -327,8 +327,8 @@ def test_solver_agrees_on_larger_targets(
 
 @pytest.mark.parametrize("preset", ["minimal", "original", "standard"])
 def test_play_off_value_agrees_with_plain_iteration(preset: str) -> None:
-    from scorekeeper.winprob_model import TurnModel
-    from scorekeeper.winprob_tiebreak import play_off_value
+    from scorekeeper.winprob.model import TurnModel
+    from scorekeeper.winprob.tiebreak import play_off_value
 
     rules = find_rules(preset, {"target": 300, "final_round_must_beat": False})
     fast = play_off_value(rules, TurnModel.build(rules), 6)

@@ -176,7 +176,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         server.close()
         if front:
             front.stop()
-        from scorekeeper.web.api_winprob import stop_background_solves
+        from scorekeeper.web.jobs import stop_background_solves
 
         stop_background_solves()
     return 0

@@ -34,7 +34,7 @@ from scorekeeper.scoring import (
     throw_outcomes,
 )
 
-UNIT = 50
+UNIT = 50  # points per unit: both solvers count turn totals and scores in these
 HOT = 0  # the state column for "all six dice set aside: six fresh dice in hand"
 
 FloatArray = npt.NDArray[np.float64]

@@ -4,9 +4,10 @@
 of each farkle-streak state (relative value iteration, solved exactly by a secant on the
 average), plus the solved turn tables of a player on the board and off it (banked score 0).
 Policies are cached in memory (LRU) and on disk as ``.npz`` files keyed by
-``rules.content_key()`` and the solver version, so a page request never waits for a solve
-twice. Tables for other game contexts (a banked score near the target, toxic twos, the final
-round) are solved on demand in milliseconds and kept in a second in-memory LRU.
+``rules.content_key()`` and the solver version (``scorekeeper.cache``), in the folder the caller
+gives, so a page request never waits for a solve twice. Tables for other game contexts (a
+banked score near the target, toxic twos, the final round) are solved on demand in
+milliseconds and kept in a second in-memory LRU.
 
 The farkle streak penalty. With ``h(k)`` the relative value of starting a turn on streak
 ``k`` (``h(0) = 0``) and ``g`` the average points per turn, a bank of ``t`` is worth
@@ -19,52 +20,29 @@ decreasing and piecewise linear, which the secant method solves exactly in a few
 
 from __future__ import annotations
 
-import contextlib
-import json
 import os
-import threading
 import time
-from collections import OrderedDict
-from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import numpy as np
 
+from scorekeeper.cache import env_cache_dir, load_npz, npz_path, save_npz, user_cache_dir
 from scorekeeper.rules import Rules
 from scorekeeper.strategy.model import UNIT, chance_model
 from scorekeeper.strategy.solver import Context, TurnTable, solve_turn
 
-K = TypeVar("K")
-V = TypeVar("V")
-
 SOLVER_VERSION = 3
 MEMORY_POLICIES = 32
 MEMORY_TABLES = 128
-CACHE_ENV = "SCOREKEEPER_CACHE_DIR"
 
 
 def default_cache_dir() -> Path:
-    """The on-disk policy cache folder.
-
-    ``$SCOREKEEPER_CACHE_DIR`` when set; else, inside a Flask app context, the app's
-    ``CACHE_DIR`` config key (``/policies`` under it); else the user cache folder.
-    """
-    env = os.environ.get(CACHE_ENV)
-    if env:
-        return Path(env)
-    try:
-        import flask
-    except ImportError:  # pragma: no cover - flask is a runtime dependency
-        flask = None  # type: ignore[assignment]
-    if flask is not None and flask.has_app_context():
-        configured = flask.current_app.config.get("CACHE_DIR")
-        if configured:
-            return Path(configured) / "policies"
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("scorekeeper")) / "policies"
+    """The on-disk policy cache folder: ``$SCOREKEEPER_CACHE_DIR``, else the user cache's
+    ``policies`` (the web app and the CLI pass their own folder to ``policy_for``)."""
+    return env_cache_dir() or user_cache_dir("policies")
 
 
 def base_context(rules: Rules, on_board: bool) -> Context:
@@ -187,66 +165,48 @@ def solve_policy(rules: Rules) -> Policy:
     return Policy(rules, fvals, g, ets, on, off, time.perf_counter() - start, loss)
 
 
-_lock = threading.Lock()
-_policies: OrderedDict[tuple[Rules, str], Policy] = OrderedDict()
-_tables: OrderedDict[tuple[Rules, Context, float], TurnTable] = OrderedDict()
-
-
-def _lru_get(store: OrderedDict[K, V], key: K, make: Callable[[], V], size: int) -> V:
-    with _lock:
-        if key in store:
-            store.move_to_end(key)
-            return store[key]
-    value = make()
-    with _lock:
-        store[key] = value
-        while len(store) > size:
-            store.popitem(last=False)
-    return value
-
-
+@lru_cache(maxsize=MEMORY_TABLES)
 def _context_table(rules: Rules, ctx: Context, farkle_value: float) -> TurnTable:
-    key = (rules, ctx, farkle_value)
-    return _lru_get(
-        _tables, key, lambda: solve_turn(chance_model(rules), ctx, (farkle_value,)), MEMORY_TABLES
-    )
+    return solve_turn(chance_model(rules), ctx, (farkle_value,))
 
 
 def policy_for(rules: Rules, cache_dir: str | os.PathLike[str] | None = None) -> Policy:
-    """The policy of ``rules`` from memory, else from the disk cache, else solved and stored."""
+    """The policy of ``rules`` from memory, else from the disk cache under ``cache_dir``
+    (default: ``default_cache_dir()``), else solved and stored there."""
     folder = Path(cache_dir) if cache_dir is not None else default_cache_dir()
-    return _lru_get(
-        _policies, (rules, str(folder)), lambda: _load_or_solve(rules, folder), MEMORY_POLICIES
-    )
+    return _policy(rules, folder)
+
+
+@lru_cache(maxsize=MEMORY_POLICIES)
+def _policy(rules: Rules, folder: Path) -> Policy:
+    return _load_or_solve(rules, folder)
 
 
 def clear_memory() -> None:
     """Forget every policy and table held in memory (the disk cache stays)."""
-    with _lock:
-        _policies.clear()
-        _tables.clear()
+    _policy.cache_clear()
+    _context_table.cache_clear()
 
 
 def cache_path(rules: Rules, folder: Path) -> Path:
     """Where the policy of ``rules`` is stored under ``folder``."""
-    return folder / f"policy-{rules.content_key()}-v{SOLVER_VERSION}.npz"
+    return npz_path(folder, f"policy-{rules.content_key()}", SOLVER_VERSION)
 
 
 def _load_or_solve(rules: Rules, folder: Path) -> Policy:
     path = cache_path(rules, folder)
-    if path.exists():
+    found = load_npz(path, SOLVER_VERSION, rules.to_dict())
+    if found is not None:
         try:
-            return _load(rules, path)
-        except (OSError, ValueError, KeyError):
-            pass  # a damaged or stale file is replaced below
+            return _from_npz(rules, found.meta, found.arrays)
+        except (ValueError, KeyError):
+            pass  # a damaged file is replaced below
     policy = solve_policy(rules)
-    with contextlib.suppress(OSError):  # a read-only cache folder costs a re-solve next time
-        _save(policy, path)
+    _save(policy, path)  # a read-only cache folder costs a re-solve next time
     return policy
 
 
-def _save(policy: Policy, path: Path) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
+def _save(policy: Policy, path: Path) -> bool:
     meta = {
         "version": SOLVER_VERSION,
         "rules": policy.rules.to_dict(),
@@ -256,40 +216,34 @@ def _save(policy: Policy, path: Path) -> None:
         "seconds": policy.seconds,
         "loss": list(policy.loss),
     }
-    arrays: dict[str, Any] = {"meta": np.array(json.dumps(meta))}
+    arrays: dict[str, np.ndarray] = {}
     for name, t in (("on", policy.on_board), ("off", policy.off_board)):
         arrays[f"{name}_D"] = t.D
         arrays[f"{name}_R"] = t.R
         arrays[f"{name}_b"] = t.b
         arrays[f"{name}_scalars"] = np.array([t.top, t.a, float(t.hot_forced_top)])
-    tmp = path.with_suffix(f".{os.getpid()}.{threading.get_ident()}.tmp.npz")
-    np.savez(tmp, **arrays)
-    os.replace(tmp, path)
+    return save_npz(path, arrays, meta)
 
 
-def _load(rules: Rules, path: Path) -> Policy:
-    with np.load(path, allow_pickle=False) as data:
-        meta = json.loads(str(data["meta"]))
-        if meta["version"] != SOLVER_VERSION or meta["rules"] != rules.to_dict():
-            raise ValueError("stale policy file")
-        fvals = tuple(float(v) for v in meta["farkle_values"])
-        batch = np.array(_batch_values(rules, (fvals[0], fvals[1], fvals[2])))
-        tables = []
-        for name, on_board in (("on", True), ("off", False)):
-            top, a, forced = data[f"{name}_scalars"].tolist()
-            tables.append(
-                TurnTable(
-                    rules,
-                    base_context(rules, on_board),
-                    batch,
-                    int(top),
-                    data[f"{name}_D"],
-                    data[f"{name}_R"],
-                    float(a),
-                    data[f"{name}_b"],
-                    bool(forced),
-                )
+def _from_npz(rules: Rules, meta: dict[str, Any], data: dict[str, np.ndarray]) -> Policy:
+    fvals = tuple(float(v) for v in meta["farkle_values"])
+    batch = np.array(_batch_values(rules, (fvals[0], fvals[1], fvals[2])))
+    tables = []
+    for name, on_board in (("on", True), ("off", False)):
+        top, a, forced = data[f"{name}_scalars"].tolist()
+        tables.append(
+            TurnTable(
+                rules,
+                base_context(rules, on_board),
+                batch,
+                int(top),
+                data[f"{name}_D"],
+                data[f"{name}_R"],
+                float(a),
+                data[f"{name}_b"],
+                bool(forced),
             )
+        )
     return Policy(
         rules,
         (fvals[0], fvals[1], fvals[2]),

@@ -1,73 +1,43 @@
 """The strategy advisor's advice for the API: attached to a game's current throw, and
 ``GET /api/suggest``.
 
-The advisor (``scorekeeper.strategy.advise``) is optional: when it is missing or fails, a
-game's ``turn.advice`` is null and the game goes on; ``/api/suggest`` answers 503. Its keyword
-arguments are matched by name from what the game knows (``rules``, ``throw``/``dice``,
-``turn_total``, ``banked``/``score``, ``on_board``, ``streak``, ``beat``/``to_beat``,
-``dice_left``).
+The advisor (``advisor()``: ``scorekeeper.strategy.advise``) is called with what the game
+knows, one keyword each (``rules``, ``throw``, ``turn_total``, ``banked``, ``on_board``,
+``streak``, ``beat``, ``dice_left``, ``cache_dir``). When it fails, a game's ``turn.advice``
+is null and the game goes on; without an advisor ``/api/suggest`` answers 503.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-import functools
-import importlib
-import inspect
 import json
 import logging
-import multiprocessing
-import os
 import threading
-import time
-from collections import OrderedDict
 from collections.abc import Callable, Mapping
-from concurrent.futures import Future, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
 from werkzeug.exceptions import ServiceUnavailable
 
+from scorekeeper.cache import LRU
 from scorekeeper.errors import ActionError
 from scorekeeper.rules import Rules, named_rules
 from scorekeeper.scoring import Dice
 from scorekeeper.store import CHANGES, Snapshot
+from scorekeeper.strategy import advise
+from scorekeeper.web.jobs import in_advice_worker, start_advice_worker
 
 log = logging.getLogger(__name__)
 
+CACHE_SIZE = 512
+
 _lock = threading.Lock()
-_cache: OrderedDict[tuple[str, int], Any] = OrderedDict()
-_CACHE_SIZE = 512
+_cache: LRU[tuple[str, int], Any] = LRU(CACHE_SIZE)  # advice by (game id, version)
 _pending: dict[tuple[str, int], Future[None]] = {}
 _latest: dict[str, int] = {}
 _executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sk-advice")
-_process_pool: ProcessPoolExecutor | None = None
-
-
-def _watch_parent(parent: int) -> None:
-    """In the worker process: exit as soon as the server that started it is gone."""
-    while os.getppid() == parent:
-        time.sleep(1.0)
-    os._exit(0)
-
-
-def exit_with_parent(parent: int) -> None:
-    """A process pool's initializer: the worker exits when the process ``parent`` is gone."""
-    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
-
-
-def _pool() -> ProcessPoolExecutor:
-    global _process_pool
-    if _process_pool is None:
-        _process_pool = ProcessPoolExecutor(
-            max_workers=1,
-            mp_context=multiprocessing.get_context("spawn"),
-            initializer=exit_with_parent,
-            initargs=(os.getpid(),),
-        )
-    return _process_pool
 
 
 def _child_ready() -> bool:
@@ -78,28 +48,12 @@ def _child_ready() -> bool:
 def start_worker_process() -> None:
     """Start the advisor's worker process in the background (``serve`` calls this at start)."""
     if advisor() is not None:
-        _pool().submit(_child_ready)
+        start_advice_worker(_child_ready)
 
 
-def _in_process(context: dict[str, Any]) -> Any:
-    """Run the advisor in a separate worker process (no GIL contention with the server)."""
-    global _process_pool
-    try:
-        return _pool().submit(call_advisor, context).result()
-    except BrokenProcessPool:
-        _process_pool = None  # the worker died: start a new one next time
-        raise
-
-
-@functools.cache
 def advisor() -> Callable[..., Any] | None:
-    """``scorekeeper.strategy.advise`` when it can be imported, else None (looked up once)."""
-    try:
-        module = importlib.import_module("scorekeeper.strategy")
-    except Exception:  # the advisor is optional; any import failure means "no advice"
-        return None
-    fn = getattr(module, "advise", None)
-    return fn if callable(fn) else None
+    """The advisor to call: ``scorekeeper.strategy.advise`` (None would mean no advice)."""
+    return advise
 
 
 def to_jsonable(value: Any) -> Any:
@@ -121,48 +75,45 @@ def to_jsonable(value: Any) -> Any:
     return str(value)
 
 
-def call_advisor(context: Mapping[str, Any]) -> Any:
-    """Call the advisor with the context values its signature names; None when absent.
+@dataclasses.dataclass(frozen=True)
+class AdviceQuery:
+    """What the advisor is asked about one throw: the player's state and its cache folder."""
+
+    rules: Rules
+    throw: Dice
+    turn_total: int
+    banked: int
+    on_board: bool
+    streak: int
+    beat: int | None
+    cache_dir: str | None = None
+
+
+def call_advisor(query: AdviceQuery) -> Any:
+    """The advisor's answer to ``query`` as JSON; None without an advisor.
 
     :raises Exception: whatever the advisor raises (callers decide what to do with it).
     """
     fn = advisor()
     if fn is None:
         return None
-    params = inspect.signature(fn).parameters
-    takes_all = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
-    kwargs = {k: v for k, v in context.items() if takes_all or k in params}
-    result = to_jsonable(fn(**kwargs))
+    answer = fn(
+        rules=query.rules,
+        throw=query.throw,
+        turn_total=query.turn_total,
+        dice_left=len(query.throw),
+        banked=query.banked,
+        on_board=query.on_board,
+        streak=query.streak,
+        beat=query.beat,
+        cache_dir=query.cache_dir,
+    )
+    result = to_jsonable(answer)
     json.dumps(result)
     return result
 
 
-def _context(
-    rules: Rules,
-    throw: Dice,
-    turn_total: int,
-    banked: int,
-    on_board: bool,
-    streak: int,
-    beat: int | None,
-) -> dict[str, Any]:
-    return {
-        "rules": rules,
-        "throw": throw,
-        "dice": throw,
-        "turn_total": turn_total,
-        "banked": banked,
-        "score": banked,
-        "on_board": on_board,
-        "streak": streak,
-        "farkle_streak": streak,
-        "beat": beat,
-        "to_beat": beat,
-        "dice_left": len(throw),
-    }
-
-
-def _compute(key: tuple[str, int], context: dict[str, Any]) -> None:
+def _compute(key: tuple[str, int], query: AdviceQuery, in_process: bool) -> None:
     """Worker: the advice for one game version, unless the game has moved on meanwhile."""
     try:
         with _lock:
@@ -170,15 +121,14 @@ def _compute(key: tuple[str, int], context: dict[str, Any]) -> None:
         advice = None
         if not stale:
             try:
-                in_process = context.pop("_in_process", False)
-                advice = _in_process(context) if in_process else call_advisor(context)
+                advice = (
+                    in_advice_worker(call_advisor, query) if in_process else call_advisor(query)
+                )
             except Exception:  # advice must never break a game
                 log.exception("the advisor failed on game %s version %s", *key)
         with _lock:
             if not stale:
-                _cache[key] = advice
-                while len(_cache) > _CACHE_SIZE:
-                    _cache.popitem(last=False)
+                _cache.put(key, advice)
     finally:
         with _lock:
             _pending.pop(key, None)
@@ -188,8 +138,7 @@ def _compute(key: tuple[str, int], context: dict[str, Any]) -> None:
 
 def advice_known(game_id: str, version: int) -> bool:
     """Whether the advice for this game version has been worked out (it may be null)."""
-    with _lock:
-        return (game_id, version) in _cache
+    return (game_id, version) in _cache
 
 
 @dataclasses.dataclass(frozen=True)
@@ -225,7 +174,7 @@ def with_advice(snap: Snapshot, settings: AdviceSettings) -> dict[str, Any]:
             future = _pending.get(key)
             if future is None:
                 player = state["players"][state["current"]]
-                context = _context(
+                query = AdviceQuery(
                     snap.rules,
                     Dice(turn["throw"]),
                     turn["total"],
@@ -235,13 +184,11 @@ def with_advice(snap: Snapshot, settings: AdviceSettings) -> dict[str, Any]:
                     player["on_board"],
                     player["farkle_streak"],
                     state["to_beat"] if state["final_round"] else None,
+                    cache_dir,
                 )
-                if cache_dir:
-                    context["cache_dir"] = cache_dir
-                context["_in_process"] = settings.in_process
                 if _pending:  # the worker is busy: waiting would only add latency
                     wait = 0.0
-                future = _pending[key] = _executor.submit(_compute, key, context)
+                future = _pending[key] = _executor.submit(_compute, key, query, settings.in_process)
     if future is not None and wait > 0:
         with contextlib.suppress(FutureTimeout):
             future.result(timeout=wait)
@@ -273,7 +220,7 @@ def suggest(args: Mapping[str, Any], cache_dir: str | None = None) -> dict[str, 
     throw = Dice.parse(str(args.get("dice", "")))
     on_board = str(args.get("on_board", "true")).lower() not in ("0", "false", "no", "off")
     beat_raw = args.get("beat")
-    context = _context(
+    query = AdviceQuery(
         rules,
         throw,
         _int_arg(args, "turn_total", 0),
@@ -281,9 +228,8 @@ def suggest(args: Mapping[str, Any], cache_dir: str | None = None) -> dict[str, 
         on_board,
         _int_arg(args, "streak", 0),
         None if beat_raw in (None, "") else _int_arg(args, "beat", 0),
+        cache_dir or None,
     )
     if advisor() is None:
         raise ServiceUnavailable("the strategy advisor is not installed in this build")
-    if cache_dir:
-        context["cache_dir"] = cache_dir
-    return {"dice": throw.to_list(), "rules": name, "advice": call_advisor(context)}
+    return {"dice": throw.to_list(), "rules": name, "advice": call_advisor(query)}

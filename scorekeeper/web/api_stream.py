@@ -17,13 +17,13 @@ import dataclasses
 import json
 import threading
 import time
-from collections import OrderedDict
 from collections.abc import Iterator
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import ServiceUnavailable
 
+from scorekeeper.cache import LRU
 from scorekeeper.game import replay
 from scorekeeper.game.export import game_csv, game_export
 from scorekeeper.store import CHANGES, connect, read_log, snapshot, version_of
@@ -77,22 +77,19 @@ def _event_id(snap_body: dict[str, Any]) -> str:
     return f"{snap_body['version']}{'p' if pending else ''}"
 
 
-_payloads: OrderedDict[tuple[str, int, bool], str] = OrderedDict()
+PAYLOADS = 64  # recent events kept, by (game id, version, advice pending)
+_payloads: LRU[tuple[str, int, bool], str] = LRU(PAYLOADS)
 
 
 def _sse(snap_body: dict[str, Any]) -> str:
     """The event for one game body; shared by every stream of the game (serialised once)."""
     key = (snap_body["id"], snap_body["version"], snap_body["state"]["turn"]["advice_pending"])
-    with _slots_lock:
-        text = _payloads.get(key)
-    if text is None:
+
+    def serialise() -> str:
         data = json.dumps(snap_body, separators=(",", ":"))
-        text = f"id: {_event_id(snap_body)}\nevent: state\ndata: {data}\n\n"
-        with _slots_lock:
-            _payloads[key] = text
-            while len(_payloads) > 64:
-                _payloads.popitem(last=False)
-    return text
+        return f"id: {_event_id(snap_body)}\nevent: state\ndata: {data}\n\n"
+
+    return _payloads.get_or_make(key, serialise)
 
 
 @bp.get("/games/<game_id>/stream")

@@ -59,10 +59,10 @@ def _stop_background_solvers() -> None:
     (a running solve would otherwise be awaited at interpreter exit).
     """
     try:
-        from scorekeeper.web import api_winprob
+        from scorekeeper.web import jobs
     except ImportError:
         return
-    api_winprob.stop_background_solves()
+    jobs.stop_background_solves()
 
 
 @pytest.fixture(scope="session")

@@ -20,16 +20,18 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorekeeper.rules import Rules
-from scorekeeper.winprob_model import (
+from scorekeeper.strategy.model import UNIT
+from scorekeeper.winprob.model import (
     MUST_ROLL,
-    UNIT,
     FloatArray,
     IntArray,
     TurnModel,
     chase_table,
     check_supported,
     threshold,
+    turn_values,
 )
+from scorekeeper.winprob.tiebreak import play_off_value
 
 DEFAULT_MARGIN = 5000  # points beyond the target where a leader in a final-round game banks
 TOLERANCE = 1e-13
@@ -68,8 +70,6 @@ class Geometry:
             if rules.tie_break == "shared":
                 tie_value = 0.5
             else:  # a banked tie starts a play-off round that the leader begins
-                from scorekeeper.winprob_tiebreak import play_off_value
-
                 tie_value = 1.0 - play_off_value(rules, model, margin // UNIT)
         tie = beat if tie_value is None else chase_table(model, size, tie_value)
         return cls(rules, model, target, cap, rows, beat, tie)
@@ -180,20 +180,7 @@ def turn_single(
 
     ``bank`` and ``allowed`` are the (rows,) columns of ``bank_values`` and ``allowed``.
     """
-    model = geo.model
-    values = np.empty((geo.rows, 7))
-    values[geo.cap :] = bank[geo.cap :, None]
-    flat = values.reshape(-1)
-    extra = model.farkle[1:] * farkle_value + model.win[1:]
-    options = model.options
-    starts = model.starts
-    weights = model.weights
-    for u in range(geo.cap - 1, me - 1, -1):
-        roll = weights @ np.maximum.reduceat(flat[u * 7 + options], starts) + extra
-        row = values[u]
-        row[1:] = np.maximum(roll, bank[u]) if allowed[u] else roll
-        row[MUST_ROLL] = roll[5]
-    return values
+    return turn_values(geo.model, geo.cap, geo.rows, me, bank, allowed, farkle_value)
 
 
 @dataclass
@@ -233,7 +220,7 @@ def solve_table(geo: Geometry) -> tuple[FloatArray, int]:
         opp = total - me
         batch = _Batch(geo, me, geo.bank_values(table, me, opp), geo.allowed(me))
         warm, slope = _guess(table, slopes, me, opp)
-        table[me, opp], slopes[me, opp] = _fixed_point(batch, warm, slope)
+        table[me, opp], slopes[me, opp] = fixed_point(batch, warm, slope)
         passes += batch.passes
     return table, passes
 
@@ -264,7 +251,7 @@ def _newton(y: FloatArray, farkle: FloatArray, slope: FloatArray) -> FloatArray:
     return out
 
 
-def _fixed_point(
+def fixed_point(
     f: Callable[[FloatArray, IntArray], FloatArray], x0: FloatArray, slope0: FloatArray
 ) -> tuple[FloatArray, FloatArray]:
     """Solve ``x = f(1 - reversed(x))`` by Newton-secant steps on each pair of partners.

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from scorekeeper.winprob_model import FloatArray, IntArray, threshold
-from scorekeeper.winprob_solver import Geometry, _fixed_point, turn_pass, turn_single
+from scorekeeper.winprob.model import FloatArray, IntArray, threshold
+from scorekeeper.winprob.solver import Geometry, fixed_point, turn_pass, turn_single
 
 
 class _Pairs:
@@ -107,7 +107,7 @@ def handicap_positions(
         me = np.concatenate([xs, comps[::-1]])
         bank = np.concatenate([bank1, bank2[:, ::-1]], axis=1)
         allowed = np.concatenate([allowed1, allowed2[:, ::-1]], axis=1)
-        values, slope = _fixed_point(_Pairs(geo, me, bank, allowed), warm, slope)
+        values, slope = fixed_point(_Pairs(geo, me, bank, allowed), warm, slope)
         q1[x] = values[:k]
         q2[x] = values[k:][::-1]
         warm = values

@@ -23,8 +23,8 @@ from numpy.typing import NDArray
 from scorekeeper.errors import UnsupportedRulesError
 from scorekeeper.rules import Rules
 from scorekeeper.scoring import table_for, throw_outcomes
+from scorekeeper.strategy.model import UNIT
 
-UNIT = 50
 MUST_ROLL = 0
 FloatArray = NDArray[np.float64]
 IntArray = NDArray[np.intp]
@@ -192,3 +192,32 @@ def chase_table(model: TurnModel, size: int, tie_value: float | None) -> FloatAr
         work[pad + r] = vals
         rows[r] = vals
     return rows
+
+
+def turn_values(
+    model: TurnModel,
+    cap: int,
+    rows: int,
+    me: int,
+    bank: FloatArray,
+    allowed: np.ndarray,
+    farkle_value: float,
+) -> FloatArray:
+    """Every state's value (rows, 7) of one turn started on ``me``, by backward induction.
+
+    From ``cap`` up the player banks (``bank``, by score reached); below it they bank where
+    ``allowed`` and it beats throwing on. A farkle is worth ``farkle_value``.
+    """
+    values = np.empty((rows, 7))
+    values[cap:] = bank[cap:, None]
+    flat = values.reshape(-1)
+    extra = model.farkle[1:] * farkle_value + model.win[1:]
+    options = model.options
+    starts = model.starts
+    weights = model.weights
+    for u in range(cap - 1, me - 1, -1):
+        roll = weights @ np.maximum.reduceat(flat[u * 7 + options], starts) + extra
+        row = values[u]
+        row[1:] = np.maximum(roll, bank[u]) if allowed[u] else roll
+        row[MUST_ROLL] = roll[5]
+    return values

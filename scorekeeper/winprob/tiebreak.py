@@ -8,7 +8,7 @@ when that is better than throwing on; a round where both farkle is a tie too. Bo
 the board, so only the bank minimum applies.
 
 >>> from scorekeeper.rules import find_rules
->>> from scorekeeper.winprob_model import TurnModel
+>>> from scorekeeper.winprob.model import TurnModel
 >>> rules = find_rules("standard", {"final_round_must_beat": False})
 >>> 0.3 < play_off_value(rules, TurnModel.build(rules), 100) < 0.5  # the second knows more
 True
@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from scorekeeper.rules import Rules
-from scorekeeper.winprob_model import MUST_ROLL, TurnModel, chase_table, threshold
+from scorekeeper.winprob.model import MUST_ROLL, TurnModel, chase_table, threshold, turn_values
 
 TOLERANCE = 1e-15
 MAX_ITERATIONS = 500
@@ -30,15 +30,12 @@ def play_off_value(rules: Rules, model: TurnModel, cap: int) -> float:
 
     ``cap`` (units): from this round total on the first player banks.
     """
-    from scorekeeper.winprob_solver import Geometry, turn_single  # avoids an import cycle
-
     least = threshold(rules, on_board=True)
     cap = max(cap, least)
     rows = cap + model.max_points + 1
     size = rows + 1
     beat = chase_table(model, size, None)
     reach = float(beat[least, MUST_ROLL])  # the second banks anything: P(total >= least)
-    geo = Geometry(rules, model, 0, cap, rows, beat, beat)
     totals = np.arange(rows)
     allowed = totals >= least
     value = 0.5
@@ -46,7 +43,7 @@ def play_off_value(rules: Rules, model: TurnModel, cap: int) -> float:
         tie = chase_table(model, size, 1.0 - value)
         second = tie[totals + 1, MUST_ROLL]  # the second's chance against a round total u
         after_farkle = reach + (1.0 - reach) * (1.0 - value)  # both farkling ties again
-        table = turn_single(geo, 0, 1.0 - second, allowed, 1.0 - after_farkle)
+        table = turn_values(model, cap, rows, 0, 1.0 - second, allowed, 1.0 - after_farkle)
         new = float(table[0, MUST_ROLL])
         if abs(new - value) <= TOLERANCE:
             return new

@@ -1,56 +1,38 @@
-"""Win-probability advice for two players: play each throw to win the game, not for points.
+"""The solved two-player game of one rules value, and its lookups.
 
-``solve_winprob(rules)`` solves the whole two-player game exactly (see ``winprob_solver``) and
-caches the table on disk keyed by ``rules.content_key()``; the ``WinTable`` then answers any
-position in a few milliseconds: the chance to win at the start of a turn or inside one, and the
-value of every option of a throw (each legal keep followed by banking or throwing on).
+A ``WinTable`` answers any position in a few milliseconds: the chance to win at the start of a
+turn or inside one, and the value of every option of a throw (each legal keep followed by
+banking or throwing on). ``solve_fresh`` builds one; ``scorekeeper.winprob.cache`` keeps them.
 
 >>> from scorekeeper.rules import find_rules
->>> rules = find_rules("minimal", {"target": 500, "final_round": False})
->>> table = solve_winprob(rules, cache_dir=False)
+>>> table = solve_fresh(find_rules("minimal", {"target": 500, "final_round": False}))
 >>> 0.5 < table.p_win(0, 0) < 0.8, table.p_win(450, 0, turn_total=50, dice_left=3)
 (True, 1.0)
 """
 
 from __future__ import annotations
 
-import json
-import os
-import tempfile
-import threading
 import time
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from scorekeeper.cache import LRU, load_npz, save_npz
 from scorekeeper.errors import PositionError
 from scorekeeper.rules import Rules
 from scorekeeper.scoring import Dice, table_for
-from scorekeeper.winprob_handicap import handicap_positions, handicap_turn, start_chances
-from scorekeeper.winprob_model import MUST_ROLL, UNIT, FloatArray, threshold
-from scorekeeper.winprob_solver import DEFAULT_MARGIN, Geometry, solve_table, turn_single
+from scorekeeper.strategy.model import UNIT
+from scorekeeper.winprob.handicap import handicap_positions, handicap_turn, start_chances
+from scorekeeper.winprob.model import MUST_ROLL, FloatArray, threshold
+from scorekeeper.winprob.solver import DEFAULT_MARGIN, Geometry, solve_table, turn_single
 
 SOLVER_VERSION = 2
 HANDICAP_RANGE = 1000  # compensations solved with the table (points); more on demand
-CACHE_ENV = "SCOREKEEPER_CACHE_DIR"
-MEMORY_TABLES = 8
 MEMORY_TURNS = 64
 
-_MEMORY: OrderedDict[tuple[str, int], WinTable] = OrderedDict()
-_LOCK = threading.Lock()  # guards the in-memory caches (the web serves from many threads)
-
-
-def default_cache_dir() -> Path:
-    """The on-disk cache: ``$SCOREKEEPER_CACHE_DIR`` or the user cache dir, ``/winprob``."""
-    env = os.environ.get(CACHE_ENV)
-    if env:
-        return Path(env) / "winprob"
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir("scorekeeper")) / "winprob"
+TurnKey = tuple[int, ...]  # (i, j) for a turn, (i, j, side) for a handicap turn
 
 
 @dataclass(frozen=True)
@@ -104,8 +86,8 @@ class WinTable:
     # player off the board on starting points (with an opening minimum; else None)
     handicap_q: FloatArray | None = None
     _geo: Geometry | None = field(default=None, repr=False)
-    _turns: OrderedDict[tuple[int, ...], tuple[FloatArray, FloatArray]] = field(
-        default_factory=OrderedDict, repr=False
+    _turns: LRU[TurnKey, tuple[FloatArray, FloatArray]] = field(
+        default_factory=lambda: LRU(MEMORY_TURNS), repr=False
     )
 
     @property
@@ -163,7 +145,7 @@ class WinTable:
             self.start = q1[0]
             self.handicap_seconds = time.perf_counter() - began
             if self.cache_path is not None:
-                _save(self.cache_path, self)
+                self.save(self.cache_path)
         return self.start
 
     def p_win(
@@ -315,19 +297,13 @@ class WinTable:
                 " minimum, points above 0, and the handicaps solved: WinTable.handicaps)"
             )
         assert self.handicap_q is not None
-        key = (i, j, 1 if off_board == "me" else 2)
-        with _LOCK:
-            found = self._turns.get(key)
-        if found is None:
-            values, bank, _, _ = handicap_turn(
-                self.geo, self.table, self.handicap_q, x, c, off_board == "me"
-            )
-            found = (values, bank)
-            with _LOCK:
-                self._turns[key] = found
-                while len(self._turns) > MEMORY_TURNS:
-                    self._turns.popitem(last=False)
         q = self.handicap_q
+
+        def solve() -> tuple[FloatArray, FloatArray]:
+            values, bank, _, _ = handicap_turn(self.geo, self.table, q, x, c, off_board == "me")
+            return values, bank
+
+        found = self._turns.get_or_make((i, j, 1 if off_board == "me" else 2), solve)
         if off_board == "me":
             farkle, least = 1.0 - float(q[0, x, c]), threshold(self.rules, on_board=False)
         else:
@@ -343,6 +319,45 @@ class WinTable:
         if start[-1] > 0.5 and len(start) < self.rules.target // UNIT:  # beyond the range
             start = self.handicaps(self.rules.target)
         return int(np.argmin(np.abs(start - 0.5))) * UNIT
+
+    def save(self, path: Path) -> bool:
+        """Write the table (and any handicaps) to the cache file ``path``; False on failure."""
+        meta = {
+            "rules": self.rules.to_dict(),
+            "version": SOLVER_VERSION,
+            "margin": self.margin,
+            "seconds": self.seconds,
+            "passes": self.passes,
+        }
+        arrays = {
+            "table": self.table,
+            "start": self.start if self.start is not None else np.zeros(0),
+        }
+        if self.handicap_q is not None:
+            arrays["handicap_q"] = self.handicap_q
+        return save_npz(path, arrays, meta, compress=True)
+
+    @classmethod
+    def load(cls, path: Path, rules: Rules, margin: int) -> WinTable | None:
+        """The table of ``rules`` saved at ``path``, or None when absent, damaged or stale."""
+        found = load_npz(path, SOLVER_VERSION, rules.to_dict())
+        if found is None:
+            return None
+        try:
+            arrays, meta = found.arrays, found.meta
+            start = arrays["start"]
+            return cls(
+                rules,
+                arrays["table"],
+                margin,
+                float(meta["seconds"]),
+                int(meta["passes"]),
+                start if len(start) else None,
+                path,
+                handicap_q=arrays.get("handicap_q"),
+            )
+        except (KeyError, ValueError, TypeError):
+            return None
 
     # -- internals -------------------------------------------------------------------------
 
@@ -394,22 +409,15 @@ class WinTable:
 
     def _turn_and_bank(self, i: int, j: int) -> tuple[FloatArray, FloatArray]:
         """The turn's values and its bank values by score reached (cached, thread-safe)."""
-        key = (i, j)
-        with _LOCK:
-            found = self._turns.get(key)
-            if found is not None:
-                self._turns.move_to_end(key)
-                return found
-        geo = self.geo
-        me = np.array([i])
-        bank = geo.bank_values(self.table, me, np.array([j]))[:, 0]
-        farkle = 1.0 - float(self.table[j, i])
-        out = (turn_single(geo, i, bank, geo.allowed(me)[:, 0], farkle), bank)
-        with _LOCK:
-            self._turns[key] = out
-            while len(self._turns) > MEMORY_TURNS:
-                self._turns.popitem(last=False)
-        return out
+
+        def solve() -> tuple[FloatArray, FloatArray]:
+            geo = self.geo
+            me = np.array([i])
+            bank = geo.bank_values(self.table, me, np.array([j]))[:, 0]
+            farkle = 1.0 - float(self.table[j, i])
+            return turn_single(geo, i, bank, geo.allowed(me)[:, 0], farkle), bank
+
+        return self._turns.get_or_make((i, j), solve)
 
     def _bank(self, i: int, j: int, u: int) -> float:
         geo = self.geo
@@ -448,68 +456,6 @@ class WinTable:
         return float(roll + model.farkle[n] * farkle + model.win[n])
 
 
-def solve_winprob(
-    rules: Rules,
-    cache_dir: str | os.PathLike[str] | bool | None = None,
-    *,
-    margin: int = DEFAULT_MARGIN,
-) -> WinTable:
-    """The solved two-player game of ``rules``, from memory, the disk cache, or a fresh solve.
-
-    ``cache_dir``: a folder (``None``: ``default_cache_dir()``; ``False``: no disk cache).
-    ``margin``: points past the target from which a final-round leader is taken to bank.
-
-    :raises UnsupportedRulesError: for rules the solver cannot play (see ``check_supported``).
-    """
-    key = (rules.content_key(), margin)
-    with _LOCK:
-        found = _MEMORY.get(key)
-        if found is not None and found.rules == rules:
-            _MEMORY.move_to_end(key)
-            return found
-    path = None
-    if cache_dir is not False:
-        path = _cache_path(rules, margin, cache_dir)
-        table = _load(path, rules, margin)
-        if table is not None:
-            _remember(key, table)
-            return table
-    table = solve_fresh(rules, margin=margin)
-    if path is not None:
-        table.cache_path = path
-        _save(path, table)
-    _remember(key, table)
-    return table
-
-
-def cached_winprob(
-    rules: Rules,
-    cache_dir: str | os.PathLike[str] | bool | None = None,
-    *,
-    margin: int = DEFAULT_MARGIN,
-) -> WinTable | None:
-    """The solved game of ``rules`` from memory or the disk cache, or None (never solves)."""
-    key = (rules.content_key(), margin)
-    with _LOCK:
-        found = _MEMORY.get(key)
-    if found is not None and found.rules == rules:
-        return found
-    if cache_dir is False:
-        return None
-    path = _cache_path(rules, margin, cache_dir)
-    table = _load(path, rules, margin)
-    if table is not None:
-        _remember(key, table)
-    return table
-
-
-def _cache_path(rules: Rules, margin: int, cache_dir: str | os.PathLike[str] | bool | None) -> Path:
-    if cache_dir is None or isinstance(cache_dir, bool):
-        return default_cache_dir() / f"{rules.content_key()}-m{margin}-v{SOLVER_VERSION}.npz"
-    folder = Path(cache_dir)
-    return folder / f"{rules.content_key()}-m{margin}-v{SOLVER_VERSION}.npz"
-
-
 def solve_fresh(rules: Rules, *, margin: int = DEFAULT_MARGIN) -> WinTable:
     """Solve the game of ``rules`` afresh, bypassing every cache.
 
@@ -520,64 +466,3 @@ def solve_fresh(rules: Rules, *, margin: int = DEFAULT_MARGIN) -> WinTable:
     values, passes = solve_table(geo)
     seconds = time.perf_counter() - began
     return WinTable(rules, values, margin, seconds, passes, None, _geo=geo)
-
-
-def fair_compensation(rules: Rules, cache_dir: str | os.PathLike[str] | bool | None = None) -> int:
-    """The second player's starting points (a multiple of 50) that make the game fairest.
-
-    :raises UnsupportedRulesError: for rules the solver cannot play.
-    """
-    return solve_winprob(rules, cache_dir).fair_compensation()
-
-
-def _remember(key: tuple[str, int], table: WinTable) -> None:
-    with _LOCK:
-        _MEMORY[key] = table
-        while len(_MEMORY) > MEMORY_TABLES:
-            _MEMORY.popitem(last=False)
-
-
-def _load(path: Path, rules: Rules, margin: int) -> WinTable | None:
-    try:
-        with np.load(path) as data:
-            meta = json.loads(str(data["meta"]))
-            if meta.get("rules") != rules.to_dict() or meta.get("version") != SOLVER_VERSION:
-                return None
-            return WinTable(
-                rules,
-                np.array(data["table"]),
-                margin,
-                float(meta["seconds"]),
-                int(meta["passes"]),
-                np.array(data["start"]) if len(data["start"]) else None,
-                path,
-                handicap_q=np.array(data["handicap_q"]) if "handicap_q" in data.files else None,
-            )
-    except (OSError, KeyError, ValueError):
-        return None
-
-
-def _save(path: Path, table: WinTable) -> None:
-    meta = {
-        "rules": table.rules.to_dict(),
-        "version": SOLVER_VERSION,
-        "margin": table.margin,
-        "seconds": table.seconds,
-        "passes": table.passes,
-    }
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp.npz")
-        with os.fdopen(fd, "wb") as handle:
-            start = table.start if table.start is not None else np.zeros(0)
-            arrays: dict[str, Any] = {
-                "table": table.table,
-                "start": start,
-                "meta": np.array(json.dumps(meta)),
-            }
-            if table.handicap_q is not None:
-                arrays["handicap_q"] = table.handicap_q
-            np.savez_compressed(handle, **arrays)
-        os.replace(tmp, path)
-    except OSError:
-        return
