@@ -23,7 +23,7 @@ from scorekeeper.errors import PositionError, UnsupportedRulesError
 from scorekeeper.rules import Rules, named_rules
 from scorekeeper.store import snapshot
 from scorekeeper.web import jobs
-from scorekeeper.web.api import get_db
+from scorekeeper.web.db import get_db
 from scorekeeper.winprob import Option, WinTable, words
 from scorekeeper.winprob.position import Chances, final_chances, position_chances, two_players
 
