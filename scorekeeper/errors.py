@@ -65,3 +65,7 @@ class PositionError(ScorekeeperError):
 
 class StrategyError(ScorekeeperError):
     """An impossible state for the advisor: turn total, dice count or a score out of range."""
+
+
+class RequestFieldError(ScorekeeperError):
+    """A query field or request body that is not what the API accepts (400)."""
