@@ -70,3 +70,7 @@ class StrategyError(ScorekeeperError):
 class PlayerMergeError(ScorekeeperError):
     """A merge of two player names that cannot be done: a name no stored game has, or a name
     merged into itself."""
+
+
+class RequestFieldError(ScorekeeperError):
+    """A query field or request body that is not what the API accepts (400)."""

@@ -152,7 +152,7 @@ function renderScores(st, rules) {
     if (p.start_score) flags.push(`started on ${fmt(p.start_score)}`);
     const current = i === st.current && !st.over;
     return h("li", { class: current ? "current" : "", "aria-current": current ? "true" : null },
-      h("div", { class: "pname" }, p.name),
+      h("div", { class: "pname", title: p.name }, p.name),
       h("div", { class: "pscore" }, fmt(p.score)),
       h("div", { class: "pflags" }, flags.join(" · ")),
     );
@@ -182,7 +182,7 @@ function renderWinner(st) {
 function renderTurn(st) {
   const t = st.turn;
   const p = st.players[st.current];
-  $("#turn-title").textContent = `${p.name}'s turn`;
+  fill($("#turn-title"), h("span", { class: "tname", title: p.name }, p.name), "'s turn");
   $("#turn-sub").textContent = `turn ${t.number}${t.source === "camera" ? " · throw read by the camera" : ""}`;
   $("#turn-total").textContent = fmt(t.total);
   $("#dice-left").textContent = String(t.dice_left);
@@ -217,8 +217,11 @@ function renderTurn(st) {
     $("#why-bank").textContent = !controls ? "This device is only watching."
       : sentence(t.can_bank ? t.bank_warning : t.bank_refusal);
     $("#act-throw").parentElement.hidden = true;
+    // Nothing to bank yet: the bar gives way to the pad instead of sticking over it on a phone.
+    $("#actions").classList.toggle("idle", !t.can_bank);
   } else if (st.phase === "keep") {
     $("#act-throw").parentElement.hidden = false;
+    $("#actions").classList.remove("idle");
     renderKeeps(st);
   }
   if (quick) {
@@ -337,6 +340,9 @@ function renderKeepsNow(st) {
   const advised = advice && ui.selected === adviceIndex(t) ? advice.action : null;
   if (advised === "bank") bank.textContent += " (advised)";
   if (advised === "roll" || advised === "throw") thr.textContent += " (advised)";
+  // The advised action is the primary button; without advice, throwing on is.
+  bank.classList.toggle("primary", advised === "bank");
+  thr.classList.toggle("primary", advised !== "bank");
   // the server's words for keeping these dice and banking (t.keep_then_bank is parallel to t.keeps)
   const { refusal = null, warning = null } = (t.keep_then_bank || [])[ui.selected] || {};
   bank.disabled = !controls || Boolean(refusal) || ui.busy;

@@ -304,7 +304,10 @@ $("#setup").addEventListener("submit", async (e) => {
   try {
     const game = await call("POST", "/api/games", body);
     saveToken(game.id, game.control_token);
-    try { localStorage.setItem(LAST_KEY, JSON.stringify({ players: state.players, teams: state.teams, preset: state.preset })); } catch { /* ignore */ }
+    try {
+      const last = { players: state.players, teams: state.teams, preset: state.preset, overrides: overrides() };
+      localStorage.setItem(LAST_KEY, JSON.stringify(last));
+    } catch { /* ignore */ }
     location.assign(`/play/${encodeURIComponent(game.id)}`);
   } catch (err) {
     say(err.message);
@@ -351,6 +354,11 @@ try {
     if (typeof last.preset === "string" && Object.hasOwn(PRESETS, last.preset)) {
       state.preset = last.preset;
       state.values = { ...PRESETS[last.preset].rules };
+      // The last game's house rules too: only options this server knows, with their types.
+      const saved = last.overrides && typeof last.overrides === "object" ? last.overrides : {};
+      for (const [k, v] of Object.entries(saved)) {
+        if (k in state.values && typeof v === typeof state.values[k]) state.values[k] = v;
+      }
     }
   }
 } catch { /* a bad saved setup is ignored */ }

@@ -1,0 +1,133 @@
+"""One strict parser for what a request sends: query numbers, flags, ids and JSON bodies.
+
+Every query field and body goes through these, so a bad value is a 400 naming the field and
+what is accepted, never a 500: numbers are ASCII digits within bounds (no ``²``, ``①`` or
+5,000-digit numbers), flags are spelled one of a few ways, ids match their whole pattern, and a
+JSON body is bounded in size and nesting.
+
+>>> int_field("limit", "50", 1, 500)
+50
+>>> int_field("limit", "²", 1, 500)
+Traceback (most recent call last):
+...
+scorekeeper.errors.RequestFieldError: limit must be a whole number from 1 to 500, not '²'
+>>> bool_field("on_board", "yes")
+True
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from scorekeeper.errors import RequestFieldError
+
+MAX_JSON_DEPTH = 32
+"""The deepest nesting a JSON body may have (a game's setup needs 4)."""
+
+MAX_DIGITS = 9
+"""The most digits a query number may have before its bounds are even checked."""
+
+_DIGITS = re.compile(r"-?[0-9]{1,%d}" % MAX_DIGITS)
+_TRUE = frozenset({"1", "true", "yes", "on"})
+_FALSE = frozenset({"0", "false", "no", "off"})
+_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+def _shown(raw: str) -> str:
+    return repr(raw if len(raw) <= 20 else raw[:20] + "…")
+
+
+def int_field(name: str, raw: str, low: int, high: int) -> int:
+    """``raw`` as an integer from ``low`` to ``high``, written in ASCII digits.
+
+    :raises RequestFieldError: for anything else, naming the field and the range.
+    """
+    if not _DIGITS.fullmatch(raw) or not low <= int(raw) <= high:
+        raise RequestFieldError(
+            f"{name} must be a whole number from {low} to {high}, not {_shown(raw)}"
+        )
+    return int(raw)
+
+
+def int_arg(args: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
+    """The query field ``name`` as :func:`int_field`, or ``default`` when it is absent."""
+    raw = args.get(name)
+    return default if raw is None else int_field(name, raw, low, high)
+
+
+def bool_field(name: str, raw: str) -> bool:
+    """``raw`` as a flag: 1/true/yes/on or 0/false/no/off, any case.
+
+    :raises RequestFieldError: for anything else.
+    """
+    word = raw.strip().lower()
+    if word in _TRUE:
+        return True
+    if word in _FALSE:
+        return False
+    raise RequestFieldError(f"{name} must be true or false (1/0, yes/no), not {_shown(raw)}")
+
+
+def game_id_field(raw: str) -> str:
+    """A game id as the store makes them: 1 to 64 letters, digits, ``-`` or ``_``.
+
+    :raises RequestFieldError: for anything else (a newline, a surrogate, a slash).
+    """
+    if not _GAME_ID.fullmatch(raw):
+        raise RequestFieldError(f"{_shown(raw)} is not a game id (letters, digits, - and _)")
+    return raw
+
+
+def _has_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def json_depth(value: Any) -> int:
+    """How deeply ``value`` nests lists and objects (a scalar is 0), without recursion.
+
+    :raises RequestFieldError: when a string in it holds a lone surrogate (``"\\ud800"``),
+        which no text can store.
+    """
+    deepest = 0
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            if _has_surrogate(item):
+                raise RequestFieldError("the JSON body holds a lone surrogate (\\ud800-\\udfff)")
+            continue
+        if isinstance(item, dict):
+            stack.extend((k, depth + 1) for k in item)
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+        else:
+            continue
+        deepest = max(deepest, depth + 1)
+    return deepest
+
+
+def parse_json(data: bytes) -> Any:
+    """A request body as JSON, at most :data:`MAX_JSON_DEPTH` deep.
+
+    :raises RequestFieldError: when it is not UTF-8 JSON or nests deeper.
+    """
+    try:
+        value = json.loads(data.decode("utf-8"))
+    except RecursionError:
+        value = None
+        too_deep = True
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise RequestFieldError(f"the body is not JSON ({exc})") from None
+    else:
+        too_deep = json_depth(value) > MAX_JSON_DEPTH
+    if too_deep:
+        raise RequestFieldError(f"the JSON body nests deeper than {MAX_JSON_DEPTH} levels")
+    return value
