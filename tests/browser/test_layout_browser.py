@@ -1,0 +1,95 @@
+"""Layouts that hold: the longest names a game takes, at a phone's, a tablet's and a projector's
+size, on every game page: no sideways scrolling, no control hidden under another, names cut
+with an ellipsis (the full name on hover), and the advised action as the primary button.
+
+Screenshots go to test-artifacts/layout-*.png.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from helpers.browser import Server, Tab
+from helpers.pages import api, new_game, open_play_page
+
+from scorekeeper.game.actions import MAX_NAME
+
+pytestmark = pytest.mark.browser
+
+SIZES = [(360, 740), (768, 1024), (1920, 1080)]
+LONG = ("Bartholomew Maximilian Featherstonehaugh" + "x" * MAX_NAME)[:MAX_NAME]
+
+# Each visible, enabled control scrolled to the middle of the screen: is it the element found
+# at its own centre (or inside it)? Returns the ones something else covers.
+COVERED_JS = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll('button, .btn, input, select, summary, a')) {
+    const r0 = el.getBoundingClientRect();
+    if (!r0.width || !r0.height || el.closest('[hidden]') || el.disabled) continue;
+    if (getComputedStyle(el).visibility === 'hidden') continue;
+    const shut = el.closest('details:not([open])');
+    if (shut && el !== shut.querySelector('summary')) continue;  // folded away
+    el.scrollIntoView({block: 'center', inline: 'center'});
+    const r = el.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) continue;
+    const hit = document.elementFromPoint(x, y);
+    if (hit && hit !== el && !el.contains(hit) && !hit.contains(el)) {
+      out.push(`${el.tagName}#${el.id}.${el.className} under ${hit.tagName}#${hit.id}.${hit.className}`);
+    }
+  }
+  window.scrollTo(0, 0);
+  return out;
+}"""
+WIDE_JS = "() => document.documentElement.scrollWidth - innerWidth"
+
+
+def _check(tab: Tab, name: str) -> None:
+    page = tab.page
+    assert page.evaluate(WIDE_JS) <= 0, f"{name}: the page scrolls sideways"
+    assert page.evaluate(COVERED_JS) == [], f"{name}: a control is covered"
+    tab.shot(name)
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_long_names_fit_every_game_page(
+    live_server: Server, open_tab: Callable[..., Tab], size: tuple[int, int]
+) -> None:
+    game_id, token = new_game(live_server, [LONG, "Ann", "Bob"], "standard")
+    tab = open_tab(*size)
+    page = tab.page
+    open_play_page(live_server, tab, game_id, token)
+    # the turn's title cuts the name but keeps "'s turn"; the full name is on hover
+    title = page.locator("#turn-title .tname")
+    assert title.get_attribute("title") == LONG
+    assert page.locator("#turn-title").inner_text().endswith("'s turn")
+    assert page.locator("#scores .pname").first.get_attribute("title") == LONG
+    _check(tab, f"layout-play-pad-{size[0]}")
+    # before anything is banked, the action bar never covers the pad's keys
+    for face in range(1, 7):
+        key = page.locator(f"#pad button[data-face='{face}']")
+        key.scroll_into_view_if_needed()
+        box = key.bounding_box()
+        assert box is not None
+        hit = page.evaluate(
+            "([x, y]) => document.elementFromPoint(x, y).closest('#pad') !== null",
+            [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+        )
+        assert hit, f"the {face} key is covered"
+
+    api(live_server, f"/api/games/{game_id}/actions", {"version": 0, "type": "throw",
+        "dice": [1, 5, 2, 3, 4, 6]}, token)  # fmt: skip
+    page.wait_for_selector("#keeps-section:not([hidden])")
+    page.wait_for_function("() => /advised/.test(document.querySelector('#act-throw').textContent)")
+    # the advised action (throwing on with hot dice) is the primary button, named in words
+    assert "primary" in (page.locator("#act-throw").get_attribute("class") or "")
+    assert "primary" not in (page.locator("#act-bank").get_attribute("class") or "")
+    _check(tab, f"layout-play-keep-{size[0]}")
+
+    for path in (f"/history/{game_id}", f"/board/{game_id}"):
+        page.goto(live_server.url + path)
+        page.wait_for_load_state("networkidle")
+        assert LONG in page.content() or page.locator(f"[title='{LONG}']").count() > 0
+        _check(tab, f"layout-{path.split('/')[1]}-{size[0]}")
+    assert tab.errors == []
