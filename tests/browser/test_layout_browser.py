@@ -36,7 +36,8 @@ COVERED_JS = """() => {
     if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) continue;
     const hit = document.elementFromPoint(x, y);
     if (hit && hit !== el && !el.contains(hit) && !hit.contains(el)) {
-      out.push(`${el.tagName}#${el.id}.${el.className} under ${hit.tagName}#${hit.id}.${hit.className}`);
+      const name = (e) => `${e.tagName}#${e.id}.${e.className}`;
+      out.push(`${name(el)} under ${name(hit)}`);
     }
   }
   window.scrollTo(0, 0);
