@@ -14,11 +14,10 @@ from __future__ import annotations
 import contextlib
 import json
 import sqlite3
-import threading
-from collections import OrderedDict
 from pathlib import Path
 from typing import Any
 
+from scorekeeper.cache import LRU
 from scorekeeper.review.evaluate import review_events
 from scorekeeper.rules import Rules
 from scorekeeper.store import read_log
@@ -40,8 +39,7 @@ WIN_WORDS = {
     "two_players_only": "Win chance is reviewed for two-player games only.",
 }
 
-_lock = threading.Lock()
-_reviews: OrderedDict[tuple[str, ...], dict[str, Any]] = OrderedDict()
+_reviews: LRU[tuple[str, ...], dict[str, Any]] = LRU(MEMORY_REVIEWS)
 
 
 def _database(conn: sqlite3.Connection) -> str:
@@ -66,11 +64,9 @@ def stored_review(
     players |= {str(e["name"]).casefold() for e in events if e.get("type") == "join"}
     win = cached_winprob(rules, win_folder) if len(players) == 2 else None
     key = (_database(conn), game_id, str(version), str(cache_dir), str(win is not None))
-    with _lock:
-        found = _reviews.get(key)
-        if found is not None:
-            _reviews.move_to_end(key)
-            return found
+    found = _reviews.get(key)
+    if found is not None:
+        return found
     body = _stored(conn, game_id, version, win is not None)
     if body is None:
         review = review_events(events, policy_for(rules, cache_dir), win)
@@ -80,10 +76,7 @@ def stored_review(
             body["message"] = IN_PROGRESS
         if review.over:
             _store(conn, game_id, version, win is not None, body)
-    with _lock:
-        _reviews[key] = body
-        while len(_reviews) > MEMORY_REVIEWS:
-            _reviews.popitem(last=False)
+    _reviews.put(key, body)
     return body
 
 
@@ -120,5 +113,4 @@ def _store(
 
 def clear_reviews() -> None:
     """Forget every cached review."""
-    with _lock:
-        _reviews.clear()
+    _reviews.clear()

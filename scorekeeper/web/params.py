@@ -30,7 +30,7 @@ MAX_JSON_DEPTH = 32
 MAX_DIGITS = 9
 """The most digits a query number may have before its bounds are even checked."""
 
-_DIGITS = re.compile(r"-?[0-9]{1,%d}" % MAX_DIGITS)
+_DIGITS = re.compile(rf"-?[0-9]{{1,{MAX_DIGITS}}}")
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"0", "false", "no", "off"})
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
