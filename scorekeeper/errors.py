@@ -33,6 +33,11 @@ class StaleVersionError(ScorekeeperError):
         self.current = current
 
 
+class StaleUndoError(ScorekeeperError):
+    """An undo (or redo) that names an action other than the one it would take back (or
+    re-apply): it was already done, or the game moved on; nothing is changed (409)."""
+
+
 class ControlTokenError(ScorekeeperError):
     """An action without the game's control token (``missing``) or with a wrong one."""
 

@@ -322,8 +322,8 @@ def test_undo_keep_and_bank_and_undo_twice(new_table: NewTable) -> None:
     t.bank()
     t.undo()
     assert _without_event(t.state) == after_keep
-    assert t.state["last_event"]["message"] == "Undid Ann's bank."
-    t.undo()  # a second undo removes the action before (there is no redo)
+    assert t.state["last_event"]["message"] == "Undid: Ann banked 1,000."
+    t.undo()  # a second undo removes the action before
     assert _without_event(t.state) == after_throw
     t.undo()
     t.undo(status=422)  # nothing left

@@ -1,7 +1,8 @@
 """The game's vocabulary of events: its set-up and each action a table can take.
 
 An action is a frozen dataclass (:class:`Throw`, :class:`KeepDice`, :class:`Bank`,
-:class:`QuickScore`, :class:`Join`, :class:`Leave`, :class:`End`, :class:`Undo`); the stored
+:class:`QuickScore`, :class:`Join`, :class:`Leave`, :class:`End`, :class:`Undo`, :class:`Redo`,
+:class:`Correct`); the stored
 event log holds their JSON form, and ``from_json``/``to_json`` round-trip it (``from_json``
 checks each field's value; ``parse_action`` also refuses fields an action does not take).
 ``parse_setup`` checks the body of ``POST /api/games`` into the ``create`` event;
@@ -273,15 +274,109 @@ class End(_Plain):
 
 
 @dataclass(frozen=True)
-class Undo(_Plain):
-    """The latest action still in effect taken back."""
+class Undo:
+    """The latest action still in effect taken back; ``undoes`` names it by its version (the
+    game version its event made), so a repeated or stale undo takes nothing back."""
 
     TYPE: ClassVar[str] = "undo"
+    undoes: int | None = None
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Undo:
+        """The undo of an event ``{"type": "undo", "undoes": VERSION}`` (``undoes`` optional)."""
+        value = data.get("undoes")
+        return cls(None if value is None else _version(value, "undoes", "undone"))
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as stored."""
+        if self.undoes is None:
+            return {"type": self.TYPE}
+        return {"type": self.TYPE, "undoes": self.undoes}
 
 
-Action = Throw | KeepDice | Bank | QuickScore | Join | Leave | End | Undo
+@dataclass(frozen=True)
+class Redo:
+    """The action the latest undo took back, applied again exactly as it was; ``redoes``
+    names it by its version."""
+
+    TYPE: ClassVar[str] = "redo"
+    redoes: int
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Redo:
+        """The redo of an event ``{"type": "redo", "redoes": VERSION}``."""
+        return cls(_version(data.get("redoes"), "redoes", "undone action to apply again"))
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as stored."""
+        return {"type": self.TYPE, "redoes": self.redoes}
+
+
+TurnAction = Throw | KeepDice | Bank | QuickScore
+TURN_ACTIONS: dict[str, type[TurnAction]] = {a.TYPE: a for a in (Throw, KeepDice, Bank, QuickScore)}
+MAX_CORRECTED_ACTIONS = 100
+"""The most actions a corrected turn may hold."""
+
+
+@dataclass(frozen=True)
+class Correct:
+    """A past turn's dice and keeps entered again: ``actions`` (throws, keeps, a bank or a
+    quick score) replace that turn's own, and every turn after it is replayed."""
+
+    TYPE: ClassVar[str] = "correct"
+    turn: int
+    actions: tuple[TurnAction, ...]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Correct:
+        """The correction of an event ``{"type": "correct", "turn": N, "actions": [...]}``."""
+        turn = data.get("turn")
+        if isinstance(turn, bool) or not isinstance(turn, int) or turn < 1:
+            raise ActionError(
+                f"a correction needs turn: the number of the turn to correct (1 or more), got"
+                f" {_kind(turn)}"
+            )
+        return cls(turn, _turn_actions(data.get("actions")))
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as stored."""
+        return {
+            "type": self.TYPE,
+            "turn": self.turn,
+            "actions": [a.to_json() for a in self.actions],
+        }
+
+
+def _turn_actions(value: Any) -> tuple[TurnAction, ...]:
+    example = '[{"type": "throw", "dice": [1, 5, 2, 3, 4, 6]}, {"type": "keep", "dice": [1, 5]}]'
+    if not isinstance(value, list) or not 1 <= len(value) <= MAX_CORRECTED_ACTIONS:
+        raise ActionError(
+            f"a correction needs actions: the turn's throws, keeps and its bank, 1 to"
+            f" {MAX_CORRECTED_ACTIONS} of them, e.g. {example}; got {_kind(value)}"
+        )
+    out: list[TurnAction] = []
+    for n, item in enumerate(value, 1):
+        kind = item.get("type") if isinstance(item, Mapping) else None
+        if kind not in TURN_ACTIONS:
+            raise ActionError(
+                f"action {n} of the correction is {_kind(item)}; a corrected turn holds"
+                f" {', '.join(TURN_ACTIONS)} actions only"
+            )
+        assert isinstance(item, Mapping)
+        allowed = {"type", *(f.name for f in fields(TURN_ACTIONS[kind]))}
+        extra = set(item) - allowed
+        if extra:
+            raise ActionError(
+                f"unknown field(s) {sorted(extra)} in action {n} of the correction (a {kind});"
+                f" it accepts: {', '.join(sorted(allowed))}"
+            )
+        out.append(TURN_ACTIONS[kind].from_json(item))
+    return tuple(out)
+
+
+Action = Throw | KeepDice | Bank | QuickScore | Join | Leave | End | Undo | Redo | Correct
 ACTIONS: dict[str, type[Action]] = {
-    a.TYPE: a for a in (Throw, KeepDice, Bank, QuickScore, Undo, Join, Leave, End)
+    a.TYPE: a for a in (Throw, KeepDice, Bank, QuickScore, Undo, Redo, Correct, Join, Leave, End)
 }
 ACTION_TYPES = tuple(ACTIONS)
 
@@ -330,6 +425,15 @@ def _dice(value: Any, kind: str) -> tuple[int, ...]:
         if isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6:
             raise ActionError(f"bad die {v!r} in the {kind}: each die is a whole number 1 to 6")
     return tuple(value)
+
+
+def _version(value: Any, name: str, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ActionError(
+            f"{name} must be the version of the {what} (a whole number, 1 or more; the state's"
+            f" {'undoable' if name == 'undoes' else 'redoable'}.version), got {_kind(value)}"
+        )
+    return value
 
 
 def _points(value: Any) -> int:

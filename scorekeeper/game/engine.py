@@ -1,18 +1,17 @@
-"""The game engine: a game is a pure replay of its events under its rules (spec §2–§5).
+"""The game engine: the rules of play, applied one action at a time (spec §2–§5).
 
-Events are the JSON form of actions (see :mod:`scorekeeper.game.actions`): the first is
-``create``; the rest are actions (``throw``, ``keep``, ``bank``, ``quick_score``, ``join``,
-``leave``, ``end``) and ``undo``. An ``undo`` removes the latest action still in effect, so two
-undos in a row remove the two latest actions; an undo is itself never undone (there is no
-redo: re-enter the action instead). :func:`replay` folds the events into a :class:`Game`;
-:meth:`Game.apply` applies one more action, or raises :class:`GameRuleError` with words a
-player understands, leaving the game unchanged.
+Actions are those of :mod:`scorekeeper.game.actions` (``throw``, ``keep``, ``bank``,
+``quick_score``, ``join``, ``leave``, ``end``). :meth:`Game.apply` applies one, or raises
+:class:`GameRuleError` with words a player understands, leaving the game unchanged. The event
+log around it (undo, redo, corrections of past turns, replay) is :mod:`scorekeeper.game.log`.
 
->>> from scorekeeper.game.actions import KeepDice, parse_setup
->>> setup = parse_setup({"players": ["Ann", "Bob"], "rules": {"preset": "standard"}})
->>> game = replay([setup, {"type": "throw", "dice": [1, 1, 1, 5, 2, 3], "source": "manual"}])
+>>> from scorekeeper.game.actions import KeepDice, Throw, parse_setup
+>>> game = Game(parse_setup({"players": ["Ann", "Bob"], "rules": {"preset": "standard"}}))
+>>> game.apply(Throw((1, 1, 1, 5, 2, 3)))
 >>> [k["points"] for k in game.to_json()["turn"]["keeps"]][:2]
 [1050, 1000]
+>>> game.describe(KeepDice((1, 1, 1, 5)))
+'Ann kept 1 1 1 5, 1,050'
 >>> game.apply(KeepDice((1, 1, 1, 5)))
 >>> game.turn.total, game.turn.dice_left
 (1050, 2)
@@ -23,16 +22,18 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
-from scorekeeper.errors import ActionError, DiceError, GameRuleError
+from scorekeeper.errors import ActionError, GameRuleError
 from scorekeeper.game.actions import (
     ACTIONS,
     Action,
     Bank,
+    Correct,
     End,
     Join,
     KeepDice,
     Leave,
     QuickScore,
+    Redo,
     Throw,
     Undo,
     action_from_json,
@@ -49,7 +50,7 @@ from scorekeeper.game.view import points_text as _n
 from scorekeeper.rules import Rules
 from scorekeeper.scoring import Dice, Outcome, table_for, throw_outcome
 
-__all__ = ["Game", "Player", "Stats", "Turn", "advance", "effective_actions", "replay"]
+__all__ = ["Game", "Player", "Stats", "Turn", "event_action"]
 
 
 class Game:
@@ -78,6 +79,11 @@ class Game:
         self.over = False
         self.history: list[dict[str, Any]] = []
         self.last_event: dict[str, Any] = {}
+        self.version = 0  # the log's version this state is at (set by the log's replay)
+        self.undoable: dict[str, Any] | None = None  # what the next undo would take back
+        self.redoable: dict[str, Any] | None = None  # what a redo would apply again
+        self.corrections: dict[int, dict[str, Any]] = {}  # corrected turns: number -> what it was
+        self.last_action_text = ""  # the latest applied action in words (describe)
         self._said: list[str] = []
         given = [f"{p.name} on {_n(p.start_score)}" for p in self.players if p.start_score]
         starting = ""
@@ -97,17 +103,19 @@ class Game:
     # ----- applying actions -------------------------------------------------------------
 
     def apply(self, action: Action | Mapping[str, Any]) -> None:
-        """Apply one checked action, or its event (not ``undo``: see :func:`advance`).
+        """Apply one checked action, or its event (not ``undo``, ``redo`` or ``correct``: see
+        :mod:`scorekeeper.game.log`).
 
         :raises GameRuleError: when the rules or the game's state do not allow it; the game
             is then unchanged.
         """
         if isinstance(action, Mapping):
-            action = _event_action(action)
+            action = event_action(action)
+        text = self.describe(action)
         self._said = []
         match action:
-            case Undo():
-                raise GameRuleError("'undo' is not an action the game can apply")
+            case Undo() | Redo() | Correct():
+                raise GameRuleError(f"{action.TYPE!r} is not an action the game can apply")
             case Throw():
                 self._throw(action)
             case KeepDice():
@@ -122,6 +130,41 @@ class Game:
                 self._leave(action)
             case End():
                 self._end()
+        self.last_action_text = text
+
+    def describe(self, action: Action) -> str:
+        """The action in a few words, as applied to the game as it stands now (before it):
+        ``Ann kept 1 5, 150``, ``Bob banked 450``."""
+        who = self._cur().name
+        match action:
+            case Throw():
+                return f"{who} threw {Dice(action.dice)}"
+            case KeepDice():
+                keep = self.table.keep(Dice(action.dice).counts)
+                points = f", {_n(keep.points)}" if keep is not None else ""
+                return f"{who} kept {Dice(action.dice)}{points}"
+            case Bank():
+                return f"{who} banked {_n(self.turn.total)}"
+            case QuickScore():
+                if action.points == 0:
+                    return f"{who}'s farkle (quick score)"
+                return f"{who} scored {_n(action.points)} (quick score)"
+            case Join():
+                return f"{action.name} joined"
+            case Leave():
+                seat = action.player
+                name = (
+                    self.players[seat].name
+                    if isinstance(seat, int) and 0 <= seat < len(self.players)
+                    else str(seat)
+                )
+                return f"{name} left"
+            case End():
+                return "the game ended"
+            case Correct():
+                return f"the correction of turn {action.turn}"
+            case _:
+                return action.TYPE
 
     def _cur(self) -> Player:
         return self.players[self.current]
@@ -446,6 +489,8 @@ class Game:
                 "note": note,
             }
         )
+        if t.number in self.corrections:
+            self.history[-1]["corrected"] = self.corrections[t.number]
         if self.over:
             self.turn = Turn(t.number + 1, self.current)
         else:
@@ -533,87 +578,12 @@ class Game:
         return state_json(self)
 
 
-def _event_action(event: Mapping[str, Any]) -> Action:
-    """The action of a logged event; a corrupt or non-action event is a game rule error."""
+def event_action(event: Mapping[str, Any]) -> Action:
+    """The action of a logged event; a corrupt or unknown event is a game rule error."""
     kind = event.get("type")
-    if kind not in ACTIONS or kind == Undo.TYPE:
+    if kind not in ACTIONS:
         raise GameRuleError(f"{kind!r} is not an action the game can apply")
     try:
         return action_from_json(event)
     except ActionError as exc:
         raise GameRuleError(str(exc)) from exc
-
-
-def effective_actions(events: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """The actions still in effect after the undos (the create event excluded)."""
-    stack: list[Mapping[str, Any]] = []
-    for ev in events[1:]:
-        if ev["type"] == "undo":
-            if stack:
-                stack.pop()
-        else:
-            stack.append(ev)
-    return stack
-
-
-def replay(events: Sequence[Mapping[str, Any]]) -> Game:
-    """The game that the events describe (a pure function of the events).
-
-    :raises GameRuleError: when an action in the log is not allowed (a corrupt log).
-    """
-    if not events or events[0].get("type") != "create":
-        raise GameRuleError("a game's events must start with its create event")
-    game = Game(events[0])
-    actions = effective_actions(events)
-    for ev in actions:
-        game.apply(ev)
-    if len(events) > 1 and events[-1]["type"] == "undo":
-        _announce_undo(game, events)
-    return game
-
-
-def _announce_undo(game: Game, events: Sequence[Mapping[str, Any]]) -> None:
-    """Say, as the game's last event, which action the last undo of ``events`` took back."""
-    before = effective_actions(events[:-1])
-    undone = before[-1] if before else None
-    kind = undone["type"] if undone else "nothing"
-    label = {
-        "throw": "throw",
-        "keep": "keep",
-        "bank": "bank",
-        "quick_score": "quick score",
-        "join": "joining",
-        "leave": "leaving",
-        "end": "end of the game",
-    }.get(str(kind), str(kind))
-    who = game.players[game.current].name
-    if undone and kind in ("join", "leave"):
-        who = str(undone.get("name") or undone.get("player"))
-    what = f"the {label}" if kind == "end" else f"{who}'s {label}"
-    game.last_event = {
-        "type": "undo",
-        "player": who,
-        "points": None,
-        "message": f"Undid {what}.",
-        "undone": kind,
-        "all": ["undo"],
-    }
-
-
-def advance(game: Game, events: Sequence[Mapping[str, Any]], event: Mapping[str, Any]) -> Game:
-    """The game after one more event; ``events`` is the log so far (needed for ``undo``).
-
-    For an action the given game is changed in place and returned; for an undo a new game is
-    replayed from the log.
-
-    :raises GameRuleError: when the action is not allowed, or there is nothing to undo.
-    """
-    if event["type"] == "undo":
-        if not effective_actions(events):
-            raise GameRuleError("there is nothing to undo: the game has just been created")
-        return replay([*events, event])
-    try:
-        game.apply(event)
-    except DiceError as exc:
-        raise GameRuleError(str(exc)) from exc
-    return game

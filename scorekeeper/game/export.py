@@ -1,7 +1,7 @@
 """Exporting a game, running or finished: its turn log as CSV, or everything as JSON.
 
 >>> from scorekeeper.game.actions import parse_setup
->>> from scorekeeper.game.engine import replay
+>>> from scorekeeper.game.log import replay
 >>> rules = {"overrides": {"opening_minimum": 0}}
 >>> setup = parse_setup({"players": ["Ann", "=Bob"], "rules": rules})
 >>> game = replay([setup, {"type": "quick_score", "points": 350}])
@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from scorekeeper.game.engine import Game
+from scorekeeper.game.view import throws_text
 
 CSV_COLUMNS = ("turn", "player", "outcome", "points", "banked", "score", "throws", "note")
 
@@ -28,24 +29,6 @@ def _cell(value: Any) -> Any:
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + value
     return value
-
-
-def throws_text(throws: Sequence[dict[str, Any]]) -> str:
-    """One turn's throws in words, e.g. ``1 1 5 2 3 4 kept 1 1 5 (250); 2 3 6 farkle``."""
-    parts = []
-    for t in throws:
-        if "quick" in t:
-            parts.append(f"quick score {t['quick']}")
-        elif "dice" in t:
-            text = " ".join(map(str, t["dice"]))
-            if t.get("keep"):
-                text += f" kept {' '.join(map(str, t['keep']))} ({t.get('points', 0)})"
-            elif t.get("result"):
-                text += " " + str(t["result"]).replace("_", " ")
-            parts.append(text)
-        elif t.get("left"):
-            parts.append("left the game")
-    return "; ".join(parts)
 
 
 def _team_seats(game: Game) -> dict[str, list[int]]:

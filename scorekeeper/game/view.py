@@ -7,6 +7,7 @@ module does not import the engine.
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from scorekeeper.game.state import Player, Turn
@@ -31,6 +32,8 @@ class GameView(Protocol):
     over: bool
     history: list[dict[str, Any]]
     last_event: dict[str, Any]
+    undoable: dict[str, Any] | None
+    redoable: dict[str, Any] | None
 
     def turn_refusal(self) -> str | None:
         """Why the current player may not bank now, or None."""
@@ -59,6 +62,24 @@ def points_text(points: int) -> str:
 def dice_word(n: int) -> str:
     """``1 die`` or ``N dice``."""
     return "1 die" if n == 1 else f"{n} dice"
+
+
+def throws_text(throws: Sequence[dict[str, Any]]) -> str:
+    """One turn's throws in words, e.g. ``1 1 5 2 3 4 kept 1 1 5 (250); 2 3 6 farkle``."""
+    parts = []
+    for t in throws:
+        if "quick" in t:
+            parts.append(f"quick score {t['quick']}")
+        elif "dice" in t:
+            text = " ".join(map(str, t["dice"]))
+            if t.get("keep"):
+                text += f" kept {' '.join(map(str, t['keep']))} ({t.get('points', 0)})"
+            elif t.get("result"):
+                text += " " + str(t["result"]).replace("_", " ")
+            parts.append(text)
+        elif t.get("left"):
+            parts.append("left the game")
+    return "; ".join(parts)
 
 
 def _teams_json(game: GameView) -> list[dict[str, Any]] | None:
@@ -137,4 +158,6 @@ def state_json(game: GameView) -> dict[str, Any]:
         "history": list(game.history),  # a copy: the game appends to its own list
         "stats": [{"name": pl.name, **pl.stats.to_json()} for pl in game.players],
         "last_event": game.last_event,
+        "undoable": game.undoable,
+        "redoable": game.redoable,
     }

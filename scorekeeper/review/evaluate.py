@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from scorekeeper.errors import ScorekeeperError
-from scorekeeper.game import Game
+from scorekeeper.game import Game, effective_actions
 from scorekeeper.review.model import (
     Decision,
     GameReview,
@@ -48,15 +48,9 @@ NOTHING_YET = "No turn has been played yet."
 
 
 def resolve_undos(events: Sequence[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """The actions still in effect after the undos (the create event excluded)."""
-    stack: list[Mapping[str, Any]] = []
-    for ev in events[1:]:
-        if ev.get("type") == "undo":
-            if stack:
-                stack.pop()
-        else:
-            stack.append(ev)
-    return stack
+    """The actions in effect after the undos, redos and corrections (``create`` excluded):
+    the log as the game replays it, so a corrected turn is reviewed as corrected."""
+    return effective_actions(events)
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from scorekeeper.errors import StaleVersionError
-from scorekeeper.game import Game, advance, replay
+from scorekeeper.game import LOG_EVENTS, Game, advance, replay
 from scorekeeper.store.cache import CACHE, CHANGES, GameKey, game_key
 from scorekeeper.store.games import Snapshot, load_events, summary
 from scorekeeper.store.pool import writer_lock
@@ -122,7 +122,7 @@ def _append_one(conn: sqlite3.Connection, item: _Pending, games: _Held) -> tuple
     held = games.get(item.key)
     game = held[1] if held and held[0] == version else CACHE.take(item.key, version)
     events: list[dict[str, Any]] = []
-    if game is None or item.event["type"] == "undo":
+    if game is None or item.event["type"] in LOG_EVENTS:
         events = load_events(conn, game_id)
         game = game or replay(events)
     game = advance(game, events, item.event)

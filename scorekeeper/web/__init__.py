@@ -19,6 +19,7 @@ from scorekeeper.errors import (
     GameNotFoundError,
     GameRuleError,
     ScorekeeperError,
+    StaleUndoError,
     StaleVersionError,
 )
 from scorekeeper.store import default_db_path
@@ -128,5 +129,6 @@ def error_status(exc: ScorekeeperError) -> tuple[str, int]:
 _STATUS: dict[type[ScorekeeperError], tuple[str, int]] = {
     GameNotFoundError: ("not_found", 404),
     StaleVersionError: ("stale_version", 409),
+    StaleUndoError: ("stale_undo", 409),
     GameRuleError: ("not_allowed", 422),
 }

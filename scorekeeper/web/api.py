@@ -4,7 +4,8 @@ Games: ``POST /api/games``, ``GET /api/games``, ``GET /api/games/<id>``,
 ``POST /api/games/<id>/actions``, the export and event-stream views of
 :mod:`scorekeeper.web.api_stream`; scoring: ``GET /api/score``, ``GET /api/suggest``.
 Errors are ``{"error": code, "message": words}`` with 400 (malformed), 401/403 (no or wrong
-control token), 404, 409 (stale version, with the current ``version`` and ``state``), 413 and
+control token), 404, 409 (stale version or stale undo, with the current ``version`` and
+``state``), 413 and
 422 (against the rules).
 """
 
@@ -14,7 +15,7 @@ from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 
-from scorekeeper.errors import ActionError, ControlTokenError, StaleVersionError
+from scorekeeper.errors import ActionError, ControlTokenError, StaleUndoError, StaleVersionError
 from scorekeeper.game.actions import parse_action, parse_setup
 from scorekeeper.rules import named_rules
 from scorekeeper.scoring import Dice, keeps_report
@@ -175,8 +176,9 @@ def act(game_id: str) -> Any:
     event = parse_action(body)
     try:
         done = append(conn, game_id, version, event)
-    except StaleVersionError as exc:
-        out = {"error": "stale_version", "message": str(exc), **game_json(snapshot(conn, game_id))}
+    except (StaleVersionError, StaleUndoError) as exc:
+        code = "stale_undo" if isinstance(exc, StaleUndoError) else "stale_version"
+        out = {"error": code, "message": str(exc), **game_json(snapshot(conn, game_id))}
         return jsonify(out), 409
     return jsonify(game_json(done))
 

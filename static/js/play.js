@@ -14,6 +14,8 @@ const ui = {
   quick: localStorage.getItem(QUICK_KEY) === "1",
   busy: false,
   inflight: Promise.resolve(true),
+  inflightKind: null, // the type of the action on its way
+
   midway: false, // between the steps of "keep and bank"
   pendingStart: null,
   lastThrowKey: "",
@@ -120,7 +122,7 @@ function renderNow(game, why) {
   renderWinner(st);
   $("#turn").hidden = st.over;
   if (!st.over) renderTurn(st);
-  $("#undo").disabled = !client.canControl || game.version < 1;
+  renderUndo(st);
   renderTools(st);
 
   if ((why === "action" || why === "stream" || why === "stale") && game.version > ui.shownVersion) {
@@ -350,15 +352,52 @@ function renderKeepsNow(st) {
     : sentence(refusal || warning);
 }
 
+// ---------- undo and redo ----------
+// The Undo button names what it would take back; after an undo a bar says what was undone,
+// with Redo, until the next action (the server's state.redoable).
+function renderUndo(st) {
+  const undo = $("#undo");
+  const next = st.undoable;
+  undo.disabled = !client.canControl || !next;
+  undo.title = next ? `Undo: ${next.text} (u)` : "Nothing to undo";
+  undo.setAttribute("aria-label", next ? `Undo: ${next.text}` : "Undo: nothing to undo");
+  const done = st.redoable;
+  $("#undo-bar").hidden = !done;
+  if (!done) return;
+  $("#undo-text").textContent = `Undid: ${done.text}`;
+  const redo = $("#redo");
+  redo.disabled = !client.canControl || ui.busy;
+  redo.setAttribute("aria-label", `Redo: ${done.text}`);
+}
+
+// Each undo names the action it takes back (undoes: its version), as the player saw it. A
+// second tap within UNDO_REPEAT_MS is the same undo again (a double tap): it names the same
+// action, so the server refuses it and never takes back two. An undo tapped while another
+// action is on its way names that action once it is done.
+const UNDO_REPEAT_MS = 700;
+const undoTap = { at: -Infinity, action: null };
+function undoClick() {
+  const st = client.game && client.game.state;
+  if (!st) return Promise.resolve(false);
+  const now = performance.now();
+  if (now - undoTap.at >= UNDO_REPEAT_MS || !undoTap.action) {
+    const later = ui.busy && ui.inflightKind !== "undo";
+    undoTap.action = { type: "undo", undoes: later || !st.undoable ? null : st.undoable.version };
+  }
+  undoTap.at = now;
+  return act([undoTap.action]);
+}
+
 // ---------- actions ----------
 // One action at a time: a second tap while one is on its way is dropped (no double keeps),
-// except Undo, which waits for it and then undoes it.
+// except Undo, which waits for it and then undoes what it names.
 function act(actions) {
   if (!client.canControl) return Promise.resolve(false);
   if (ui.busy) {
     if (actions[0].type !== "undo") return Promise.resolve(false);
     return ui.inflight.then(() => act(actions));
   }
+  ui.inflightKind = actions[actions.length - 1].type;
   ui.inflight = actNow(actions);
   return ui.inflight;
 }
@@ -372,12 +411,25 @@ async function actNow(actions) {
       const last = i === actions.length - 1;
       if (last) ui.pendingStart = start;
       ui.midway = !last;
-      await client.act(actions[i]);
+      const a = actions[i];
+      if (a.type === "undo" && a.undoes === null) {
+        // named now: the latest action once the one before it is done (shared by a double tap)
+        const next = client.game && client.game.state.undoable;
+        if (!next) { say("Nothing to undo.", "ok"); return false; }
+        a.undoes = next.version;
+      }
+      await client.act(a);
     }
     return true;
   } catch (err) {
     ui.pendingStart = null;
-    if (err.status === 409) {
+    const redo = actions[0].type === "redo";
+    if (err.code === "stale_undo" && !redo) {
+      const next = client.game && client.game.state.undoable;
+      say(`Already undone (a second tap): nothing more was taken back.${next ? ` Tap Undo again to take back ${next.text}.` : ""}`, "ok");
+    } else if (err.status === 409 && redo) {
+      say("Nothing was redone: the game moved on after the undo (the page now shows it). Enter the action again if it is still wanted.");
+    } else if (err.status === 409) {
       say("Another tablet acted first: the game has been reloaded. Check the screen and try again.");
       banner("The game changed on another device; this page now shows the latest state.", "info");
       setTimeout(() => { if (client.connected) banner(null); }, 4000);
@@ -496,7 +548,11 @@ $("#act-bank").addEventListener("click", () => {
     act([{ type: "bank" }]);
   }
 });
-$("#undo").addEventListener("click", () => act([{ type: "undo" }]));
+$("#undo").addEventListener("click", () => { undoClick(); });
+$("#redo").addEventListener("click", () => {
+  const done = client.game && client.game.state.redoable;
+  if (done) act([{ type: "redo", redoes: done.version }]);
+});
 
 $("#quick-toggle").addEventListener("change", (e) => {
   ui.quick = e.target.checked;

@@ -75,8 +75,9 @@ class Table:
 
 
 def core(state: dict[str, Any]) -> dict[str, Any]:
-    """The state less what is not game state: the last event and the advisor's advice."""
-    out = {k: v for k, v in state.items() if k != "last_event"}
+    """The state less what is not game state: the last event, what a redo would apply again,
+    and the advisor's advice."""
+    out = {k: v for k, v in state.items() if k not in ("last_event", "redoable")}
     out["turn"] = {k: v for k, v in state["turn"].items() if not k.startswith("advice")}
     return out
 
