@@ -167,3 +167,19 @@ def test_a_finished_review_is_computed_once(
     g.act("undo")  # a new version: reviewed afresh
     with pytest.raises(AssertionError, match="reviewed again"):
         g.review()
+
+
+def test_the_review_reads_a_corrected_turn(client: FlaskClient) -> None:
+    g = _played(client)
+    turns = g.review()["turns"]
+    assert turns[0]["score_after"] == 150
+    fixed = [
+        {"type": "throw", "dice": [1, 1, 5, 2, 3, 4]},
+        {"type": "keep", "dice": [1, 1, 5]},
+        {"type": "bank"},
+    ]
+    g.act("correct", turn=1, actions=fixed)  # a new version: reviewed afresh
+    body = g.review()
+    first = body["turns"][0]
+    assert first["score_after"] == 250 and first["throws"][0]["dice"] == [1, 1, 2, 3, 4, 5]
+    assert body["turns"][2]["score_after"] == turns[2]["score_after"] + 100

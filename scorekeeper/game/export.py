@@ -6,7 +6,7 @@
 >>> setup = parse_setup({"players": ["Ann", "=Bob"], "rules": rules})
 >>> game = replay([setup, {"type": "quick_score", "points": 350}])
 >>> print(game_csv(game).splitlines()[1])
-1,Ann,quick_score,350,350,350,quick score 350,,350,0
+1,Ann,quick_score,350,350,350,quick score 350,,,350,0
 >>> game_csv(game).splitlines()[0].endswith("'=Bob")
 True
 """
@@ -21,7 +21,17 @@ from typing import Any
 from scorekeeper.game.engine import Game
 from scorekeeper.game.view import throws_text
 
-CSV_COLUMNS = ("turn", "player", "outcome", "points", "banked", "score", "throws", "note")
+CSV_COLUMNS = (
+    "turn",
+    "player",
+    "outcome",
+    "points",
+    "banked",
+    "score",
+    "throws",
+    "note",
+    "corrected",
+)
 
 
 def _cell(value: Any) -> Any:
@@ -29,6 +39,16 @@ def _cell(value: Any) -> Any:
     if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
         return "'" + value
     return value
+
+
+def corrected_text(turn: dict[str, Any]) -> str:
+    """For a corrected turn, what it was before (``was 1 2 3 4 5 6 kept 1 5 (150), bank 150``);
+    empty for a turn as first entered."""
+    fix = turn.get("corrected")
+    if not fix:
+        return ""
+    was = fix["was"]
+    return f"was {was['throws']}, {str(was['outcome']).replace('_', ' ')} {was['banked']}"
 
 
 def _team_seats(game: Game) -> dict[str, list[int]]:
@@ -41,8 +61,9 @@ def _team_seats(game: Game) -> dict[str, list[int]]:
 
 
 def game_csv(game: Game) -> str:
-    """The turn log as CSV: one row per turn, then every player's score after that turn and,
-    in a team game, every team's total (columns ``team NAME``).
+    """The turn log as CSV: one row per turn (``corrected`` says what a corrected turn was),
+    then every player's score after that turn and, in a team game, every team's total
+    (columns ``team NAME``).
 
     When a player starts on points (a handicap) a first row, turn 0 with outcome ``start``,
     gives everyone's starting score.
@@ -65,7 +86,7 @@ def game_csv(game: Game) -> str:
     if any(starts):
         given = ", ".join(f"{p.name} {p.start_score}" for p in game.players if p.start_score)
         note = _cell(f"starting points: {given}")
-        writer.writerow([0, "", "start", "", "", "", "", note, *starts, *totals(starts)])
+        writer.writerow([0, "", "start", "", "", "", "", note, "", *starts, *totals(starts)])
     for h in game.history:
         scores = list(h["scores"]) + [0] * (len(game.players) - len(h["scores"]))
         writer.writerow(
@@ -78,6 +99,7 @@ def game_csv(game: Game) -> str:
                 h["score"],
                 throws_text(h["throws"]),
                 _cell(h["note"]),
+                corrected_text(h),
                 *scores,
                 *totals(scores),
             ]

@@ -209,8 +209,9 @@ def _check(
         turn, who = game.turn.number, game.players[game.current].name
         if first < i <= last and (turn != number or game.over):
             raise GameRuleError(
-                f"the corrected turn {number} ends at its action {i - first} (before the"
-                f" {kind}); remove the actions after it"
+                f"the corrected turn {number} is over after its action {i - first} (a"
+                f" {actions[i - 1].event.get('type')} that ends the turn); remove the"
+                f" {last - i + 1} action(s) after it"
             )
         try:
             game.apply(played.event)
@@ -273,12 +274,16 @@ def _undoable(game: Game, resolved: Resolved) -> dict[str, Any] | None:
     if not resolved.in_effect:
         return None
     top = resolved.in_effect[-1]
-    text = (
-        f"the correction of turn {top.event.get('turn')}"
-        if top.kind == Correct.TYPE
-        else game.last_action_text
-    )
+    text = game.last_action_text
+    if top.kind == Correct.TYPE:
+        text = _correction_text(game, top.event.get("turn"))
     return {"version": top.version, "type": top.kind, "text": text}
+
+
+def _correction_text(game: Game, number: Any) -> str:
+    """``the correction of Ann's turn 3``."""
+    who = next((h["player"] for h in game.history if h["turn"] == number), None)
+    return f"the correction of {who}'s turn {number}" if who else f"the correction of turn {number}"
 
 
 def _redoable(game: Game, resolved: Resolved) -> dict[str, Any] | None:
@@ -286,7 +291,10 @@ def _redoable(game: Game, resolved: Resolved) -> dict[str, Any] | None:
     if not resolved.undone:
         return None
     top = resolved.undone[-1]
-    text = game.describe(event_action(top.event))
+    if top.kind == Correct.TYPE:
+        text = _correction_text(game, top.event.get("turn"))
+    else:
+        text = game.describe(event_action(top.event))
     return {"version": top.version, "type": top.kind, "text": text}
 
 

@@ -1,8 +1,9 @@
 """The JSON API (``/api/...``): thin views that parse, call the engine and return JSON.
 
 Games: ``POST /api/games``, ``GET /api/games``, ``GET /api/games/<id>``,
-``POST /api/games/<id>/actions``, the export and event-stream views of
-:mod:`scorekeeper.web.api_stream`; scoring: ``GET /api/score``, ``GET /api/suggest``.
+``POST /api/games/<id>/actions``, ``POST /api/games/<id>/corrections/preview``, the export
+and event-stream views of :mod:`scorekeeper.web.api_stream`;
+scoring: ``GET /api/score``, ``GET /api/suggest``.
 Errors are ``{"error": code, "message": words}`` with 400 (malformed), 401/403 (no or wrong
 control token), 404, 409 (stale version or stale undo, with the current ``version`` and
 ``state``), 413 and
@@ -17,6 +18,7 @@ from flask import Blueprint, Response, current_app, jsonify, request
 
 from scorekeeper.errors import ActionError, ControlTokenError, StaleUndoError, StaleVersionError
 from scorekeeper.game.actions import parse_action, parse_setup
+from scorekeeper.game.corrections import correction_event, preview_correction
 from scorekeeper.rules import named_rules
 from scorekeeper.scoring import Dice, keeps_report
 from scorekeeper.store import (
@@ -25,6 +27,7 @@ from scorekeeper.store import (
     check_token,
     create_game,
     list_games,
+    read_log,
     snapshot,
 )
 from scorekeeper.web.api_advice import AdviceSettings, suggest, with_advice
@@ -181,6 +184,23 @@ def act(game_id: str) -> Any:
         out = {"error": code, "message": str(exc), **game_json(snapshot(conn, game_id))}
         return jsonify(out), 409
     return jsonify(game_json(done))
+
+
+@bp.post("/games/<game_id>/corrections/preview")
+def preview_correction_view(game_id: str) -> Any:
+    """What correcting a past turn ``{"turn": N, "actions": [...]}`` would change, or why it
+    would be refused; nothing is stored (save it as a ``correct`` action)."""
+    conn = get_db()
+    require_control(game_id)
+    body = json_body()
+    if not isinstance(body, dict) or set(body) - {"turn", "actions", "version"}:
+        raise ActionError(
+            'the body must be a JSON object {"turn": N, "actions": [...]} (the turn\'s throws,'
+            " keeps and bank, as in a correct action)"
+        )
+    event = correction_event(body.get("turn"), body.get("actions"))
+    version, _created, events = read_log(conn, game_id)
+    return jsonify({"version": version, **preview_correction(events, event)})
 
 
 def sse_response(body: Any) -> Response:
