@@ -1,11 +1,15 @@
-// The history page: a turn-by-turn log, a score sheet (printable), statistics and downloads.
-import { $, h, fill, fmt, pageData } from "./dom.js";
-import { call } from "./api.js";
+// The history page: a turn-by-turn log, a score sheet (printable), statistics and downloads;
+// with the game's control token, a past turn's dice and keeps can be corrected (previewed by
+// the server, refusals shown before saving).
+import { $, h, fill, fmt, announce, pageData } from "./dom.js";
+import { call, takeTokenFromHash, tokenFor } from "./api.js";
 import { diceRow } from "./dice.js";
-import { teamStanding, teamsText, turnLine } from "./game-view.js";
+import { sentence, teamStanding, teamsText, turnLine } from "./game-view.js";
 
 const { game_id: gameId } = pageData();
 const url = `/api/games/${encodeURIComponent(gameId)}`;
+const token = takeTokenFromHash(gameId) || tokenFor(gameId);
+let game = null; // the latest GET of the game
 
 function renderSheet(st) {
   const rows = [];
@@ -25,11 +29,12 @@ function renderSheet(st) {
         if (!t) return h("td", {}, "");
         const signed = t.banked >= 0 ? `+${fmt(t.banked)}` : fmt(t.banked);
         const pts = t.outcome === "farkle" ? (t.banked < 0 ? `F ${fmt(t.banked)}` : "F") : signed;
-        return h("td", {}, `${pts} / ${fmt(t.scores ? t.scores[i] : t.score)}`);
+        const mark = t.corrected ? " ✎" : "";
+        return h("td", { title: t.corrected ? "corrected" : null }, `${pts} / ${fmt(t.scores ? t.scores[i] : t.score)}${mark}`);
       })))),
     h("tfoot", {}, h("tr", {}, h("th", { scope: "row" }, "Total"), st.players.map((p) => h("th", {}, fmt(p.score)))),
       teamRow(st)));
-  fill($("#sheet"), table, h("p", { class: "muted" }, "Each cell: the turn's points / the running score; F = a farkle."));
+  fill($("#sheet"), table, h("p", { class: "muted" }, "Each cell: the turn's points / the running score; F = a farkle; ✎ = corrected."));
 }
 
 /** In a team game, a last row giving each player's team and that team's total, or null. */
@@ -40,22 +45,189 @@ function teamRow(st) {
     st.players.map((p) => h("td", {}, p.team ? `${p.team} ${fmt(total.get(p.team) ?? 0)}` : "–")));
 }
 
+/** What a corrected turn was, in words: "was 1 2 3 4 5 6 kept 1 5 (150), bank 150". */
+function wasText(t) {
+  const was = t.corrected && t.corrected.was;
+  return was ? `was ${was.throws || "no throws"}, ${String(was.outcome).replace(/_/g, " ")} ${fmt(was.banked)}` : "";
+}
+
 function renderLog(st) {
   const turns = st.history || [];
   if (!turns.length) { fill($("#log"), h("p", { class: "muted" }, "No turns played yet.")); return; }
+  const controls = Boolean(game && game.control);
   fill($("#log"), h("table", { class: "log" },
     h("thead", {}, h("tr", {}, ["#", "Player", "Throws", "Result", "Points", "Score"].map((c, i) =>
       h("th", { scope: "col", class: i >= 4 ? "num" : "" }, c)))),
-    h("tbody", {}, turns.map((t) => h("tr", { class: t.outcome === "farkle" ? "farkle" : "" },
-      h("td", {}, String(t.turn)), h("td", {}, t.player),
+    h("tbody", {}, turns.map((t) => h("tr", {
+      class: [t.outcome === "farkle" ? "farkle" : "", t.corrected ? "corrected" : ""].join(" ").trim(),
+      "data-turn": t.turn },
+      h("td", {}, String(t.turn)), h("td", { title: t.player }, t.player),
       h("td", {}, (t.throws || []).map((th) => {
         if ("quick" in th) return h("div", {}, `quick score ${fmt(th.quick)}`);
         if (th.left) return h("div", {}, "left the game");
         return h("div", {}, diceRow(th.dice || [], 22), th.keep ? ` keep ${th.keep.join(" ")} → ${fmt(th.points)}` : "",
           th.result ? ` (${th.result.replace(/_/g, " ")})` : "");
       })),
-      h("td", {}, turnLine(t)), h("td", { class: "num" }, fmt(t.banked)), h("td", { class: "num" }, fmt(t.score)))))));
+      h("td", {}, turnLine(t),
+        t.corrected ? h("span", { class: "corrected-was" }, h("span", { class: "corrected-tag" }, "✎ corrected"), ` (${wasText(t)})`) : null,
+        controls && t.outcome !== "left"
+          ? h("div", {}, h("button", { type: "button", class: "small correct-btn", "data-turn": t.turn,
+            "aria-label": `Correct turn ${t.turn} (${t.player})`, onclick: () => openEditor(t) }, "✎ Correct"))
+          : null),
+      h("td", { class: "num" }, fmt(t.banked)), h("td", { class: "num" }, fmt(t.score)))))));
 }
+
+// ---------- correcting a past turn ----------
+const editor = { turn: null, quick: false, timer: null, seq: 0, ok: false };
+
+function diceOf(text) {
+  const clean = text.replace(/[\s,;]+/g, "");
+  if (!/^[1-6]*$/.test(clean)) return null;
+  return [...clean].map(Number);
+}
+
+function rowEl(dice, keep) {
+  const li = h("li", {},
+    h("label", {}, "Dice thrown", h("input", { type: "text", class: "c-dice", inputmode: "numeric", autocomplete: "off", value: dice.join(" "), oninput: schedulePreview })),
+    h("label", {}, "Dice kept", h("input", { type: "text", class: "c-keep", inputmode: "numeric", autocomplete: "off", value: keep.join(" "), oninput: schedulePreview })),
+    h("button", { type: "button", class: "small", "aria-label": "Remove this throw", onclick: () => {
+      if ($("#correct-rows").children.length > 1) { li.remove(); numberRows(); schedulePreview(); }
+    } }, "✕"));
+  return li;
+}
+
+function numberRows() {
+  [...$("#correct-rows").children].forEach((li, i) => {
+    li.querySelector(".c-dice").setAttribute("aria-label", `Throw ${i + 1}: dice thrown`);
+    li.querySelector(".c-keep").setAttribute("aria-label", `Throw ${i + 1}: dice kept`);
+  });
+}
+
+function openEditor(t) {
+  editor.turn = t.turn;
+  const throws = (t.throws || []).filter((th) => "dice" in th || "quick" in th);
+  editor.quick = throws.some((th) => "quick" in th);
+  $("#correct-h").textContent = `Correct turn ${t.turn} (${t.player})`;
+  $("#correct-h").title = t.player;
+  $("#correct-was").textContent = `As entered: ${turnLine(t)}.${t.corrected ? ` Corrected before; ${wasText(t)} at first.` : ""}`;
+  $("#correct-dice").hidden = editor.quick;
+  $("#correct-quick").hidden = !editor.quick;
+  if (editor.quick) {
+    $("#correct-points").value = String(throws[0].quick);
+  } else {
+    fill($("#correct-rows"), throws.map((th) => rowEl(th.dice, th.keep || [])));
+    numberRows();
+  }
+  $("#correct-box").hidden = false;
+  showPreview("", "");
+  $("#correct-box").scrollIntoView({ block: "start" });
+  ($("#correct-box .c-dice") || $("#correct-points")).focus({ preventScroll: true });
+  schedulePreview();
+}
+
+function closeEditor() {
+  editor.turn = null;
+  $("#correct-box").hidden = true;
+}
+
+/** The correction's actions from the form, or a string saying what to fix. */
+function editorActions() {
+  if (editor.quick) {
+    const raw = $("#correct-points").value;
+    const n = Number(raw);
+    if (raw === "" || !Number.isInteger(n) || n < 0 || n % 50) return `${raw || "Nothing"} is not a turn's score: type a multiple of 50 (0 for a farkle).`;
+    return [{ type: "quick_score", points: n }];
+  }
+  const rows = [...$("#correct-rows").children];
+  const actions = [];
+  for (const [i, li] of rows.entries()) {
+    const dice = diceOf(li.querySelector(".c-dice").value);
+    const keep = diceOf(li.querySelector(".c-keep").value);
+    if (dice === null || keep === null) return `Throw ${i + 1}: type dice as the faces 1 to 6 (e.g. 1 5 2 3 4 6).`;
+    if (!dice.length) return `Throw ${i + 1}: type the dice thrown.`;
+    actions.push({ type: "throw", dice });
+    if (keep.length) actions.push({ type: "keep", dice: keep });
+  }
+  if (actions[actions.length - 1].type === "keep") actions.push({ type: "bank" });
+  return actions;
+}
+
+function showPreview(text, kind) {
+  const el = $("#correct-preview");
+  el.textContent = text;
+  el.className = `correct-preview ${kind}`;
+}
+
+function schedulePreview() {
+  editor.ok = false;
+  $("#correct-save").disabled = true;
+  clearTimeout(editor.timer);
+  editor.timer = setTimeout(preview, 250);
+}
+
+function previewWords(p) {
+  const players = p.players.map((q) => q.before === q.after ? `${q.name} ${fmt(q.after)} (unchanged)` : `${q.name} ${fmt(q.before)} → ${fmt(q.after)}`);
+  const parts = [`After the correction: ${players.join(" · ")}.`];
+  if (p.after) parts.push(`Turn ${p.turn} becomes: ${turnLine(p.after)}.`);
+  if (p.changed_turns.length) parts.push(`Later turns that now play out differently: ${p.changed_turns.join(", ")}.`);
+  if (p.winner_before !== p.winner_after) parts.push(p.winner_after ? `The winner becomes ${p.winner_after}.` : "The game is no longer won.");
+  return parts.join(" ");
+}
+
+async function preview() {
+  const actions = editorActions();
+  if (typeof actions === "string") { showPreview(actions, "error"); return; }
+  const seq = ++editor.seq;
+  let p;
+  try {
+    p = await call("POST", `${url}/corrections/preview`, { turn: editor.turn, actions }, token);
+  } catch (err) {
+    if (seq === editor.seq) showPreview(sentence(err.message), "error");
+    return;
+  }
+  if (seq !== editor.seq) return; // a newer edit is on its way
+  if (!p.ok) { showPreview(`Refused: ${sentence(p.refusal)}`, "error"); return; }
+  editor.ok = true;
+  showPreview(previewWords(p), "ok");
+  $("#correct-save").disabled = false;
+}
+
+async function save() {
+  const actions = editorActions();
+  if (!editor.ok || typeof actions === "string") return;
+  const turn = editor.turn;
+  $("#correct-save").disabled = true;
+  try {
+    await call("POST", `${url}/actions`, { version: game.version, type: "correct", turn, actions }, token);
+  } catch (err) {
+    if (err.status === 409) {
+      await load();
+      showPreview("The game moved on meanwhile (another tablet acted): check the preview again.", "error");
+      schedulePreview();
+    } else {
+      showPreview(sentence(err.message), "error");
+    }
+    return;
+  }
+  closeEditor();
+  await load();
+  const said = game.state.last_event && game.state.last_event.message;
+  $("#log-message").className = "message ok";
+  $("#log-message").textContent = said || `Turn ${turn} corrected.`;
+  announce(said || `Turn ${turn} corrected.`);
+  const row = document.querySelector(`#log tr[data-turn="${turn}"]`);
+  if (row) row.scrollIntoView({ block: "center" });
+}
+
+$("#correct-add").addEventListener("click", () => {
+  $("#correct-rows").append(rowEl([], []));
+  numberRows();
+  $("#correct-rows li:last-child .c-dice").focus();
+  schedulePreview();
+});
+$("#correct-points").addEventListener("input", schedulePreview);
+$("#correct-save").addEventListener("click", save);
+$("#correct-cancel").addEventListener("click", closeEditor);
 
 function renderStats(st) {
   if (!st.stats || !st.stats.length) return;
@@ -66,14 +238,7 @@ function renderStats(st) {
   $("#stats-box").hidden = false;
 }
 
-async function main() {
-  let game;
-  try {
-    game = await call("GET", url);
-  } catch (err) {
-    fill($("#log"), h("p", { class: "message error" }, err.status === 404 ? `There is no game ${gameId} on this server.` : err.message));
-    return;
-  }
+function render() {
   const st = game.state;
   const status = st.over ? `won by ${st.winner}` : `in progress, ${st.players[st.current].name} to play`;
   $("#summary").textContent = `${st.players.map((p) => `${p.name} ${fmt(p.score)}`).join(" · ")} — ${status}. Target ${fmt(st.target)}.`;
@@ -85,6 +250,19 @@ async function main() {
   renderStats(st);
   $("#csv").href = `${url}/export.csv`;
   $("#json").href = `${url}/export.json`;
+}
+
+async function load() {
+  game = await call("GET", url, undefined, token);
+  render();
+}
+
+async function main() {
+  try {
+    await load();
+  } catch (err) {
+    fill($("#log"), h("p", { class: "message error" }, err.status === 404 ? `There is no game ${gameId} on this server.` : err.message));
+  }
 }
 
 $("#print").addEventListener("click", () => window.print());

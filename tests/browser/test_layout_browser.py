@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 import pytest
 from helpers.browser import Server, Tab
-from helpers.pages import api, new_game, open_play_page
+from helpers.pages import COVERED_JS, WIDE_JS, api, new_game, open_play_page
 
 from scorekeeper.game.actions import MAX_NAME
 
@@ -19,31 +19,6 @@ pytestmark = pytest.mark.browser
 
 SIZES = [(360, 740), (768, 1024), (1920, 1080)]
 LONG = ("Bartholomew Maximilian Featherstonehaugh" + "x" * MAX_NAME)[:MAX_NAME]
-
-# Each visible, enabled control scrolled to the middle of the screen: is it the element found
-# at its own centre (or inside it)? Returns the ones something else covers.
-COVERED_JS = """() => {
-  const out = [];
-  for (const el of document.querySelectorAll('button, .btn, input, select, summary, a')) {
-    const r0 = el.getBoundingClientRect();
-    if (!r0.width || !r0.height || el.closest('[hidden]') || el.disabled) continue;
-    if (getComputedStyle(el).visibility === 'hidden') continue;
-    const shut = el.closest('details:not([open])');
-    if (shut && el !== shut.querySelector('summary')) continue;  // folded away
-    el.scrollIntoView({block: 'center', inline: 'center'});
-    const r = el.getBoundingClientRect();
-    const x = r.left + r.width / 2, y = r.top + r.height / 2;
-    if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) continue;
-    const hit = document.elementFromPoint(x, y);
-    if (hit && hit !== el && !el.contains(hit) && !hit.contains(el)) {
-      const name = (e) => `${e.tagName}#${e.id}.${e.className}`;
-      out.push(`${name(el)} under ${name(hit)}`);
-    }
-  }
-  window.scrollTo(0, 0);
-  return out;
-}"""
-WIDE_JS = "() => document.documentElement.scrollWidth - innerWidth"
 
 
 def _check(tab: Tab, name: str) -> None:

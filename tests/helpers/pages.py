@@ -127,3 +127,29 @@ def open_play_page(server: Server, tab: Tab, game_id: str, token: str) -> None:
     tab.page.goto(f"{server.url}/play/{game_id}#t={token}")
     tab.page.wait_for_selector("#pad button[data-face='1']:not([disabled])")
     assert "#t=" not in tab.page.url  # the token is kept, then taken out of the address bar
+
+
+# Each visible, enabled control scrolled to the middle of the screen: is it the element found
+# at its own centre (or inside it)? Returns the ones something else covers.
+COVERED_JS = """() => {
+  const out = [];
+  for (const el of document.querySelectorAll('button, .btn, input, select, summary, a')) {
+    const r0 = el.getBoundingClientRect();
+    if (!r0.width || !r0.height || el.closest('[hidden]') || el.disabled) continue;
+    if (getComputedStyle(el).visibility === 'hidden') continue;
+    const shut = el.closest('details:not([open])');
+    if (shut && el !== shut.querySelector('summary')) continue;  // folded away
+    el.scrollIntoView({block: 'center', inline: 'center'});
+    const r = el.getBoundingClientRect();
+    const x = r.left + r.width / 2, y = r.top + r.height / 2;
+    if (x < 0 || y < 0 || x > innerWidth || y > innerHeight) continue;
+    const hit = document.elementFromPoint(x, y);
+    if (hit && hit !== el && !el.contains(hit) && !hit.contains(el)) {
+      const name = (e) => `${e.tagName}#${e.id}.${e.className}`;
+      out.push(`${name(el)} under ${name(hit)}`);
+    }
+  }
+  window.scrollTo(0, 0);
+  return out;
+}"""
+WIDE_JS = "() => document.documentElement.scrollWidth - innerWidth"
