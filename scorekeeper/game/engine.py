@@ -83,7 +83,7 @@ class Game:
         self.undoable: dict[str, Any] | None = None  # what the next undo would take back
         self.redoable: dict[str, Any] | None = None  # what a redo would apply again
         self.corrections: dict[int, dict[str, Any]] = {}  # corrected turns: number -> what it was
-        self.last_action_text = ""  # the latest applied action in words (describe)
+        self._last_action: tuple[Action, str, int] | None = None  # (action, player, turn total)
         self._said: list[str] = []
         given = [f"{p.name} on {_n(p.start_score)}" for p in self.players if p.start_score]
         starting = ""
@@ -111,7 +111,7 @@ class Game:
         """
         if isinstance(action, Mapping):
             action = event_action(action)
-        text = self.describe(action)
+        before = (action, self._cur().name, self.turn.total)
         self._said = []
         match action:
             case Undo() | Redo() | Correct():
@@ -130,12 +130,21 @@ class Game:
                 self._leave(action)
             case End():
                 self._end()
-        self.last_action_text = text
+        self._last_action = before
+
+    @property
+    def last_action_text(self) -> str:
+        """The latest applied action in words, as :meth:`describe` said it before it."""
+        if self._last_action is None:
+            return ""
+        return self._words(*self._last_action)
 
     def describe(self, action: Action) -> str:
         """The action in a few words, as applied to the game as it stands now (before it):
         ``Ann kept 1 5, 150``, ``Bob banked 450``."""
-        who = self._cur().name
+        return self._words(action, self._cur().name, self.turn.total)
+
+    def _words(self, action: Action, who: str, total: int) -> str:
         match action:
             case Throw():
                 return f"{who} threw {Dice(action.dice)}"
@@ -144,7 +153,7 @@ class Game:
                 points = f", {_n(keep.points)}" if keep is not None else ""
                 return f"{who} kept {Dice(action.dice)}{points}"
             case Bank():
-                return f"{who} banked {_n(self.turn.total)}"
+                return f"{who} banked {_n(total)}"
             case QuickScore():
                 if action.points == 0:
                     return f"{who}'s farkle (quick score)"
