@@ -34,6 +34,11 @@ def test_undo_says_what_it_undid_and_redo_puts_it_back(
     page = tab.page
     open_play_page(live_server, tab, game_id, token)
     assert page.is_disabled("#undo")  # nothing to undo yet
+    # a short name is not cut in the turn's title
+    assert page.evaluate(
+        "() => { const n = document.querySelector('#turn-title .tname');"
+        " return n.scrollWidth <= n.clientWidth; }"
+    )
     tap_throw(tab, [1, 5, 2, 3, 4, 6])
     choose_keep(tab, [1, 5])
     page.click("#act-throw")
