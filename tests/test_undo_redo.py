@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import pytest
 from helpers.table import NewTable, Table, core
 
-from scorekeeper.game import replay
+from scorekeeper.errors import GameRuleError, StaleUndoError
+from scorekeeper.game import advance, replay
 from scorekeeper.game.actions import parse_action, parse_setup
 from scorekeeper.game.log import resolve
 
@@ -131,3 +133,58 @@ def test_a_redo_with_nothing_to_redo_replays_as_nothing() -> None:
     game = replay([*log, {"type": "redo", "redoes": 7}])
     assert game.turn.throw is not None and resolve([*log, {"type": "redo"}]).undone == []
     assert game.undoable == {"version": 1, "type": "throw", "text": "Ann threw 1 2 3 4 5 6"}
+
+
+def _play_or_log_event(st: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A random next event: an undo or redo of what the state offers, a correction of a
+    finished turn into a quick score, or a throw, keep, bank or quick score."""
+    turn, roll = st["turn"], rng.random()
+    if roll < 0.7 and st["redoable"]:
+        return {"type": "redo", "redoes": st["redoable"]["version"]}
+    if roll < 0.1 and st["undoable"]:
+        return {"type": "undo", "undoes": st["undoable"]["version"]}
+    if roll < 0.25 and st["history"]:
+        points = rng.choice([0, 300, 500, 1000])
+        number = rng.choice(st["history"])["turn"]
+        return {
+            "type": "correct",
+            "turn": number,
+            "actions": [{"type": "quick_score", "points": points}],
+        }
+    if st["phase"] == "keep":
+        return {"type": "keep", "dice": rng.choice(turn["keeps"])["keep"]}
+    if turn["can_bank"] and roll < 0.55:
+        return {"type": "bank"}
+    return {"type": "throw", "dice": [rng.randint(1, 6) for _ in range(turn["dice_left"])]}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_undos_redos_and_corrections_replay_to_the_live_state(seed: int) -> None:
+    rules = {"preset": "standard", "overrides": {"opening_minimum": 0, "target": 10000}}
+    rng = random.Random(seed)
+    events: list[dict[str, Any]] = [parse_setup({"players": ["Ann", "Bob"], "rules": rules})]
+    game = replay(events)
+    kinds: set[str] = set()
+    for step in range(120):
+        if game.over:
+            break
+        st = game.to_json()
+        event = parse_action(_play_or_log_event(st, rng))
+        try:
+            after = advance(game, events, event)
+        except GameRuleError:
+            assert event["type"] in ("bank", "correct")
+            continue
+        events.append(event)
+        kinds.add(event["type"])
+        if event["type"] == "undo":
+            # the same undo again takes nothing back; a redo puts back exactly what it took
+            with pytest.raises(StaleUndoError):
+                advance(after, events, event)
+            redo = {"type": "redo", "redoes": event["undoes"]}
+            assert core(advance(after, events, redo).to_json()) == core(st)
+        game = after
+        if step % 8 == 0 or event["type"] in ("undo", "redo", "correct"):
+            assert replay(events).to_json() == game.to_json()
+    assert replay(events).to_json() == game.to_json()
+    assert {"undo", "redo", "correct"} <= kinds
