@@ -89,6 +89,14 @@ def test_correct_a_past_throw_from_the_history(
     assert "Ann 1,250" in page.inner_text("#summary")
     assert page.locator("#log tr[data-turn='3'] td").last.inner_text() == "1,250"
     _check(tab, f"correct-saved-{size[0]}")
+    # a quick-scored turn is corrected by its points; Cancel leaves everything as it was
+    page.click(".correct-btn[data-turn='2']")
+    assert page.input_value("#correct-points") == "300" and page.is_hidden("#correct-dice")
+    page.fill("#correct-points", "250")
+    wait_js(tab, "/Bob 300 → 250/.test(document.querySelector('#correct-preview').textContent)")
+    page.click("#correct-cancel")
+    page.wait_for_selector("#correct-box", state="hidden")
     state = api(live_server, f"/api/games/{game_id}")
     assert state["state"]["history"][0]["corrected"]["was"]["banked"] == 150
+    assert state["state"]["history"][1]["banked"] == 300 and state["version"] == 8
     assert tab.errors == [] and watcher.errors == []
