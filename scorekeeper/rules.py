@@ -69,6 +69,11 @@ class Rules:
         HOT_DICE,
         "After setting aside all six dice: the player may bank, or must throw all six again.",
     )
+    pass_dice: bool = _flag(
+        False,
+        "After a bank the next player may take over the banked total and the dice left (all six"
+        " after hot dice) or throw six fresh dice; a farkle then loses the passed total too.",
+    )
     opening_minimum: int = _points(
         500, "Points needed in ONE turn before a player's first bank; 0 = none."
     )

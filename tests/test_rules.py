@@ -31,8 +31,11 @@ SPEC_OPTIONS = {
 }  # fmt: skip
 
 
+VARIANT_OPTIONS = {"pass_dice": False}  # issue 30's variants: off by default
+
+
 def test_defaults_are_the_spec() -> None:
-    assert Rules().to_dict() == SPEC_OPTIONS
+    assert Rules().to_dict() == {**SPEC_OPTIONS, **VARIANT_OPTIONS}
 
 
 def test_presets_differ_from_defaults_as_the_spec_says() -> None:
@@ -150,7 +153,7 @@ def test_rules_from_json_forms() -> None:
 
 def test_every_option_is_described() -> None:
     described = describe_options()
-    assert [d["name"] for d in described] == list(SPEC_OPTIONS)
+    assert sorted(d["name"] for d in described) == sorted({**SPEC_OPTIONS, **VARIANT_OPTIONS})
     assert all(d["help"].endswith(".") for d in described)
 
 

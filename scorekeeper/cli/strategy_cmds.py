@@ -6,9 +6,10 @@ import argparse
 from typing import Any
 
 from scorekeeper.cli.common import add_rules_options, print_json, rules_from_args
-from scorekeeper.rules import find_rules
+from scorekeeper.errors import StrategyError
+from scorekeeper.rules import Rules, find_rules
 from scorekeeper.scoring import Dice, parse_faces
-from scorekeeper.strategy import advise, solve_rules
+from scorekeeper.strategy import advise, advise_pass, solve_rules
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -48,7 +49,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="DIR",
         help="the solved-policy cache folder (default: the user cache folder)",
     )
-    p.add_argument("dice", nargs="+", metavar="DIE", help="the thrown dice, e.g. 1 5 5 2 3 4")
+    p.add_argument(
+        "--passed",
+        type=int,
+        default=None,
+        metavar="T",
+        help="pass_dice: instead of a throw, advise on taking over a passed total T",
+    )
+    p.add_argument(
+        "--passed-dice",
+        type=int,
+        default=None,
+        metavar="N",
+        help="pass_dice: the dice passed with --passed (1 to 6; 6 after hot dice)",
+    )
+    p.add_argument("dice", nargs="*", metavar="DIE", help="the thrown dice, e.g. 1 5 5 2 3 4")
     p.set_defaults(func=cmd_suggest)
 
 
@@ -71,11 +86,43 @@ def cmd_solve(args: argparse.Namespace) -> int:
 def cmd_suggest(args: argparse.Namespace) -> int:
     """Print the advice for a throw: outcome, best option and every option, ranked."""
     _, rules = rules_from_args(args)
+    if args.passed is not None or args.passed_dice is not None:
+        return _suggest_pass(args, rules)
+    if not args.dice:
+        raise StrategyError(
+            "give the thrown dice (e.g. 1 5 5 2 3 4), or --passed T --passed-dice N to advise"
+            " on passed dice"
+        )
     throw = Dice(parse_faces(" ".join(args.dice)))
     advice = advise(
         rules,
         throw,
         turn_total=args.turn_total,
+        banked=args.banked,
+        on_board=not args.not_on_board,
+        streak=args.streak,
+        beat=args.beat,
+        cache_dir=args.cache_dir,
+    )
+    print_json({**_rules_json(args), **advice.to_dict()})
+    return 0
+
+
+def _suggest_pass(args: argparse.Namespace, rules: Rules) -> int:
+    """Print the advice on passed dice: take over ``--passed`` with ``--passed-dice``, or not."""
+    if args.passed is None or args.passed_dice is None or args.dice:
+        raise StrategyError(
+            "passed dice are given as --passed T --passed-dice N together, without a throw's"
+            " dice (e.g. --passed 350 --passed-dice 2)"
+        )
+    if not rules.pass_dice:
+        raise StrategyError(
+            "these rules do not pass dice; add --set pass_dice=true to advise on passed dice"
+        )
+    advice = advise_pass(
+        rules,
+        args.passed,
+        args.passed_dice,
         banked=args.banked,
         on_board=not args.not_on_board,
         streak=args.streak,

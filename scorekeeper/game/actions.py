@@ -1,8 +1,8 @@
 """The game's vocabulary of events: its set-up and each action a table can take.
 
 An action is a frozen dataclass (:class:`Throw`, :class:`KeepDice`, :class:`Bank`,
-:class:`QuickScore`, :class:`Join`, :class:`Leave`, :class:`End`, :class:`Undo`, :class:`Redo`,
-:class:`Correct`); the stored
+:class:`QuickScore`, :class:`PassChoice`, :class:`Join`, :class:`Leave`, :class:`End`,
+:class:`Undo`, :class:`Redo`, :class:`Correct`); the stored
 event log holds their JSON form, and ``from_json``/``to_json`` round-trip it (``from_json``
 checks each field's value; ``parse_action`` also refuses fields an action does not take).
 ``parse_setup`` checks the body of ``POST /api/games`` into the ``create`` event;
@@ -77,6 +77,11 @@ def parse_setup(body: Any) -> dict[str, Any]:
     _check_unique(names)
     teams = _parse_teams(body.get("teams"), names)
     preset, rules = rules_from_json(body.get("rules"))
+    if rules.pass_dice and len(names) < 2:
+        raise ActionError(
+            f"pass_dice needs two or more players, but this game has one ({names[0]}): the"
+            " dice pass to the next player; add a player or set pass_dice=false"
+        )
     return {
         "type": "create",
         "players": names,
@@ -223,6 +228,33 @@ class QuickScore:
     def to_json(self) -> dict[str, Any]:
         """The event as stored."""
         return {"type": self.TYPE, "points": self.points}
+
+
+PASS_CHOICES = ("take_over", "fresh")
+
+
+@dataclass(frozen=True)
+class PassChoice:
+    """Under ``pass_dice``: the next player takes over the banked total and the dice left
+    (``take_over``) or throws six fresh dice (``fresh``)."""
+
+    TYPE: ClassVar[str] = "pass_choice"
+    choice: Literal["take_over", "fresh"]
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> PassChoice:
+        """The choice of an event ``{"type": "pass_choice", "choice": "take_over"}``."""
+        choice = data.get("choice")
+        if choice == "take_over" or choice == "fresh":
+            return cls(choice)
+        raise ActionError(
+            f"pass_choice needs choice: take_over (the passed total and dice) or fresh (six new"
+            f" dice), got {_kind(choice)}"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as stored."""
+        return {"type": self.TYPE, "choice": self.choice}
 
 
 @dataclass(frozen=True)
@@ -374,9 +406,24 @@ def _turn_actions(value: Any) -> tuple[TurnAction, ...]:
     return tuple(out)
 
 
-Action = Throw | KeepDice | Bank | QuickScore | Join | Leave | End | Undo | Redo | Correct
+Action = (
+    Throw | KeepDice | Bank | QuickScore | PassChoice | Join | Leave | End | Undo | Redo | Correct
+)
 ACTIONS: dict[str, type[Action]] = {
-    a.TYPE: a for a in (Throw, KeepDice, Bank, QuickScore, Undo, Redo, Correct, Join, Leave, End)
+    a.TYPE: a
+    for a in (
+        Throw,
+        KeepDice,
+        Bank,
+        QuickScore,
+        PassChoice,
+        Undo,
+        Redo,
+        Correct,
+        Join,
+        Leave,
+        End,
+    )
 }
 ACTION_TYPES = tuple(ACTIONS)
 

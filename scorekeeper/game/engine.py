@@ -32,6 +32,7 @@ from scorekeeper.game.actions import (
     Join,
     KeepDice,
     Leave,
+    PassChoice,
     QuickScore,
     Redo,
     Throw,
@@ -44,7 +45,7 @@ from scorekeeper.game.refusals import (
     points_refusal,
     turn_refusal,
 )
-from scorekeeper.game.state import Player, Stats, Turn
+from scorekeeper.game.state import PassedDice, Player, Stats, Turn
 from scorekeeper.game.view import dice_word, state_json
 from scorekeeper.game.view import points_text as _n
 from scorekeeper.rules import Rules
@@ -124,6 +125,8 @@ class Game:
                 self._bank_turn()
             case QuickScore():
                 self._quick_score(action)
+            case PassChoice():
+                self._pass_choice(action)
             case Join():
                 self._join(action)
             case Leave():
@@ -158,6 +161,15 @@ class Game:
                 if action.points == 0:
                     return f"{who}'s farkle (quick score)"
                 return f"{who} scored {_n(action.points)} (quick score)"
+            case PassChoice():
+                # asked before the choice (the offer) or after it (the turn's log)
+                passed = self.turn.offer.to_json() if self.turn.offer else None
+                for entry in self.turn.log:
+                    passed = entry.get("pass", passed)
+                whose = f"{passed['from']}'s {_n(passed['total'])}" if passed else "the dice"
+                if action.choice == "take_over":
+                    return f"{who} took over {whose}"
+                return f"{who} threw fresh dice instead of {whose}"
             case Join():
                 return f"{action.name} joined"
             case Leave():
@@ -187,6 +199,7 @@ class Game:
     def _throw(self, action: Throw) -> None:
         self._require_playing()
         t, p, r = self.turn, self._cur(), self.rules
+        self._require_no_offer("throw")
         if t.throw is not None:
             raise GameRuleError(
                 f"{p.name} must set aside a keep from the throw {t.throw} before throwing again"
@@ -345,12 +358,75 @@ class Game:
         why = self.turn_refusal()
         if why:
             raise GameRuleError(f"{self._cur().name} cannot bank: {why}")
-        self._bank(self.turn.total, Outcome.BANK)
+        banker, total, dice = self.current, self.turn.total, self.turn.dice_left
+        self._bank(total, Outcome.BANK)
+        if (
+            self.rules.pass_dice
+            and not self.over
+            and self.current != banker
+            and self.history[-1]["outcome"] == Outcome.BANK.value
+        ):
+            offer = PassedDice(total, dice, self.players[banker].name)
+            self.turn.offer = offer
+            nxt = self._cur().name
+            self.last_event["message"] += f" {nxt} may {self.offer_words(offer)}."
+            self.last_event["passed"] = offer.to_json()
+
+    # ----- passing dice (pass_dice) -------------------------------------------------------
+
+    def offer_words(self, offer: PassedDice) -> str:
+        """The choice passed dice give the current player, in words."""
+        return (
+            f"take over {offer.player}'s {_n(offer.total)} and throw the"
+            f" {dice_word(offer.dice)} left, or throw six fresh dice"
+        )
+
+    def _require_no_offer(self, what: str) -> None:
+        offer = self.turn.offer
+        if offer is not None:
+            raise GameRuleError(
+                f"{self._cur().name} must first choose, before any {what}: "
+                + self.offer_words(offer)
+            )
+
+    def _pass_choice(self, action: PassChoice) -> None:
+        self._require_playing()
+        t, p = self.turn, self._cur()
+        offer = t.offer
+        if offer is None:
+            why = (
+                "these rules do not pass dice (pass_dice is off)"
+                if not self.rules.pass_dice
+                else "no dice were passed to this turn (only a bank of the turn before passes them)"
+                if t.fresh
+                else f"{p.name}'s turn is under way"
+            )
+            raise GameRuleError(f"{p.name} has no passed dice to choose about: {why}")
+        t.offer = None
+        t.log.append({"pass": offer.to_json(), "took": action.choice == "take_over"})
+        if action.choice == "fresh":
+            self._event(
+                "pass_fresh",
+                f"{p.name} leaves {offer.player}'s {_n(offer.total)} and throws six fresh dice.",
+                points=None,
+            )
+            return
+        t.taken = offer
+        t.total = offer.total
+        t.dice_left = offer.dice
+        t.must_roll = True
+        self._event(
+            "take_over",
+            f"{p.name} takes over {offer.player}'s {_n(offer.total)} and throws the"
+            f" {dice_word(offer.dice)} left; a farkle loses it all.",
+            points=offer.total,
+        )
 
     def _quick_score(self, action: QuickScore) -> None:
         self._require_playing()
         p, t = self._cur(), self.turn
         points = action.points
+        self._require_no_offer("quick score")
         if not t.fresh:
             raise GameRuleError(
                 f"a quick score is a whole turn's points, but {p.name}'s turn already has dice"
@@ -498,6 +574,8 @@ class Game:
                 "note": note,
             }
         )
+        if t.taken is not None:
+            self.history[-1]["took_over"] = t.taken.to_json()
         if t.number in self.corrections:
             self.history[-1]["corrected"] = self.corrections[t.number]
         if self.over:

@@ -18,8 +18,12 @@ Tense = Literal["turn", "keep", "quick"]
 def turn_refusal(t: Turn, p: Player, rules: Rules, must_beat: int | None) -> str | None:
     """Why ``p`` may not bank the turn ``t`` now, or None; ``must_beat``: the score to beat
     in the final round, if any."""
+    if t.offer is not None:
+        return f"{p.name} must first choose: take over {t.offer.player}'s dice or throw fresh"
     if t.throw is not None:
         return f"{p.name} must first set aside a keep from the throw {t.throw}"
+    if t.taken is not None and t.must_roll:
+        return f"{p.name} took over {t.taken.player}'s dice and must throw them before banking"
     if t.total == 0:
         return f"{p.name} has no points this turn yet; throw the dice"
     if t.must_roll:

@@ -50,6 +50,20 @@ class Player:
     start_score: int = 0  # a handicap: kept, but not on the board until the opening minimum
 
 
+@dataclass(frozen=True)
+class PassedDice:
+    """Under ``pass_dice``: what a bank passes to the next player (the total and the dice
+    left, six after hot dice), and who banked it."""
+
+    total: int
+    dice: int
+    player: str
+
+    def to_json(self) -> dict[str, Any]:
+        """JSON form: ``{"total", "dice", "from"}``."""
+        return {"total": self.total, "dice": self.dice, "from": self.player}
+
+
 @dataclass
 class Turn:
     """The turn in progress: its total, the dice left, the throw awaiting a keep, the keeps."""
@@ -63,8 +77,11 @@ class Turn:
     kept: list[Keep] = field(default_factory=list)
     must_roll: bool = False
     log: list[dict[str, Any]] = field(default_factory=list)
+    offer: PassedDice | None = None  # passed dice awaiting the player's choice
+    taken: PassedDice | None = None  # the passed dice this turn took over
 
     @property
     def fresh(self) -> bool:
-        """Whether nothing has been entered in this turn yet."""
-        return not self.log and self.total == 0
+        """Whether nothing has been entered in this turn yet (declining passed dice is not
+        an entry: the turn is then a fresh one)."""
+        return all("pass" in e and not e.get("took") for e in self.log) and self.total == 0

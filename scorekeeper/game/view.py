@@ -68,7 +68,11 @@ def throws_text(throws: Sequence[dict[str, Any]]) -> str:
     """One turn's throws in words, e.g. ``1 1 5 2 3 4 kept 1 1 5 (250); 2 3 6 farkle``."""
     parts = []
     for t in throws:
-        if "quick" in t:
+        if "pass" in t:
+            passed = t["pass"]
+            whose = f"{passed['from']}'s {passed['total']} and {dice_word(passed['dice'])}"
+            parts.append(f"took over {whose}" if t.get("took") else f"declined {whose}")
+        elif "quick" in t:
             parts.append(f"quick score {t['quick']}")
         elif "dice" in t:
             text = " ".join(map(str, t["dice"]))
@@ -100,6 +104,15 @@ def _teams_json(game: GameView) -> list[dict[str, Any]] | None:
     ]
 
 
+def _phase(game: GameView) -> str:
+    """``over``, ``pass`` (passed dice await a choice), ``keep`` or ``throw``."""
+    if game.over:
+        return "over"
+    if game.turn.offer is not None:
+        return "pass"
+    return "keep" if game.turn.throw is not None else "throw"
+
+
 def state_json(game: GameView) -> dict[str, Any]:
     """The state of a game as the API sends it (documented field by field in the README)."""
     t, p = game.turn, game.players[game.current]
@@ -127,7 +140,7 @@ def state_json(game: GameView) -> dict[str, Any]:
         ],
         "teams": _teams_json(game),
         "current": game.current,
-        "phase": "over" if game.over else ("keep" if t.throw is not None else "throw"),
+        "phase": _phase(game),
         "turn": {
             "number": t.number,
             "player": game.current,
@@ -138,6 +151,8 @@ def state_json(game: GameView) -> dict[str, Any]:
             "keeps": [k.to_dict() for k in keeps],
             "kept": [k.to_dict() for k in t.kept],
             "must_roll": t.must_roll,
+            "passed": t.offer.to_json() if t.offer is not None else None,
+            "took_over": t.taken.to_json() if t.taken is not None else None,
             "can_bank": refusal is None,
             "bank_refusal": refusal,
             "opening_needed": (max(0, opening - t.total) if opening and not p.on_board else None),

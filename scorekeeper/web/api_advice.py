@@ -26,7 +26,7 @@ from scorekeeper.errors import ActionError
 from scorekeeper.rules import Rules, named_rules
 from scorekeeper.scoring import Dice
 from scorekeeper.store import CHANGES, Snapshot
-from scorekeeper.strategy import advise
+from scorekeeper.strategy import advise, advise_pass
 from scorekeeper.web.jobs import in_advice_worker, start_advice_worker
 
 log = logging.getLogger(__name__)
@@ -80,13 +80,14 @@ class AdviceQuery:
     """What the advisor is asked about one throw: the player's state and its cache folder."""
 
     rules: Rules
-    throw: Dice
+    throw: Dice | None  # None: advice on passed dice (``passed``)
     turn_total: int
     banked: int
     on_board: bool
     streak: int
     beat: int | None
     cache_dir: str | None = None
+    passed: tuple[int, int] | None = None  # pass_dice: the passed total and dice
 
 
 def call_advisor(query: AdviceQuery) -> Any:
@@ -97,6 +98,19 @@ def call_advisor(query: AdviceQuery) -> Any:
     fn = advisor()
     if fn is None:
         return None
+    if query.passed is not None or query.throw is None:
+        total, dice = query.passed or (0, 6)
+        passed = advise_pass(
+            query.rules,
+            total,
+            dice,
+            banked=query.banked,
+            on_board=query.on_board,
+            streak=query.streak,
+            beat=query.beat,
+            cache_dir=query.cache_dir,
+        )
+        return to_jsonable(passed)
     answer = fn(
         rules=query.rules,
         throw=query.throw,
@@ -163,7 +177,9 @@ def with_advice(snap: Snapshot, settings: AdviceSettings) -> dict[str, Any]:
     state = snap.state
     turn = state["turn"]
     wait, cache_dir = settings.wait, settings.cache_dir
-    if not settings.enabled or turn["throw"] is None or state["over"] or advisor() is None:
+    passed = turn.get("passed")
+    asks = turn["throw"] is not None or passed is not None
+    if not settings.enabled or not asks or state["over"] or advisor() is None:
         return {**state, "turn": {**turn, "advice": None, "advice_pending": False}}
     key = (snap.id, snap.version)
     future: Future[None] | None = None
@@ -176,7 +192,7 @@ def with_advice(snap: Snapshot, settings: AdviceSettings) -> dict[str, Any]:
                 player = state["players"][state["current"]]
                 query = AdviceQuery(
                     snap.rules,
-                    Dice(turn["throw"]),
+                    None if passed else Dice(turn["throw"]),
                     turn["total"],
                     # starting points (a handicap) off the board: the advisor's model has
                     # no banked points before the board, so it plays them as 0
@@ -185,6 +201,7 @@ def with_advice(snap: Snapshot, settings: AdviceSettings) -> dict[str, Any]:
                     player["farkle_streak"],
                     state["to_beat"] if state["final_round"] else None,
                     cache_dir,
+                    (passed["total"], passed["dice"]) if passed else None,
                 )
                 if _pending:  # the worker is busy: waiting would only add latency
                     wait = 0.0
@@ -217,6 +234,8 @@ def suggest(args: Mapping[str, Any], cache_dir: str | None = None) -> dict[str, 
     """
     sets = args.getlist("set") if hasattr(args, "getlist") else []
     name, rules = named_rules(str(args.get("rules", "standard")), list(sets))
+    if args.get("passed") not in (None, ""):
+        return _suggest_pass(args, name, rules, cache_dir)
     throw = Dice.parse(str(args.get("dice", "")))
     on_board = str(args.get("on_board", "true")).lower() not in ("0", "false", "no", "off")
     beat_raw = args.get("beat")
@@ -233,3 +252,28 @@ def suggest(args: Mapping[str, Any], cache_dir: str | None = None) -> dict[str, 
     if advisor() is None:
         raise ServiceUnavailable("the strategy advisor is not installed in this build")
     return {"dice": throw.to_list(), "rules": name, "advice": call_advisor(query)}
+
+
+def _suggest_pass(
+    args: Mapping[str, Any], name: str, rules: Rules, cache_dir: str | None
+) -> dict[str, Any]:
+    """``/api/suggest?passed=T&passed_dice=N&..``: take over passed dice, or throw fresh."""
+    if not rules.pass_dice:
+        raise ActionError("these rules do not pass dice; add set=pass_dice=true")
+    if args.get("dice") not in (None, ""):
+        raise ActionError("give either dice (a throw) or passed and passed_dice, not both")
+    beat_raw = args.get("beat")
+    query = AdviceQuery(
+        rules,
+        None,
+        0,
+        _int_arg(args, "banked", 0),
+        str(args.get("on_board", "true")).lower() not in ("0", "false", "no", "off"),
+        _int_arg(args, "streak", 0),
+        None if beat_raw in (None, "") else _int_arg(args, "beat", 0),
+        cache_dir or None,
+        (_int_arg(args, "passed", 0), _int_arg(args, "passed_dice", 6)),
+    )
+    if advisor() is None:
+        raise ServiceUnavailable("the strategy advisor is not installed in this build")
+    return {"passed": query.passed, "rules": name, "advice": call_advisor(query)}
