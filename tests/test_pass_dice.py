@@ -194,3 +194,28 @@ def test_pass_advice_refuses_impossible_states(tmp_path: object) -> None:
         advise_pass(rules, 300, 7, cache_dir=str(tmp_path))
     with pytest.raises(StrategyError, match="passed total 30"):
         advise_pass(rules, 30, 2, cache_dir=str(tmp_path))
+
+
+def test_the_review_values_a_taken_over_turn_from_the_passed_dice(tmp_path: object) -> None:
+    from scorekeeper.game.actions import parse_setup
+    from scorekeeper.review.evaluate import review_events
+    from scorekeeper.strategy import policy_for
+
+    setup = parse_setup({"players": ["Ann", "Bob"], "rules": {"overrides": {"pass_dice": True}}})
+    rules = Rules.from_dict(setup["rules"])
+    events = [
+        setup,
+        {"type": "throw", "dice": [1, 1, 1, 5, 2, 3]},
+        {"type": "keep", "dice": [1, 1, 1, 5]},
+        {"type": "bank"},
+        {"type": "pass_choice", "choice": "take_over"},
+        {"type": "throw", "dice": [5, 2]},
+        {"type": "keep", "dice": [5]},
+        {"type": "bank"},
+    ]
+    policy = policy_for(rules, str(tmp_path))
+    review = review_events(events, policy)
+    fresh = policy.off_board.roll(0, 6)
+    taken = review.turns[1]
+    assert taken.seat == 1 and taken.expected > fresh  # 1,050 with two dice in hand
+    assert taken.expected == pytest.approx(policy.off_board.roll(1050 // 50, 2))

@@ -83,7 +83,9 @@ class _Turn:
         else:
             points_ctx = game_context(rules, banked=p.score, on_board=p.on_board)
             points_table, pk = policy.table(p.on_board, points_ctx, streak)
-        expected = self.table.roll(0, 6, self.k)
+        # a turn that took over passed dice (pass_dice) starts from the passed total and dice
+        start, dice = game.turn.total // UNIT, game.turn.dice_left
+        expected = self.table.roll(start, dice, self.k)
         self.review = TurnReview(
             number=game.turn.number,
             seat=seat,
@@ -93,7 +95,7 @@ class _Turn:
             complete=False,
             expected=expected,
             result=expected,
-            expected_points=points_table.roll(0, 6, pk),
+            expected_points=points_table.roll(start, dice, pk),
         )
         self.now = expected  # the value of the position the turn stands in
         self.options: list[_KeepOption] = []

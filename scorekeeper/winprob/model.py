@@ -34,7 +34,7 @@ def check_supported(rules: Rules) -> None:
     """Raise when the win-probability solver cannot play these rules exactly.
 
     :raises UnsupportedRulesError: for rules under which a score can fall (``toxic_twos``,
-        ``farkle_streak_penalty``), or ``exact_target``.
+        ``farkle_streak_penalty``), ``exact_target`` or ``pass_dice``.
     """
     bad = []
     if rules.farkle_streak_penalty:
@@ -43,6 +43,8 @@ def check_supported(rules: Rules) -> None:
         bad.append("toxic_twos (scores can fall; set it to false)")
     if rules.exact_target:
         bad.append("exact_target (set it to false)")
+    if rules.pass_dice:
+        bad.append("pass_dice (a bank's dice passed to the opponent; set it to false)")
     if bad:
         raise UnsupportedRulesError("the win-probability solver does not support " + "; ".join(bad))
 
