@@ -127,6 +127,12 @@ export function eventFlash(st) {
 
 /** One line for a finished turn of the history. */
 export function turnLine(turn) {
+  const line = turnWords(turn);
+  const took = turn.took_over;
+  return took ? `${line} (took over ${took.from}'s ${fmt(took.total)})` : line;
+}
+
+function turnWords(turn) {
   const pts = fmt(turn.points);
   switch (turn.outcome) {
     case "bank": return `${turn.player} banked ${pts} → ${fmt(turn.score)}`;

@@ -87,6 +87,7 @@ function settleFocus(key) {
     if (!st) return;
     if (st.over) el = $("#winner a");
     else if (st.phase === "keep") el = $("#act-throw:not([disabled])") || $("#keeps-best .keep");
+    else if (st.phase === "pass") el = $("#pass-section button.primary:not([disabled])");
     else if (!$("#quick-section").hidden) el = $("#quick-points");
     else el = $("#pad-submit:not([disabled])") || $("#pad button:not([disabled])");
   }
@@ -195,7 +196,10 @@ function renderTurn(st) {
     $("#need-label").textContent = "Still needed to get on the board";
     $("#need").textContent = fmt(t.opening_needed);
   }
-  $("#turn-note").textContent = t.must_roll ? "Hot dice: throw all six again before banking." : "";
+  const took = t.took_over;
+  $("#turn-note").textContent = took && t.must_roll
+    ? `Took over ${took.from}'s ${fmt(took.total)}: throw the ${took.dice === 1 ? "die" : `${took.dice} dice`} before banking; a farkle loses it all.`
+    : (t.must_roll ? "Hot dice: throw all six again before banking." : "");
   $("#turn-odds").textContent = typeof t.farkle_chance === "number" && st.phase === "throw"
     ? `Chance of a farkle with ${t.dice_left} ${t.dice_left === 1 ? "die" : "dice"}: ${(t.farkle_chance * 100).toFixed(1)}%.`
     : "";
@@ -206,9 +210,12 @@ function renderTurn(st) {
   $("#quick-section").hidden = !quick;
   $("#pad-section").hidden = quick || st.phase !== "throw";
   $("#keeps-section").hidden = st.phase !== "keep";
-  $("#actions").hidden = quick;
+  $("#actions").hidden = quick || st.phase === "pass";
+  $("#pass-section").hidden = st.phase !== "pass";
+  document.querySelector("#turn .switches").hidden = st.phase === "pass";
 
   const controls = client.canControl;
+  if (st.phase === "pass") renderPass(t, controls);
   if (st.phase === "throw") {
     if (ui.entered.length > t.dice_left) ui.entered = ui.entered.slice(0, t.dice_left);
     ui.selected = null;
@@ -230,6 +237,26 @@ function renderTurn(st) {
     $("#quick-submit").disabled = !controls || ui.busy;
     $("#quick-farkle").disabled = !controls || ui.busy;
   }
+}
+
+// pass_dice: the player takes over the passed total and dice, or throws six fresh dice
+function renderPass(t, controls) {
+  const p = t.passed;
+  const dice = `${p.dice} ${p.dice === 1 ? "die" : "dice"}`;
+  $("#pass-title").textContent = `${p.from} banked ${fmt(p.total)} and passes ${dice}`;
+  const a = t.advice && t.advice.kind === "pass" ? t.advice : null;
+  const take = $("#pass-take");
+  const fresh = $("#pass-fresh");
+  take.textContent = `Take over ${fmt(p.total)}, throw ${dice}`;
+  fresh.textContent = "Throw six fresh dice";
+  if (a) (a.best === "take_over" ? take : fresh).textContent += " (advised)";
+  take.classList.toggle("primary", !a || a.best === "take_over");
+  fresh.classList.toggle("primary", Boolean(a) && a.best === "fresh");
+  take.disabled = fresh.disabled = !controls || ui.busy;
+  $("#pass-advice").textContent = a ? `Advice: ${sentence(a.message)}`
+    : (t.advice_pending ? "Working out the advice…" : "");
+  $("#pass-note").textContent = !controls ? "This device is only watching."
+    : `Taking over: a farkle loses the ${fmt(p.total)} too. Fresh dice: a new turn from 0.`;
 }
 
 function renderPadNow(t) {
@@ -453,6 +480,8 @@ $("#pad-submit").addEventListener("click", async () => {
   if (await act([{ type: "throw", dice, source }])) ui.entered = [];
   if (client.game) render(client.game, "local");
 });
+$("#pass-take").addEventListener("click", () => act([{ type: "pass_choice", choice: "take_over" }]));
+$("#pass-fresh").addEventListener("click", () => act([{ type: "pass_choice", choice: "fresh" }]));
 $("#pad-back").addEventListener("click", () => { ui.entered.pop(); renderPad(client.game.state.turn); });
 $("#pad-clear").addEventListener("click", () => { ui.entered = []; renderPad(client.game.state.turn); });
 $("#photo-btn").addEventListener("click", () => $("#photo-input").click());
