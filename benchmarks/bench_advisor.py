@@ -1,7 +1,9 @@
 """Strategy advisor speed: cold solve per preset (with and without a streak penalty), warm advice.
 
-Run: ``.venv/bin/python benchmarks/bench_advisor.py``. Prints one line per rule set (solve
-times are the best of three runs):
+Run: ``.venv/bin/python benchmarks/bench_advisor.py`` (every preset) or ``... --options`` (the
+standard rules with each scoring option of issue 30 set, one at a time; run it on one core with
+``OMP_NUM_THREADS=1 taskset -c 0``). Prints one line per rule set (solve times are the best of
+three runs):
 * ``cold`` — a solve from nothing: the score table, the chance model, the streak values and
   both base tables (on and off the board); ``solve`` — the same with the score table warm
   (what ``scorekeeper solve`` pays after the first use of a rule set in a process);
@@ -12,6 +14,7 @@ times are the best of three runs):
 from __future__ import annotations
 
 import statistics
+import sys
 import tempfile
 import time
 
@@ -23,6 +26,18 @@ from scorekeeper.strategy.policy import solve_policy
 
 REPEATS = 3
 THROWS = ("1 5 5 2 3 4", "1 1 5 2 6", "2 2 3 4 6 5", "5 3 4", "1 1 1 2 2 3")
+# Each scoring option of issue 30 at a value that changes the game (on the standard rules).
+OPTIONS: dict[str, dict[str, object]] = {
+    "single_one=200": {"single_one": 200},
+    "single_five=100": {"single_five": 100},
+    "single_five=0": {"single_five": 0},
+    "triple_multiplier=50": {"triple_multiplier": 50},
+    "triple_multiplier=200": {"triple_multiplier": 200},
+    "full_house=250": {"full_house": 250},
+    "four_kind_pair=three_pairs": {"four_kind_pair": "three_pairs", "three_pairs": 750},
+    "straight_split (ps 1500)": {"partial_straight": 1500, "straight_split": True},
+    "no split (ps 1500)": {"partial_straight": 1500},
+}
 
 
 def _cold(rules: Rules) -> tuple[float, float, float]:
@@ -56,23 +71,29 @@ def _advice(rules: Rules, folder: str) -> tuple[float, float]:
     return statistics.median(times[5:]), disk
 
 
+def _rule_sets(options: bool) -> list[tuple[str, Rules]]:
+    if options:
+        return [(label, find_rules("standard", o)) for label, o in OPTIONS.items()]
+    out = []
+    for name in PRESETS:
+        out.append((name, find_rules(name)))
+        if not find_rules(name).farkle_streak_penalty:
+            out.append((f"{name}+penalty", find_rules(name, {"farkle_streak_penalty": 1000})))
+    return out
+
+
 def main() -> None:
-    """Print the figures for every preset, and each with a 1000-point streak penalty."""
+    """Print the figures for every preset, and each with a 1000-point streak penalty (or for
+    each scoring option with ``--options``)."""
     print(f"{'rule set':<26}{'cold s':>8}{'solve s':>9}{'advice ms':>11}{'disk ms':>9}  ppt")
     with tempfile.TemporaryDirectory() as folder:
-        for name in PRESETS:
-            variants = [(name, find_rules(name))]
-            if not find_rules(name).farkle_streak_penalty:
-                variants.append(
-                    (f"{name}+penalty", find_rules(name, {"farkle_streak_penalty": 1000}))
-                )
-            for label, rules in variants:
-                cold, solve, ppt = _cold(rules)
-                advice, disk = _advice(rules, folder)
-                print(
-                    f"{label:<26}{cold:>8.3f}{solve:>9.3f}{advice * 1e3:>11.3f}"
-                    f"{disk * 1e3:>9.2f}  {ppt:.2f}"
-                )
+        for label, rules in _rule_sets("--options" in sys.argv[1:]):
+            cold, solve, ppt = _cold(rules)
+            advice, disk = _advice(rules, folder)
+            print(
+                f"{label:<26}{cold:>8.3f}{solve:>9.3f}{advice * 1e3:>11.3f}"
+                f"{disk * 1e3:>9.2f}  {ppt:.2f}"
+            )
 
 
 if __name__ == "__main__":

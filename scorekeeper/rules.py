@@ -24,12 +24,34 @@ MAX_TARGET = 1_000_000
 MULTIPLES = ("flat", "doubling", "linear", "none")
 HOT_DICE = ("optional", "must_roll")
 TIE_BREAKS = ("extra_round", "shared")
+FOUR_KIND_PAIR_AS_PAIRS = "three_pairs"
+
+# Options added after caches and games were first stored, with the value that scores exactly as
+# the engine did before them: ``cache_dict`` leaves them out at that value, so the solvers' disk
+# caches of rule sets that do not use them keep their keys; stored games that lack them replay
+# with these values (``from_stored``).
+LEGACY_VALUES: dict[str, Any] = {
+    "single_one": 100,
+    "single_five": 50,
+    "triple_multiplier": 100,
+    "straight_split": True,
+    "full_house": 0,
+    "pass_dice": False,
+}
 
 
-def _points(default: int, help_text: str, *, low: int = 0, high: int = MAX_POINTS) -> Any:
-    return field(
-        default=default, metadata={"kind": "points", "low": low, "high": high, "help": help_text}
-    )
+def _points(
+    default: int | str,
+    help_text: str,
+    *,
+    low: int = 0,
+    high: int = MAX_POINTS,
+    words: tuple[str, ...] = (),
+) -> Any:
+    meta: dict[str, Any] = {"kind": "points", "low": low, "high": high, "help": help_text}
+    if words:
+        meta["words"] = words  # besides a number, these words are accepted
+    return field(default=default, metadata=meta)
 
 
 def _flag(default: bool, help_text: str) -> Any:
@@ -50,6 +72,14 @@ class Rules:
     """
 
     three_ones: int = _points(1000, "Points for three 1s in one throw (PlayMonster's box: 300).")
+    single_one: int = _points(100, "Points for a single 1; 0 = a lone 1 does not score.", high=1000)
+    single_five: int = _points(50, "Points for a single 5; 0 = a lone 5 does not score.", high=1000)
+    triple_multiplier: int = _points(
+        100,
+        "Three of a kind of 2s to 6s scores the face times this (three 4s: 4 x 100).",
+        low=50,
+        high=1000,
+    )
     multiples: Literal["flat", "doubling", "linear", "none"] = _choice(
         "flat",
         MULTIPLES,
@@ -61,9 +91,21 @@ class Rules:
     six_kind: int = _points(3000, "Six of a kind when multiples=flat.")
     straight: int = _points(1500, "A 1-2-3-4-5-6 straight in one throw; 0 = not a combination.")
     partial_straight: int = _points(0, "1-2-3-4-5 or 2-3-4-5-6 in one throw; 0 = off.")
+    straight_split: bool = _flag(
+        False,
+        "A 1-6 straight kept whole may score as a partial straight plus a single 1 "
+        "when that is worth more; off: it scores as the straight.",
+    )
     three_pairs: int = _points(1500, "Three pairs of three different values; 0 = off.")
-    four_kind_pair: int = _points(1500, "Four of a kind plus a pair of another value; 0 = off.")
+    four_kind_pair: int | str = _points(
+        1500,
+        "Four of a kind plus a pair of another value; 0 = off; three_pairs = worth three pairs.",
+        words=(FOUR_KIND_PAIR_AS_PAIRS,),
+    )
     two_triplets: int = _points(2500, "Two triples of different values in one throw; 0 = off.")
+    full_house: int = _points(
+        0, "Three of a kind plus a pair of another value: the triple plus this; 0 = off."
+    )
     hot_dice: Literal["optional", "must_roll"] = _choice(
         "optional",
         HOT_DICE,
@@ -138,9 +180,43 @@ class Rules:
         base = (other or Rules()).to_dict()
         return {k: v for k, v in self.to_dict().items() if base[k] != v}
 
+    @classmethod
+    def from_stored(cls, data: Mapping[str, Any]) -> Rules:
+        """Rules from a stored game's dict: an option it lacks takes its legacy value (how the
+        game was played then), not today's default.
+
+        :raises RulesError: on an unknown key or a bad value.
+        """
+        return cls.from_dict({**LEGACY_VALUES, **data})
+
+    @property
+    def four_kind_pair_points(self) -> int:
+        """What four of a kind plus a pair scores (``three_pairs``: the three pairs' value)."""
+        value = self.four_kind_pair
+        return self.three_pairs if value == FOUR_KIND_PAIR_AS_PAIRS else int(value)
+
+    @property
+    def split_beats_straight(self) -> bool:
+        """Whether a partial straight plus a single 1 is worth more than the full straight."""
+        split = self.partial_straight + self.single_one
+        return self.straight > 0 and self.partial_straight > 0 and split > self.straight
+
+    def cache_dict(self) -> dict[str, Any]:
+        """The options as the solvers' caches key them: an option added later is left out
+        where it scores as before it existed, so older caches of the same game stay valid."""
+        out = self.to_dict()
+        out["four_kind_pair"] = self.four_kind_pair_points
+        if not self.split_beats_straight:
+            out["straight_split"] = True  # nothing to split: as the legacy engine scored
+        for key, legacy in LEGACY_VALUES.items():
+            if out[key] == legacy:
+                del out[key]
+        return out
+
     def content_key(self) -> str:
-        """A short stable hash of the options, for caches keyed by the rules' content."""
-        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        """A short stable hash of the options, for caches keyed by the rules' content: two
+        values that score and play alike (``cache_dict``) share it."""
+        text = json.dumps(self.cache_dict(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
@@ -159,7 +235,8 @@ def _accepted(f: dataclasses.Field[Any]) -> str:
         return "true or false"
     if meta["kind"] == "choice":
         return "one of " + ", ".join(meta["choices"])
-    return f"a multiple of 50 from {meta['low']} to {meta['high']}"
+    words = "".join(f" or {w}" for w in meta.get("words", ()))
+    return f"a multiple of 50 from {meta['low']} to {meta['high']}{words}"
 
 
 def _check(f: dataclasses.Field[Any], value: Any) -> None:
@@ -170,6 +247,8 @@ def _check(f: dataclasses.Field[Any], value: Any) -> None:
         ok = isinstance(value, bool)
     elif kind == "choice":
         ok = isinstance(value, str) and value in meta["choices"]
+    elif isinstance(value, str):
+        ok = value in meta.get("words", ())
     else:
         ok = (
             isinstance(value, int)
@@ -197,6 +276,9 @@ def _coerce(f: dataclasses.Field[Any], value: Any) -> Any:
         if text.lower() in _FALSE:
             return False
     elif kind == "points":
+        word = text.lower().replace("-", "_")
+        if word in f.metadata.get("words", ()):
+            return word
         try:
             return int(text.replace("_", "").replace(",", ""))
         except ValueError:

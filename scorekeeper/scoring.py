@@ -138,11 +138,11 @@ def _unit(face: int, n: int) -> list[int]:
 def combo_catalogue(rules: Rules) -> list[tuple[str, Counts, int]]:
     """Every scoring combination the rules allow, as (name, counts, points), biggest first."""
     raw: list[tuple[str, list[int], int]] = [
-        ("single", _unit(1, 1), 100),
-        ("single", _unit(5, 1), 50),
+        ("single", _unit(1, 1), rules.single_one),
+        ("single", _unit(5, 1), rules.single_five),
     ]
     for face in FACES:
-        triple = rules.three_ones if face == 1 else face * 100
+        triple = triple_points(face, rules)
         raw.append((_KIND_NAMES[3], _unit(face, 3), triple))
         for n in (4, 5, 6):
             if rules.multiples == "flat":
@@ -162,7 +162,11 @@ def combo_catalogue(rules: Rules) -> list[tuple[str, Counts, int]]:
     for a, b in permutations(FACES, 2):
         c = _unit(a, 4)
         c[b - 1] = 2
-        raw.append(("four_kind_pair", c, rules.four_kind_pair))
+        raw.append(("four_kind_pair", c, rules.four_kind_pair_points))
+        if rules.full_house > 0 and triple_points(a, rules) > 0:
+            c = _unit(a, 3)
+            c[b - 1] = 2
+            raw.append(("full_house", c, triple_points(a, rules) + rules.full_house))
     for a, b in combinations(FACES, 2):
         c = _unit(a, 3)
         c[b - 1] = 3
@@ -170,6 +174,11 @@ def combo_catalogue(rules: Rules) -> list[tuple[str, Counts, int]]:
     out = [(name, _counts(c), pts) for name, c, pts in raw if pts > 0]
     out.sort(key=lambda item: -sum(item[1]))
     return out
+
+
+def triple_points(face: int, rules: Rules) -> int:
+    """What three ``face``s score: ``three_ones`` for 1s, else the face times the multiplier."""
+    return rules.three_ones if face == 1 else face * rules.triple_multiplier
 
 
 def _counts(c: Iterable[int]) -> Counts:
@@ -217,6 +226,10 @@ class ScoreTable:
         self._best: dict[Counts, tuple[int, tuple[int, ...]] | None] = {}
         for c in _all_counts(MAX_DICE):
             self._best[c] = self._split(c)
+        if not rules.straight_split and rules.straight > 0:
+            whole = (1, 1, 1, 1, 1, 1)  # a full straight kept whole is the straight
+            names = [(name, k) for name, k, _ in self.catalogue]
+            self._best[whole] = (rules.straight, (names.index(("straight", whole)),))
         self._keeps: dict[Counts, tuple[Keep, ...]] = {}
 
     def _split(self, c: Counts) -> tuple[int, tuple[int, ...]] | None:

@@ -54,7 +54,20 @@ def test_rules_prints_full_options() -> None:
     assert r.returncode == 0
     out = json.loads(r.stdout)
     assert out["multiples"] == "none" and out["opening_minimum"] == 1000
-    assert set(out) == {o["name"] for o in describe_options()} and out["pass_dice"] is False
+    assert list(out) == [o["name"] for o in describe_options()] and out["pass_dice"] is False
+
+
+def test_rules_shows_the_scoring_options() -> None:
+    r = run("rules", "standard", "--set", "four_kind_pair=three_pairs", "--set", "full_house=250")
+    out = json.loads(r.stdout)
+    assert (out["four_kind_pair"], out["full_house"], out["straight_split"]) == (
+        "three_pairs",
+        250,
+        False,
+    )
+    assert (out["single_one"], out["single_five"], out["triple_multiplier"]) == (100, 50, 100)
+    r = run("score", "--set", "full_house=250", "--set", "triple_multiplier=50", "3 3 3 4 4 2")
+    assert json.loads(r.stdout)["max"] == {"keep": [3, 3, 3, 4, 4], "points": 400}
 
 
 @pytest.mark.parametrize(

@@ -21,9 +21,11 @@ from scorekeeper.rules import (
 )
 
 SPEC_OPTIONS = {
-    "three_ones": 1000, "multiples": "flat", "four_kind": 1000, "five_kind": 2000,
-    "six_kind": 3000, "straight": 1500, "partial_straight": 0, "three_pairs": 1500,
-    "four_kind_pair": 1500, "two_triplets": 2500, "hot_dice": "optional",
+    "three_ones": 1000, "single_one": 100, "single_five": 50, "triple_multiplier": 100,
+    "multiples": "flat", "four_kind": 1000, "five_kind": 2000,
+    "six_kind": 3000, "straight": 1500, "partial_straight": 0, "straight_split": False,
+    "three_pairs": 1500, "four_kind_pair": 1500, "two_triplets": 2500, "full_house": 0,
+    "hot_dice": "optional",
     "opening_minimum": 500, "bank_minimum": 0, "target": 10000, "final_round": True,
     "final_round_must_beat": True, "tie_break": "extra_round", "exact_target": False,
     "farkle_streak_penalty": 0, "toxic_twos": False, "six_dice_farkle_bonus": 0,

@@ -59,7 +59,7 @@ class Game:
 
     def __init__(self, create: Mapping[str, Any]) -> None:
         self.preset: str = create.get("preset", "custom")
-        self.rules = Rules.from_dict(create["rules"])
+        self.rules = Rules.from_stored(create["rules"])
         self.table = table_for(self.rules)
         names: list[str] = list(create["players"])
         teams: list[str | None] = list(create.get("teams") or [None] * len(names))

@@ -58,7 +58,7 @@ def stored_review(
     :raises GameNotFoundError: when there is no such game.
     """
     version, _created, events = read_log(conn, game_id)
-    rules = Rules.from_dict(events[0]["rules"])
+    rules = Rules.from_stored(events[0]["rules"])
     win_folder = Path(cache_dir) / "winprob" if cache_dir else None
     players = {str(p).casefold() for p in events[0]["players"]}
     players |= {str(e["name"]).casefold() for e in events if e.get("type") == "join"}

@@ -195,7 +195,7 @@ def cache_path(rules: Rules, folder: Path) -> Path:
 
 def _load_or_solve(rules: Rules, folder: Path) -> Policy:
     path = cache_path(rules, folder)
-    found = load_npz(path, SOLVER_VERSION, rules.to_dict())
+    found = load_npz(path, SOLVER_VERSION, rules.cache_dict())
     if found is not None:
         try:
             return _from_npz(rules, found.meta, found.arrays)
@@ -209,7 +209,7 @@ def _load_or_solve(rules: Rules, folder: Path) -> Policy:
 def _save(policy: Policy, path: Path) -> bool:
     meta = {
         "version": SOLVER_VERSION,
-        "rules": policy.rules.to_dict(),
+        "rules": policy.rules.cache_dict(),
         "farkle_values": list(policy.farkle_values),
         "points_per_turn": policy.points_per_turn,
         "expected_turn_score": policy.expected_turn_score,

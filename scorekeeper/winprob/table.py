@@ -323,7 +323,7 @@ class WinTable:
     def save(self, path: Path) -> bool:
         """Write the table (and any handicaps) to the cache file ``path``; False on failure."""
         meta = {
-            "rules": self.rules.to_dict(),
+            "rules": self.rules.cache_dict(),
             "version": SOLVER_VERSION,
             "margin": self.margin,
             "seconds": self.seconds,
@@ -340,7 +340,7 @@ class WinTable:
     @classmethod
     def load(cls, path: Path, rules: Rules, margin: int) -> WinTable | None:
         """The table of ``rules`` saved at ``path``, or None when absent, damaged or stale."""
-        found = load_npz(path, SOLVER_VERSION, rules.to_dict())
+        found = load_npz(path, SOLVER_VERSION, rules.cache_dict())
         if found is None:
             return None
         try:

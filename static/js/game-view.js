@@ -44,6 +44,7 @@ const KINDS = { three_of_a_kind: "three", four_of_a_kind: "four", five_of_a_kind
 const NAMES = {
   straight: "straight 1-6", partial_straight: "partial straight", three_pairs: "three pairs",
   four_kind_pair: "four of a kind + a pair", two_triplets: "two triplets",
+  full_house: "full house",
 };
 
 /** "three 1s + single 5" for a keep's combinations. */

@@ -137,8 +137,32 @@ function optionInput(opt) {
     return h("select", { id, onchange }, opt.choices.map((c) =>
       h("option", { value: c, selected: c === value }, c.replace(/_/g, " "))));
   }
-  return h("input", { id, type: "number", inputmode: "numeric", step: 50, min: opt.low,
-    max: opt.high, value, onchange });
+  const isWord = (opt.words || []).includes(value);
+  const number = h("input", { id, type: "number", inputmode: "numeric", step: 50, min: opt.low,
+    max: opt.high, value: isWord ? "" : value, disabled: isWord, onchange });
+  if (!opt.words) return number;
+  // a number, or a word such as four_kind_pair's "three_pairs" (worth what three pairs are)
+  return h("span", { class: "option-words" }, number, ...opt.words.map((word) => h("label",
+    { class: "inline" },
+    h("input", { id: `${id}-${word}`, type: "checkbox", checked: value === word,
+      onchange: (e) => setWord(opt, word, e.target.checked, number) }),
+    ` as ${word.replace(/_/g, " ")}`)));
+}
+
+/** Tick or untick an option's word: the word is its value, or the number typed beside it. */
+function setWord(opt, word, on, number) {
+  number.disabled = on;
+  if (on) {
+    state.values[opt.name] = word;
+    number.setAttribute("aria-invalid", "false");
+    say("");
+  } else {
+    const preset = PRESETS[state.preset].rules[opt.name];
+    if (number.value.trim() === "") number.value = typeof preset === "number" ? preset : opt.low;
+    setOption(opt, number);
+    return;
+  }
+  markChanged();
 }
 
 /** What is wrong with a number option's input as typed, or null. */
@@ -273,7 +297,7 @@ function check() {
   // a number typed but refused must not start the game on the value it replaced
   for (const opt of OPTIONS) {
     const input = $(`#opt-${opt.name}`);
-    if (opt.kind === "bool" || opt.kind === "choice" || !input) continue;
+    if (opt.kind === "bool" || opt.kind === "choice" || !input || input.disabled) continue;
     const problem = numberProblem(opt, input);
     if (problem) {
       input.setAttribute("aria-invalid", "true");
@@ -357,7 +381,9 @@ try {
       // The last game's house rules too: only options this server knows, with their types.
       const saved = last.overrides && typeof last.overrides === "object" ? last.overrides : {};
       for (const [k, v] of Object.entries(saved)) {
-        if (k in state.values && typeof v === typeof state.values[k]) state.values[k] = v;
+        const opt = OPTIONS.find((o) => o.name === k);
+        const word = typeof v === "string" && (opt?.words || []).includes(v);
+        if (k in state.values && (word || typeof v === typeof state.values[k])) state.values[k] = v;
       }
     }
   }
