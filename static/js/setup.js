@@ -153,6 +153,7 @@ function optionInput(opt) {
 function setWord(opt, word, on, number) {
   number.disabled = on;
   if (on) {
+    number.value = "";
     state.values[opt.name] = word;
     number.setAttribute("aria-invalid", "false");
     say("");
