@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 ARGS ?=
 
-.PHONY: run test lint typecheck pytest install install-dev bench model model-int8 clean
+.PHONY: run test lint typecheck pytest install install-dev bench data eval-sources model model-int8 clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (found %s)" % sys.version.split()[0])'
@@ -45,6 +45,19 @@ test: lint typecheck pytest
 
 bench: $(VENV)/.installed
 	@for b in benchmarks/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
+
+# Other sources' labelled dice photos (DATA.md), each at its pinned commit, converted into
+# labelled folders under DATA, outside the repository: cloned from GitHub, or read from local
+# copies (MIRRORS: a folder of OWNER+NAME git folders). `make eval-sources` then prints the
+# reader's figures on each source, the shared sets' held-out photos beside them.
+DATA ?= ../dice-extra
+MIRRORS ?=
+SHARED ?= ../shared/dice-data
+data: $(VENV)/.installed
+	$(BIN)/python -m training.fetch_data --out $(DATA) $(if $(MIRRORS),--mirrors $(MIRRORS))
+
+eval-sources: $(VENV)/.installed
+	$(BIN)/python -m training.eval_sources --data $(DATA) --shared $(SHARED)
 
 # Train the dice reader (under two hours on two CPU cores) and export models/dice.onnx: stage 1
 # from scratch, stages 2 and 3 fine-tune the detector with more background crops (frozen batch

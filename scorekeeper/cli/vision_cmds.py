@@ -52,6 +52,18 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="JSON of corrected label files to use in place of the folders' own"
         " (models/dice-data-errata.json: label faults in ../shared/dice-data)",
     )
+    p.add_argument(
+        "--per-photo",
+        action="store_true",
+        help="add each photo's verdict: dice found, missed, read wrong or extra (sure or"
+        " unsure), and whether it is trusted",
+    )
+    p.add_argument(
+        "--table",
+        action="store_true",
+        help="print a Markdown table, a row per folder (photos with an unflagged mistake, dice"
+        " marked unsure, value accuracy, recall, precision, exact photos) instead of JSON",
+    )
     _reader_options(p)
     p.set_defaults(func=cmd_eval_reader)
 
@@ -173,10 +185,24 @@ def cmd_read(args: argparse.Namespace) -> int:
     return 2 if failed else 0
 
 
+def _source_name(folder: str, roots: list[str]) -> str:
+    """A folder's name in the table: its path under the root it was found in, with that root's
+    own name in front (``dice-data/webcam-table/Valid``), or the folder as given."""
+    path = Path(folder)
+    for root in roots:
+        top = Path(root)
+        if path == top:
+            return top.name or folder
+        if top in path.parents:
+            return f"{top.name}/{path.relative_to(top).as_posix()}"
+    return folder
+
+
 def cmd_eval_reader(args: argparse.Namespace) -> int:
-    """Print per-folder figures as one JSON object keyed by folder."""
+    """Print per-folder figures as one JSON object keyed by folder (or a Markdown table)."""
     from scorekeeper.vision.evaluate import (
         corrected_label,
+        figures_table,
         labelled_folders,
         list_labelled,
         load_errata,
@@ -193,6 +219,8 @@ def cmd_eval_reader(args: argparse.Namespace) -> int:
             raise ImageError(f"{folder}: no images in images/")
         tally = read_labelled(reader.infer, pairs, grey=args.grey, errata=errata)
         out[folder] = {"split": args.split, "grey": args.grey, **tally.figures()}
+        if args.per_photo:
+            out[folder]["photos"] = [v.to_dict() for v in tally.photos]
         if tally.unlabelled:
             n = len(tally.unlabelled)
             print(
@@ -204,5 +232,9 @@ def cmd_eval_reader(args: argparse.Namespace) -> int:
         if errata is not None:
             fixed = [lab.name for _, lab in pairs if corrected_label(lab, errata) is not None]
             out[folder]["corrected_labels"] = fixed
-    print_json(out)
+    if args.table:
+        roots = [str(r) for r in args.folders]
+        print(figures_table({_source_name(f, roots): fig for f, fig in out.items()}))
+    else:
+        print_json(out)
     return 0

@@ -167,9 +167,74 @@ def match(dets: Sequence[Detection], truth: Truth) -> tuple[list[tuple[int, int]
     return pairs, len(truth) - len(pairs), found.count(-1)
 
 
+@dataclass(frozen=True)
+class PhotoVerdict:
+    """How one photo was read, die by die, with the unsure mark taken into account: a mistake
+    the reader marked unsure is flagged for the player; one it was sure of, or a missed die, is
+    not."""
+
+    name: str
+    dice: int
+    found: int
+    missed: int
+    wrong_sure: int
+    wrong_unsure: int
+    extra_sure: int
+    extra_unsure: int
+    unsure: int
+
+    @property
+    def trusted(self) -> bool:
+        """Every die read surely is a real die with the right value and no die is missed."""
+        return not (self.missed or self.wrong_sure or self.extra_sure)
+
+    @property
+    def exact(self) -> bool:
+        """Every die found with its value and nothing else read, unsure or not."""
+        return self.trusted and not (self.wrong_unsure or self.extra_unsure)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form: the counts plus ``trusted`` and ``exact``."""
+        return {**self.__dict__, "trusted": self.trusted, "exact": self.exact}
+
+
+def judge(name: str, dets: Sequence[Detection], truth: Truth) -> PhotoVerdict:
+    """One photo's verdict: each prediction matched (:func:`assign`, strongest first) and
+    counted as right, wrong or extra, sure or unsure; each labelled die left over is missed.
+
+    >>> sure, unsure = Detection(5, (0, 0, 10, 10), 0.95), Detection(2, (20, 0, 30, 10), 0.5)
+    >>> v = judge("a", [sure, unsure], [(5, (0.0, 0.0, 10.0, 10.0)), (3, (20.0, 0.0, 30.0, 10.0))])
+    >>> v.wrong_unsure, v.trusted, v.exact
+    (1, True, False)
+    >>> judge("b", [sure], [(4, (0.0, 0.0, 10.0, 10.0)), (1, (40.0, 0.0, 50.0, 9.0))]).trusted
+    False
+    """
+    ranked = sorted(dets, key=lambda d: -d.confidence)
+    found = assign(ranked, truth)
+    counts = dict.fromkeys(("wrong_sure", "wrong_unsure", "extra_sure", "extra_unsure"), 0)
+    for d, i in zip(ranked, found, strict=True):
+        if i < 0:
+            kind = "extra"
+        elif truth[i][0] != d.value:
+            kind = "wrong"
+        else:
+            continue
+        counts[f"{kind}_{'unsure' if d.unsure else 'sure'}"] += 1
+    hits = sum(i >= 0 for i in found)
+    return PhotoVerdict(
+        name=name,
+        dice=len(truth),
+        found=hits,
+        missed=len(truth) - hits,
+        unsure=sum(d.unsure for d in dets),
+        **counts,
+    )
+
+
 @dataclass
 class Tally:
-    """Running counts for one folder: found/missed/extra dice, values, exact images."""
+    """Running counts for one folder: found/missed/extra dice, values, exact images, and each
+    photo's verdict (:class:`PhotoVerdict`): trusted, or with a mistake the reader did not flag."""
 
     images: int = 0
     exact: int = 0
@@ -177,6 +242,8 @@ class Tally:
     predicted: int = 0
     found: int = 0
     correct: int = 0
+    unsure: int = 0
+    photos: list[PhotoVerdict] = field(default_factory=list)
     # confusion[true][pred], index 0 = no die (missed or extra), 1..6 = face value
     confusion: list[list[int]] = field(default_factory=lambda: [[0] * 7 for _ in range(7)])
     wrong: list[str] = field(default_factory=list)
@@ -184,6 +251,9 @@ class Tally:
 
     def add(self, name: str, dets: Sequence[Detection], truth: Truth) -> None:
         """Count one image's predictions against its labels."""
+        verdict = judge(name, dets, truth)
+        self.photos.append(verdict)
+        self.unsure += verdict.unsure
         pairs, missed, extra = match(dets, truth)
         self.images += 1
         self.truth += len(truth)
@@ -218,11 +288,14 @@ class Tally:
         return " / ".join("n/a" if fig[k] is None else f"{fig[k]:.3f}" for k in keys)
 
     def figures(self) -> dict[str, Any]:
-        """Precision, recall, value accuracy, exact-image rate, counts and confusion matrix."""
+        """Precision, recall, value accuracy, exact-image rate, photos with a mistake the
+        reader did not flag (a die missed, or one read surely that is no die or the wrong value),
+        the share of its dice marked unsure, counts and the confusion matrix."""
 
         def ratio(a: int, b: int) -> float | None:
             return round(a / b, 4) if b else None
 
+        untrusted = [v for v in self.photos if not v.trusted]
         return {
             "images": self.images,
             "dice": self.truth,
@@ -232,12 +305,17 @@ class Tally:
             "recall": ratio(self.found, self.truth),
             "value_accuracy": ratio(self.correct, self.found),
             "exact_images": ratio(self.exact, self.images),
+            "unflagged_mistake_photos": len(untrusted),
+            "unflagged_mistake_rate": ratio(len(untrusted), self.images),
+            "unsure": self.unsure,
+            "unsure_share": ratio(self.unsure, self.predicted),
             "confusion": {
                 "rows": "true value (0 = no die: extra prediction)",
                 "columns": "predicted value (0 = no prediction: missed die)",
                 "matrix": self.confusion,
             },
             "wrong_images": sorted(self.wrong),
+            "unflagged_mistake_images": sorted(v.name for v in untrusted),
             "unlabelled_images": sorted(self.unlabelled),
         }
 
@@ -335,3 +413,39 @@ def read_labelled(
     for img_path, image, truth in load_labelled(pairs, grey=grey, errata=errata):
         tally.add(img_path.name, infer(image), truth)
     return tally
+
+
+TABLE_COLUMNS = (
+    ("images", "photos", "{}"),
+    ("dice", "dice", "{}"),
+    ("unflagged_mistake_rate", "photos with an unflagged mistake", "{:.3f}"),
+    ("unsure_share", "dice marked unsure", "{:.3f}"),
+    ("value_accuracy", "value accuracy", "{:.3f}"),
+    ("recall", "recall", "{:.3f}"),
+    ("precision", "precision", "{:.3f}"),
+    ("exact_images", "exact photos", "{:.3f}"),
+)
+"""The per-source table's columns: (figure key, heading, format)."""
+
+
+def figures_table(rows: dict[str, dict[str, Any]]) -> str:
+    """A Markdown table of :meth:`Tally.figures` keyed by source, one row each; a rate is
+    followed by its count where one is kept (``0.047 (6)``).
+
+    >>> t = Tally()
+    >>> t.add("a", [Detection(4, (0, 0, 9, 9), 0.9)], [(4, (0.0, 0.0, 9.0, 9.0))])
+    >>> print(figures_table({"set": t.figures()}).splitlines()[-1])
+    | set | 1 | 1 | 0.000 (0) | 0.000 (0) | 1.000 | 1.000 | 1.000 | 1.000 |
+    """
+    counts = {"unflagged_mistake_rate": "unflagged_mistake_photos", "unsure_share": "unsure"}
+    head = "| source | " + " | ".join(h for _, h, _ in TABLE_COLUMNS) + " |"
+    lines = [head, "|---" * (len(TABLE_COLUMNS) + 1) + "|"]
+    for name, fig in rows.items():
+        cells = []
+        for key, _, fmt in TABLE_COLUMNS:
+            cell = "n/a" if fig.get(key) is None else fmt.format(fig[key])
+            if key in counts and fig.get(key) is not None:
+                cell += f" ({fig[counts[key]]})"
+            cells.append(cell)
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)

@@ -1,0 +1,209 @@
+"""Other people's labelled dice photos turned into the reader's layout: ``images/NAME.jpg`` and
+``labels/NAME.txt`` with YOLO lines whose class is the face value - 1 (what ``eval-reader``
+reads).
+
+A YOLO export names its classes in ``data.yaml`` (``names: ['1', ..., '6']``, ``['one', ...]``
+or ``['dice-3', ...]``), in whatever order its author chose; :func:`class_values` maps each class
+index to a face value from those names, and :func:`convert_yolo_export` rewrites the label
+files with that map, skipping (and naming) images that do not decode and label files that do not
+parse.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import cv2
+
+from scorekeeper.errors import ImageError
+from scorekeeper.vision.evaluate import IMAGE_SUFFIXES, parse_yolo
+
+VALUE_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
+"""Face values written as English words in class names."""
+
+ROBOFLOW_COPY = ".rf."
+"""What Roboflow puts between an original photo's name and the hash of each exported copy."""
+
+
+def face_value(name: str) -> int:
+    """The face value a class name stands for: ``"3"``, ``"three"``, ``"dice-3"``, ``"d6_3"``.
+
+    >>> [face_value(n) for n in ("1", "Six", "dice-3", "d6_4", "die 5", "2_pips")]
+    [1, 6, 3, 4, 5, 2]
+
+    :raises ImageError: for a name that is not one face value 1-6 (``"d20"``, ``"dice"``).
+    """
+    text = name.strip().lower()
+    if text in VALUE_WORDS:
+        return VALUE_WORDS[text]
+    text = re.sub(r"^(d6|dice|die)[\s_-]*", "", text)
+    text = re.sub(r"[\s_-]*(pips?|dots?|eyes?)$", "", text)
+    if text in VALUE_WORDS:
+        return VALUE_WORDS[text]
+    if text.isdigit() and 1 <= int(text) <= 6:
+        return int(text)
+    raise ImageError(
+        f"class name {name!r} is not a face value; expected 1-6 as a digit or a word"
+        " ('3', 'three', 'dice-3')"
+    )
+
+
+def parse_names(yaml_text: str) -> list[str]:
+    """The class names of a YOLO ``data.yaml``: a flow list, a block list or an index mapping.
+
+    >>> parse_names("nc: 2\\nnames: ['1', \\"2\\"]\\n")
+    ['1', '2']
+    >>> parse_names("names:\\n- one\\n- 'two'\\nnc: 2\\n")
+    ['one', 'two']
+    >>> parse_names("names:\\n  1: b\\n  0: a\\n")
+    ['a', 'b']
+
+    :raises ImageError: when there is no ``names:`` key or it holds none of those forms.
+    """
+    lines = yaml_text.splitlines()
+    for i, line in enumerate(lines):
+        if not line.startswith("names:"):
+            continue
+        rest = line[len("names:") :].strip()
+        if rest.startswith("["):
+            return [_unquote(p) for p in rest.strip("[]").split(",") if p.strip()]
+        items: list[str] = []
+        keyed: dict[int, str] = {}
+        for sub in lines[i + 1 :]:
+            if not sub.strip() or sub.lstrip().startswith("#"):
+                continue
+            if not sub[0].isspace() and not sub.startswith("-"):
+                break
+            body = sub.strip()
+            if body.startswith("-"):
+                items.append(_unquote(body[1:]))
+            elif ":" in body and body.split(":", 1)[0].strip().isdigit():
+                key, value = body.split(":", 1)
+                keyed[int(key)] = _unquote(value)
+            else:
+                break
+        if keyed and sorted(keyed) == list(range(len(keyed))):
+            return [keyed[k] for k in range(len(keyed))]
+        if items:
+            return items
+        break
+    raise ImageError(
+        "data.yaml: expected a 'names:' list of class names (names: ['1', ..., '6'], a '- name'"
+        " list or '0: name' lines)"
+    )
+
+
+def _unquote(text: str) -> str:
+    return text.strip().strip("'\"").strip()
+
+
+def class_values(names: Sequence[str]) -> dict[int, int]:
+    """Class index -> face value, from the class names in index order.
+
+    >>> class_values(["six", "one", "two", "three", "four", "five"])[0]
+    6
+
+    :raises ImageError: for a name that is no face value, or two classes with one value.
+    """
+    values = {i: face_value(n) for i, n in enumerate(names)}
+    if len(set(values.values())) != len(values):
+        raise ImageError(f"class names {list(names)}: two classes stand for the same face value")
+    return values
+
+
+def remap_yolo(text: str, values: dict[int, int]) -> str:
+    """YOLO label lines with each class index replaced by its face value - 1 (boxes and
+    polygons kept as they are).
+
+    >>> remap_yolo("0 0.5 0.5 0.1 0.1\\n\\n", {0: 6})
+    '5 0.5 0.5 0.1 0.1\\n'
+
+    :raises ImageError: for a line that is not YOLO or a class index the names do not cover.
+    """
+    out = []
+    for n, line in enumerate(text.splitlines(), 1):
+        parts = line.split()
+        if not parts:
+            continue
+        try:
+            cls = int(parts[0])
+        except ValueError:
+            raise ImageError(f"label line {n} {line!r}: the class is not a whole number") from None
+        if cls not in values:
+            raise ImageError(
+                f"label line {n} {line!r}: class {cls} is not one of the {len(values)} classes"
+                " data.yaml names"
+            )
+        out.append(" ".join([str(values[cls] - 1), *parts[1:]]))
+    remapped = "".join(line + "\n" for line in out)
+    parse_yolo(remapped, 1, 1)
+    return remapped
+
+
+def original_name(image_name: str) -> str:
+    """The photo a Roboflow copy was exported from (its name before ``.rf.``), else the stem.
+
+    >>> original_name("dice_12_jpg.rf.414f0467.jpg"), original_name("IMG_1.jpg")
+    ('dice_12_jpg', 'IMG_1')
+    """
+    if ROBOFLOW_COPY in image_name:
+        return image_name.split(ROBOFLOW_COPY)[0]
+    return Path(image_name).stem
+
+
+@dataclass
+class Converted:
+    """What :func:`convert_yolo_export` wrote and what it left out, and why."""
+
+    photos: int = 0
+    dice: int = 0
+    skipped: list[str] = field(default_factory=list)
+
+
+def convert_yolo_export(
+    splits: Iterable[Path],
+    values: dict[int, int],
+    out: Path,
+    *,
+    exclude: Iterable[str] = (),
+    one_per_original: bool = False,
+) -> Converted:
+    """Copy the images of YOLO export folders (each with images/ and labels/) into ``out``
+    (images/ + labels/, classes as face value - 1), leaving out the photos whose original name
+    (:func:`original_name`) is in ``exclude`` and, with ``one_per_original``, every exported copy
+    of a photo but the first by name; an image without a label file counts as showing no dice.
+    An image that does not decode or a label file that does not parse is skipped and named.
+    """
+    excluded = set(exclude)
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
+    done = Converted()
+    seen: set[str] = set()
+    for split in splits:
+        images = sorted(
+            p for p in (split / "images").iterdir() if p.suffix.lower() in IMAGE_SUFFIXES
+        )
+        for image in images:
+            original = original_name(image.name)
+            if original in excluded or (one_per_original and original in seen):
+                continue
+            label = split / "labels" / (image.stem + ".txt")
+            try:
+                text = label.read_text() if label.exists() else ""
+                remapped = remap_yolo(text, values)
+            except (OSError, UnicodeDecodeError, ImageError) as exc:
+                done.skipped.append(f"{label}: {exc}")
+                continue
+            if cv2.imread(str(image)) is None:
+                done.skipped.append(f"{image}: does not decode as an image")
+                continue
+            seen.add(original)
+            shutil.copyfile(image, out / "images" / image.name)
+            (out / "labels" / (image.stem + ".txt")).write_text(remapped)
+            done.photos += 1
+            done.dice += len(remapped.splitlines())
+    return done

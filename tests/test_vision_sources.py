@@ -1,0 +1,206 @@
+"""Other sources' labelled photos (``make data``): class names to face values, YOLO exports
+converted, bad files named and skipped; and ``eval-reader``'s per-photo trust figures."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from scorekeeper.errors import ImageError
+from scorekeeper.vision.datasets import (
+    class_values,
+    convert_yolo_export,
+    face_value,
+    parse_names,
+    remap_yolo,
+)
+from scorekeeper.vision.detection import Detection
+from scorekeeper.vision.evaluate import Tally, judge, parse_yolo
+from tests.test_vision_cli import LABELS, SAMPLES, run, yolo_folder
+from training import fetch_data
+
+
+@pytest.mark.parametrize("name", ["d20", "dice", "7", "0", "", "one-two"])
+def test_a_class_name_that_is_no_face_value_is_refused(name: str) -> None:
+    with pytest.raises(ImageError, match="not a face value"):
+        face_value(name)
+
+
+def test_names_in_any_order_map_to_their_values() -> None:
+    names = parse_names("train: x\nnames:\n  - 'six'\n  - five\n  - 4\n  - 3\n  - two\n  - 1\n")
+    assert class_values(names) == {0: 6, 1: 5, 2: 4, 3: 3, 4: 2, 5: 1}
+    with pytest.raises(ImageError, match="same face value"):
+        class_values(["1", "one"])
+    with pytest.raises(ImageError, match="'names:' list"):
+        parse_names("nc: 6\ntrain: images\n")
+
+
+def test_remap_writes_value_minus_one_and_refuses_unknown_classes() -> None:
+    values = {0: 6, 1: 1}
+    assert remap_yolo("0 0.5 0.5 0.2 0.2\n1 0.1 0.1 0.05 0.05\n", values) == (
+        "5 0.5 0.5 0.2 0.2\n0 0.1 0.1 0.05 0.05\n"
+    )
+    assert parse_yolo(remap_yolo("0 0.5 0.5 0.2 0.2", values), 100, 100)[0][0] == 6
+    with pytest.raises(ImageError, match="class 2 is not one of the 2 classes"):
+        remap_yolo("2 0.5 0.5 0.2 0.2\n", values)
+    with pytest.raises(ImageError, match="expected 'CLASS XC YC W H'"):
+        remap_yolo("0 0.5 0.5\n", values)
+
+
+def export(root: Path) -> Path:
+    """A tiny YOLO export in a source's own class order (names six..one): two Roboflow copies
+    of one photo, one other photo, a stock picture to leave out, an image that does not decode
+    and a label with a class the names do not cover."""
+    split = root / "set" / "valid"
+    (split / "images").mkdir(parents=True)
+    (split / "labels").mkdir()
+    (root / "set" / "data.yaml").write_text("nc: 6\nnames: ['6', '5', '4', '3', '2', '1']\n")
+    frame = np.full((64, 64, 3), 200, np.uint8)
+    for name, line in [
+        ("a_jpg.rf.111", "0 0.5 0.5 0.3 0.3"),  # a 6
+        ("a_jpg.rf.222", "0 0.5 0.5 0.3 0.3"),
+        ("b_jpg.rf.333", "5 0.25 0.25 0.2 0.2\n1 0.75 0.75 0.2 0.2"),  # a 1 and a 5
+        ("stock_jpg.rf.444", "2 0.5 0.5 0.3 0.3"),
+        ("bad_label", "9 0.5 0.5 0.3 0.3"),
+    ]:
+        cv2.imwrite(str(split / "images" / f"{name}.jpg"), frame)
+        (split / "labels" / f"{name}.txt").write_text(line + "\n")
+    (split / "images" / "broken.jpg").write_bytes(b"not a jpeg")
+    (split / "labels" / "broken.txt").write_text("0 0.5 0.5 0.3 0.3\n")
+    return root / "set"
+
+
+def test_convert_maps_classes_dedupes_copies_and_names_what_it_skips(tmp_path: Path) -> None:
+    root = export(tmp_path / "src")
+    values = class_values(parse_names((root / "data.yaml").read_text()))
+    done = convert_yolo_export(
+        [root / "valid"], values, tmp_path / "out", exclude=["stock_jpg"], one_per_original=True
+    )
+    assert (done.photos, done.dice) == (2, 3)
+    assert sorted(p.name for p in (tmp_path / "out" / "images").iterdir()) == [
+        "a_jpg.rf.111.jpg",
+        "b_jpg.rf.333.jpg",
+    ]
+    assert (tmp_path / "out" / "labels" / "b_jpg.rf.333.txt").read_text().split("\n")[:2] == [
+        "0 0.25 0.25 0.2 0.2",
+        "4 0.75 0.75 0.2 0.2",
+    ]
+    assert len(done.skipped) == 2
+    assert any("bad_label.txt" in m and "class 9" in m for m in done.skipped)
+    assert any("broken.jpg" in m and "does not decode" in m for m in done.skipped)
+
+
+def git(cwd: Path, *args: str) -> str:
+    """Run git in ``cwd`` with a fixed identity; its stdout."""
+    env = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t"}
+    env |= {"GIT_COMMITTER_EMAIL": "t@t", "HOME": str(cwd), "PATH": "/usr/bin:/bin"}
+    done = subprocess.run(["git", *args], cwd=cwd, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip()
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_make_data_reads_the_pinned_commit_of_a_local_copy(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = tmp_path / "mirror" / "owner+dice"
+    export(repo)
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "export")
+    pinned = git(repo, "rev-parse", "HEAD")
+    (repo / "set" / "valid" / "labels" / "b_jpg.rf.333.txt").write_text("0 0.5 0.5 0.1 0.1\n")
+    git(repo, "commit", "-qam", "later change, not read")
+    source = fetch_data.Source(
+        name="tiny",
+        repo="owner/dice",
+        commit=pinned,
+        licence="CC0",
+        names_file="set/data.yaml",
+        splits=(fetch_data.Split("valid", ("set/valid",), one_per_original=True),),
+        exclude=("stock_jpg",),
+    )
+    monkeypatch.setattr(fetch_data, "SOURCES", (source,))
+    out = tmp_path / "extra"
+    assert fetch_data.main(["--out", str(out), "--mirrors", str(tmp_path / "mirror")]) == 0
+    printed, err = capsys.readouterr()
+    assert f"{out / 'tiny' / 'valid'}: 2 photos, 3 dice (CC0)" in printed
+    assert "skipped" in err and "broken.jpg" in err
+    record = json.loads((out / "tiny" / "SOURCE.json").read_text())
+    assert record["commit"] == pinned and record["class_values"]["0"] == 6
+    assert (out / "tiny" / "valid" / "labels" / "b_jpg.rf.333.txt").read_text().startswith("0 ")
+    # the converted folder is what eval-reader reads
+    code, table, _ = run(capsys, "eval-reader", "--table", str(out))
+    assert code == 0 and "| extra/tiny/valid | 2 | 3 |" in table
+
+    # no copy of a source and no network: a clear message and exit 2
+    def offline(repo: str, into: Path) -> Path:
+        raise ImageError(f"{repo}: cannot clone it (offline); give a local copy")
+
+    monkeypatch.setattr(fetch_data, "clone", offline)
+    assert fetch_data.main(["--out", str(tmp_path / "other")]) == 2
+    assert "make data: error: owner/dice: cannot clone it" in capsys.readouterr().err
+
+
+def test_make_data_refuses_to_write_inside_the_repository() -> None:
+    with pytest.raises(SystemExit) as exc:
+        fetch_data.main(["--out", str(Path(fetch_data.__file__).parents[1] / "data")])
+    assert exc.value.code == 2
+
+
+def box(x: float) -> tuple[float, float, float, float]:
+    """A 10 px box starting at ``x``."""
+    return (x, 0.0, x + 10.0, 10.0)
+
+
+def test_a_photo_is_trusted_only_when_every_sure_die_is_right_and_none_is_missed() -> None:
+    truth = [(5, box(0)), (3, box(20))]
+    sure5, sure3 = Detection(5, box(0), 0.95), Detection(3, box(20), 0.9)
+    assert judge("ok", [sure5, sure3], truth).exact
+    unsure_wrong = judge("flagged", [sure5, Detection(2, box(20), 0.5)], truth)
+    assert unsure_wrong.trusted and not unsure_wrong.exact and unsure_wrong.wrong_unsure == 1
+    unsure_extra = judge("speck", [sure5, sure3, Detection(1, box(60), 0.3)], truth)
+    assert unsure_extra.trusted and unsure_extra.extra_unsure == 1 and unsure_extra.unsure == 1
+    sure_wrong = judge("misread", [sure5, Detection(2, box(20), 0.85)], truth)
+    assert not sure_wrong.trusted and sure_wrong.wrong_sure == 1
+    sure_extra = judge("false die", [sure5, sure3, Detection(1, box(60), 0.9)], truth)
+    assert not sure_extra.trusted and sure_extra.extra_sure == 1
+    missed = judge("missed", [sure5], truth)
+    assert not missed.trusted and missed.missed == 1
+    tally = Tally()
+    for name, dets in [("a", [sure5, sure3]), ("b", [sure5, Detection(2, box(20), 0.5)])]:
+        tally.add(name, dets, truth)
+    tally.add("c", [sure5], truth)
+    fig = tally.figures()
+    assert fig["unflagged_mistake_photos"] == 1 and fig["unflagged_mistake_images"] == ["c"]
+    assert fig["unflagged_mistake_rate"] == round(1 / 3, 4)
+    assert fig["unsure"] == 1 and fig["unsure_share"] == 0.2
+
+
+def test_eval_reader_per_photo_and_table(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    folder = yolo_folder(tmp_path / "root" / "set")
+    name = sorted(LABELS)[0]
+    label = folder / "labels" / (Path(name).stem + ".txt")
+    first, *rest = label.read_text().splitlines()
+    label.write_text("\n".join([f"{(int(first[0]) + 1) % 6}{first[1:]}", *rest]) + "\n")
+    code, out, _ = run(capsys, "eval-reader", "--per-photo", str(folder))
+    fig = json.loads(out)[str(folder)]
+    assert code == 0 and fig["unflagged_mistake_images"] == [name]
+    photos = {p["name"]: p for p in fig["photos"]}
+    assert set(photos) == set(LABELS) and photos[name]["trusted"] is False
+    assert photos[name]["wrong_sure"] == 1 and photos[name]["missed"] == 0
+    assert all(p["trusted"] and p["exact"] for n, p in photos.items() if n != name)
+    code, out, _ = run(capsys, "eval-reader", "--table", str(tmp_path / "root"))
+    head, rule, row = out.strip().splitlines()
+    assert code == 0 and "photos with an unflagged mistake" in head and rule.startswith("|---")
+    n = len(LABELS)
+    assert row.startswith(f"| root/set | {n} | ") and f"| {1 / n:.3f} (1) |" in row
+    assert (SAMPLES / name).exists()

@@ -1,0 +1,209 @@
+"""``make data``: other sources' labelled dice photos, pinned by commit, converted into labelled
+folders (images/ + labels/, class = face value - 1) under a folder OUTSIDE the repository.
+
+    python -m training.fetch_data --out ../dice-extra [--git-dir OWNER/NAME=PATH] [--mirrors DIR]
+
+Each source is read from a git repository: ``--git-dir`` names a local clone (or bare mirror) of
+it, ``--mirrors DIR`` a folder holding ``OWNER+NAME`` or ``OWNER+NAME/repo`` git folders;
+otherwise it is cloned from GitHub into ``OUT/.git/OWNER+NAME``. The pinned commit is always the
+one read. The photos are never copied into this repository (their licences ask for attribution;
+the repository stays small); see DATA.md for each source, its licence and how its classes map to
+face values.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import subprocess
+import sys
+import tarfile
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from scorekeeper.errors import ImageError
+from scorekeeper.vision.datasets import class_values, convert_yolo_export, parse_names
+
+
+@dataclass(frozen=True)
+class Split:
+    """One folder written for a source: which export folders it is made of, and how."""
+
+    name: str
+    folders: tuple[str, ...]
+    one_per_original: bool = False
+
+
+@dataclass(frozen=True)
+class Source:
+    """A public repository holding labelled dice photos as a YOLO export."""
+
+    name: str
+    repo: str
+    commit: str
+    licence: str
+    names_file: str
+    splits: tuple[Split, ...]
+    exclude: tuple[str, ...] = ()
+    note: str = ""
+
+
+SOURCES = (
+    Source(
+        name="roboflow-dice",
+        repo="Epanemu/GameDiceRecognition",
+        commit="1b5e6f74528977d2cef87924f89d968ac6fb3280",
+        licence="CC BY 4.0 (the Roboflow export's README.dataset.txt)",
+        names_file="Dice-3/data.yaml",
+        # train/ holds three augmented copies of each photo (salt-and-pepper noise, crops):
+        # not what a camera gives, so only the untouched test/ and valid/ photos are used
+        splits=(Split("test-valid", ("Dice-3/test", "Dice-3/valid")),),
+        # web stock pictures (watermarked, white backgrounds), not photos of a table
+        exclude=("dice_3_jpg", "dice_444_jpg", "dice_6_jpg", "dice_7_jpg"),
+        note="Roboflow 'Dice v3' export, every photo stretched to 640x640; its train/ copies"
+        " (augmented) are left out",
+    ),
+)
+"""Every source ``make data`` writes; RESERVED sources (DATA.md) are never listed here."""
+
+
+def find_git_dir(repo: str, git_dirs: dict[str, Path], mirrors: list[Path]) -> Path | None:
+    """A local git folder for ``repo`` among ``--git-dir`` and ``--mirrors``, else None."""
+    if repo in git_dirs:
+        return git_dirs[repo]
+    flat = repo.replace("/", "+")
+    for root in mirrors:
+        for candidate in (root / flat / "repo", root / flat):
+            if (candidate / "HEAD").exists() or (candidate / ".git").exists():
+                return candidate
+    return None
+
+
+def _git(git_dir: Path, *args: str) -> bytes:
+    done = subprocess.run(
+        ["git", f"--git-dir={git_dir / '.git' if (git_dir / '.git').exists() else git_dir}", *args],
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode:
+        raise ImageError(f"git {' '.join(args)} in {git_dir}: {done.stderr.decode().strip()}")
+    return done.stdout
+
+
+def clone(repo: str, into: Path) -> Path:
+    """A bare clone of ``https://github.com/REPO`` in ``into`` (kept for the next run)."""
+    if not (into / "HEAD").exists():
+        into.parent.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run(
+            ["git", "clone", "--bare", "--quiet", f"https://github.com/{repo}.git", str(into)],
+            capture_output=True,
+            check=False,
+        )
+        if done.returncode:
+            raise ImageError(
+                f"{repo}: cannot clone it ({done.stderr.decode().strip()}); give a local copy"
+                f" with --git-dir {repo}=PATH or --mirrors DIR"
+            )
+    return into
+
+
+def extract(git_dir: Path, commit: str, paths: list[str], into: Path) -> None:
+    """The files under ``paths`` at ``commit`` written under ``into``."""
+    data = _git(git_dir, "archive", "--format=tar", commit, *paths)
+    with tarfile.open(fileobj=io.BytesIO(data)) as tar:
+        tar.extractall(into, filter="data")
+
+
+def write_source(source: Source, git_dir: Path, out: Path) -> dict[str, object]:
+    """Convert one source into ``out/NAME/SPLIT`` folders; returns its provenance record."""
+    values = class_values(
+        parse_names(_git(git_dir, "show", f"{source.commit}:{source.names_file}").decode())
+    )
+    record: dict[str, object] = {
+        "source": source.name,
+        "repository": f"https://github.com/{source.repo}",
+        "commit": source.commit,
+        "licence": source.licence,
+        "class_values": {str(k): v for k, v in values.items()},
+        "excluded": list(source.exclude),
+        "note": source.note,
+        "splits": {},
+    }
+    with tempfile.TemporaryDirectory() as tmp:
+        folders = sorted({f for split in source.splits for f in split.folders})
+        extract(git_dir, source.commit, folders, Path(tmp))
+        for split in source.splits:
+            target = out / source.name / split.name
+            if target.exists():
+                for sub in ("images", "labels"):
+                    for old in (target / sub).glob("*") if (target / sub).is_dir() else ():
+                        old.unlink()
+            done = convert_yolo_export(
+                [Path(tmp) / f for f in split.folders],
+                values,
+                target,
+                exclude=source.exclude,
+                one_per_original=split.one_per_original,
+            )
+            for message in done.skipped:
+                print(f"make data: skipped {message}", file=sys.stderr)
+            record["splits"][split.name] = {  # type: ignore[index]
+                "photos": done.photos,
+                "dice": done.dice,
+                "skipped": len(done.skipped),
+            }
+    (out / source.name / "SOURCE.json").write_text(json.dumps(record, indent=2) + "\n")
+    return record
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write every source under ``--out``; exit 2 with a message when one cannot be read."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--out", required=True, type=Path, help="folder to write (outside the repo)")
+    p.add_argument(
+        "--git-dir",
+        action="append",
+        default=[],
+        metavar="OWNER/NAME=PATH",
+        help="a local clone or bare mirror of a source's repository",
+    )
+    p.add_argument(
+        "--mirrors",
+        action="append",
+        default=[],
+        type=Path,
+        metavar="DIR",
+        help="a folder of OWNER+NAME (or OWNER+NAME/repo) git folders",
+    )
+    args = p.parse_args(argv)
+    git_dirs: dict[str, Path] = {}
+    for item in args.git_dir:
+        repo, sep, path = item.partition("=")
+        if not sep or "/" not in repo:
+            p.error(f"--git-dir {item!r}: expected OWNER/NAME=PATH")
+        git_dirs[repo] = Path(path)
+    out: Path = args.out.resolve()
+    repo_root = Path(__file__).resolve().parents[1]
+    if out == repo_root or repo_root in out.parents:
+        p.error(f"--out {out}: inside the repository; the photos must stay outside it")
+    try:
+        for source in SOURCES:
+            git_dir = find_git_dir(source.repo, git_dirs, args.mirrors) or clone(
+                source.repo, out / ".git" / source.repo.replace("/", "+")
+            )
+            record = write_source(source, git_dir, out)
+            for split, counts in record["splits"].items():  # type: ignore[attr-defined]
+                print(
+                    f"{out / source.name / split}: {counts['photos']} photos,"
+                    f" {counts['dice']} dice ({source.licence})"
+                )
+    except ImageError as exc:
+        print(f"make data: error: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
