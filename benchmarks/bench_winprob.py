@@ -13,8 +13,8 @@ bypassing every cache, and then asked for advice. One line per rule set:
   (a fresh pair of scores: one turn's backward induction, then the options).
 ``--margins standard`` instead compares solves with a leader's cap (``margin``) of 2,500,
 5,000 and 10,000 points past the target: the largest change of any turn-start value.
-Presets whose rules the solver does not support (``zilch``: a farkle streak penalty) are run
-without that rule and marked so.
+Presets whose rules the solver does not support (``zilch``, ``zilch-online``: a farkle streak
+penalty) are run without that rule and marked so.
 """
 
 from __future__ import annotations

@@ -309,6 +309,16 @@ PRESETS: dict[str, Rules] = {
     "no-combos": Rules().with_overrides({**_NO_SIX_DICE_COMBOS, "opening_minimum": 0}),
     "zilch": Rules().with_overrides(
         {
+            "multiples": "none",
+            **_NO_SIX_DICE_COMBOS,
+            "hot_dice": "must_roll",
+            "opening_minimum": 0,
+            "bank_minimum": 350,
+            "farkle_streak_penalty": 1000,
+        }
+    ),
+    "zilch-online": Rules().with_overrides(
+        {
             "multiples": "doubling",
             "four_kind_pair": 1500,
             "two_triplets": 0,
@@ -328,7 +338,10 @@ PRESET_HELP: dict[str, str] = {
     "playmonster": "The PlayMonster box sheet: like standard but three 1s = 300.",
     "original": "The 'original rules': only 1s, 5s and triples, 1000 to open, hot dice must roll.",
     "no-combos": "Standard scoring without six-dice combinations and no opening minimum.",
-    "zilch": "Zilch: doubling multiples, 300 to bank, six-dice farkle bonus, 3-farkle penalty.",
+    "zilch": "Zilch as seed 000's family plays it: the original scoring, 350 to bank every turn,"
+    " three zilches in a row lose 1000.",
+    "zilch-online": "The web's Zilch (zilch.playr.co.uk): doubling multiples, 300 to bank,"
+    " 500 for a six-dice zilch, three zilches in a row lose 500.",
     "minimal": "Only 1s, 5s and triples, no minimums (Busche & Neller's solved game).",
 }
 
@@ -340,6 +353,7 @@ ALIASES: dict[str, str] = {
     "no_combos": "no-combos",
     "10000": "original",
     "busche-neller": "minimal",
+    "zilch-web": "zilch-online",
     "neller": "minimal",
 }
 

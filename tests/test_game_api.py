@@ -231,7 +231,7 @@ def test_six_ones_win_outright(new_table: NewTable) -> None:
 
 
 def test_six_dice_farkle_bonus(new_table: NewTable) -> None:
-    t = new_table(["Ann", "Bob"], "zilch")
+    t = new_table(["Ann", "Bob"], "zilch-online")
     t.throw(2, 3, 4, 6, 6, 2)
     assert t.event == "six_dice_bonus"
     turn = t.state["turn"]

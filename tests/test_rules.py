@@ -48,6 +48,7 @@ def test_presets_differ_from_defaults_as_the_spec_says() -> None:
         "original",
         "no-combos",
         "zilch",
+        "zilch-online",
         "minimal",
     ]
     assert find_rules("standard").differences() == {}
@@ -59,7 +60,18 @@ def test_presets_differ_from_defaults_as_the_spec_says() -> None:
         "hot_dice": "must_roll",
     }
     assert find_rules("no-combos").differences() == {**combos_off, "opening_minimum": 0}
+    # seed 000's Zilch: "a minimum of 350 before you can take a score" every turn, "3 zilches
+    # in a row you lose 1000 points", "otherwise the rules are the same" (the original rules)
     assert find_rules("zilch").differences() == {
+        "multiples": "none",
+        **combos_off,
+        "hot_dice": "must_roll",
+        "opening_minimum": 0,
+        "bank_minimum": 350,
+        "farkle_streak_penalty": 1000,
+    }
+    assert find_rules("zilch-web") == find_rules("zilch-online")
+    assert find_rules("zilch-online").differences() == {
         "multiples": "doubling",
         "two_triplets": 0,
         "opening_minimum": 0,

@@ -58,14 +58,14 @@ BASIC = [Fraction(4, 6), Fraction(16, 36), Fraction(60, 216), Fraction(204, 1296
 BASIC += [Fraction(600, 7776)]
 
 
-@pytest.mark.parametrize("preset", ["minimal", "original", "no-combos"])
+@pytest.mark.parametrize("preset", ["minimal", "original", "no-combos", "zilch"])
 def test_farkle_probability_without_three_pairs(preset: str) -> None:
     rules = find_rules(preset)
     got = [farkle_probability(n, rules) for n in range(1, 7)]
     assert got == [*BASIC, Fraction(1440, 46656)]
 
 
-@pytest.mark.parametrize("preset", ["standard", "playmonster", "zilch"])
+@pytest.mark.parametrize("preset", ["standard", "playmonster", "zilch-online"])
 def test_farkle_probability_with_three_pairs(preset: str) -> None:
     rules = find_rules(preset)
     got = [farkle_probability(n, rules) for n in range(1, 7)]

@@ -98,7 +98,7 @@ def test_kill_9_keeps_every_acknowledged_action(db: Path) -> None:
     first = Server(db)
     try:
         status, created = first.request(
-            "POST", "/api/games", {"players": ["Ann", "Bob"], "rules": {"preset": "zilch"}}
+            "POST", "/api/games", {"players": ["Ann", "Bob"], "rules": {"preset": "zilch-online"}}
         )
         assert status == 201
         gid, token = created["id"], created["control_token"]

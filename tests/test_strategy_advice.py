@@ -61,7 +61,7 @@ def test_banking_below_the_opening_minimum_is_shown_but_not_allowed(cache: str) 
 
 
 def test_the_bank_minimum_and_must_roll_hot_dice_forbid_banking(cache: str) -> None:
-    zilch = advise(find_rules("zilch"), "5 2", turn_total=200, cache_dir=cache)
+    zilch = advise(find_rules("zilch-online"), "5 2", turn_total=200, cache_dir=cache)
     bank = next(o for o in zilch.options if o.action == "bank")
     assert not bank.allowed and "bank minimum is 300" in (bank.why_not or "")
     original = advise(find_rules("original"), "1 5", turn_total=1500, cache_dir=cache)
@@ -108,7 +108,7 @@ def test_outcomes_without_a_choice(cache: str) -> None:
     toxic = advise(rules, "2 2 2 2 1 5", banked=3000, cache_dir=cache)
     assert toxic.outcome == "toxic_twos" and toxic.options == () and toxic.best is None
     assert advise(rules, "1 1 1 1 1 1", cache_dir=cache).outcome == "six_ones_win"
-    bonus = advise(find_rules("zilch"), "2 3 4 6 6 3", turn_total=0, cache_dir=cache)
+    bonus = advise(find_rules("zilch-online"), "2 3 4 6 6 3", turn_total=0, cache_dir=cache)
     assert bonus.outcome == "farkle_bonus" and "500" in bonus.message
 
 
@@ -134,15 +134,15 @@ def test_impossible_states_are_clear_errors(
 
 def test_negative_scores_are_fine_with_a_streak_penalty(cache: str) -> None:
     advice = advise(
-        find_rules("zilch"), "1 5 2", turn_total=300, banked=-500, streak=2, cache_dir=cache
+        find_rules("zilch-online"), "1 5 2", turn_total=300, banked=-500, streak=2, cache_dir=cache
     )
     assert advice.best is not None
     with pytest.raises(DiceError):
-        advise(find_rules("zilch"), "1 5 7", cache_dir=cache)
+        advise(find_rules("zilch-online"), "1 5 7", cache_dir=cache)
 
 
 def test_streak_states_change_the_advice_values(cache: str) -> None:
-    rules = find_rules("zilch")
+    rules = find_rules("zilch-online")
     calm = advise(rules, "1 5 2 3", turn_total=400, streak=0, cache_dir=cache)
     tense = advise(rules, "1 5 2 3", turn_total=400, streak=2, cache_dir=cache)
     calm_roll = max(o.value for o in calm.options if o.action == "roll")
@@ -151,7 +151,7 @@ def test_streak_states_change_the_advice_values(cache: str) -> None:
 
 
 def test_policies_are_cached_on_disk_and_reloaded(cache: str) -> None:
-    rules = find_rules("zilch")
+    rules = find_rules("zilch-online")
     first = advise(rules, "1 5 2 3 4 6", turn_total=300, cache_dir=cache).to_dict()
     path = cache_path(rules, Path(cache))
     assert path.exists()

@@ -35,7 +35,7 @@ def test_solve_prints_the_summary(capsys: pytest.CaptureFixture[str]) -> None:
 
 
 def test_solve_with_overrides_and_a_streak_penalty(capsys: pytest.CaptureFixture[str]) -> None:
-    code, data, _ = _run(capsys, "solve", "--rules", "zilch", "--set", "toxic_twos=true")
+    code, data, _ = _run(capsys, "solve", "--rules", "zilch-online", "--set", "toxic_twos=true")
     assert code == 0 and data["overrides"] == {"toxic_twos": True}
     assert isinstance(data["points_per_turn"], float)
     assert isinstance(data["expected_turn_score"], float)

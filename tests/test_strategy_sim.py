@@ -25,7 +25,7 @@ def _within_three_se(values: np.ndarray, expected: float) -> None:
         ("minimal", {}),
         ("standard", {}),
         ("original", {}),
-        ("zilch", {"farkle_streak_penalty": 0}),
+        ("zilch-online", {"farkle_streak_penalty": 0}),
         ("playmonster", {"toxic_twos": True, "six_ones_win": True}),
     ],
 )
@@ -49,7 +49,7 @@ def test_final_round_win_chance_matches_simulation() -> None:
 
 
 def test_the_streak_average_matches_a_long_seeded_run() -> None:
-    rules = find_rules("zilch")
+    rules = find_rules("zilch-online")
     g, farkle_values = streak_values(rules)
     table = solve_turn(
         chance_model(rules), Context(min_units=rules.bank_minimum // 50), farkle_values

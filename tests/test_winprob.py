@@ -241,7 +241,7 @@ def test_cli_prints_one_json_object(tmp_path: Path, capsys: pytest.CaptureFixtur
 @pytest.mark.parametrize(
     ("extra", "words"),
     [
-        (["--rules", "zilch"], "farkle_streak_penalty"),
+        (["--rules", "zilch-online"], "farkle_streak_penalty"),
         (["--set", "target=1000", "--scores", "1000", "0"], "reached the target"),
         (["--set", "target=1000", "--compensation", "30"], "compensation"),
     ],

@@ -277,7 +277,7 @@ CASES = [
     # hot dice must roll, an opening minimum above the target
     ("original", {"target": 300}, 150),
     # doubling multiples, bank minimum 300, six-dice farkle bonus (no streak penalty)
-    ("zilch", {"target": 500, "farkle_streak_penalty": 0, "final_round": False}, 0),
+    ("zilch-online", {"target": 500, "farkle_streak_penalty": 0, "final_round": False}, 0),
     # final-round ties may be banked and are played off in extra rounds
     ("minimal", {"target": 300, "final_round_must_beat": False}, 150),
     # final-round ties may be banked and are shared; six 1s win outright

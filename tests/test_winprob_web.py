@@ -85,7 +85,7 @@ def test_final_round_chaser_gets_the_chance_to_beat_the_leader(
     assert body["chances"]["Bob"] == pytest.approx(table.p_win(0, 1050, final_round=True))
 
 
-@pytest.mark.parametrize("preset", ["standard", "zilch"])  # zilch: unsupported by the solver
+@pytest.mark.parametrize("preset", ["standard", "zilch-online"])  # zilch-online: unsupported
 def test_a_finished_game_gives_its_outcome_without_a_solve(
     client: FlaskClient, new_table: NewTable, monkeypatch: pytest.MonkeyPatch, preset: str
 ) -> None:
@@ -115,7 +115,7 @@ def test_more_than_two_players_keep_expected_points_advice(
 
 
 def test_unsupported_rules_say_why(client: FlaskClient, new_table: NewTable) -> None:
-    t = new_table(["Ann", "Bob"], "zilch", target=1000)
+    t = new_table(["Ann", "Bob"], "zilch-online", target=1000)
     body = client.get(f"/api/games/{t.id}/winprob").get_json()
     assert body["status"] == "unsupported" and "farkle_streak_penalty" in body["reason"]
 

@@ -16,7 +16,8 @@ def add_rules_options(parser: argparse.ArgumentParser) -> None:
         "--rules",
         default="standard",
         metavar="PRESET",
-        help="rules preset: standard, playmonster, original, no-combos, zilch, minimal",
+        help="rules preset: standard, playmonster, original, no-combos, zilch, zilch-online,"
+        " minimal",
     )
     parser.add_argument(
         "--set",

@@ -64,16 +64,16 @@ def test_setup_with_a_preset_overrides_teams_and_a_roll_off(
     page.fill("#players li:nth-child(1) input.team", "Red")
     page.fill("#players li:nth-child(2) input.team", "Blue")
     page.fill("#players li:nth-child(3) input.team", "Red")
-    page.check("#presets input[value='zilch']")
+    page.check("#presets input[value='zilch-online']")
     page.fill("#opt-target", "5000")
     page.dispatch_event("#opt-target", "change")
     page.click("#options-box summary")
-    assert page.input_value("#opt-bank_minimum") == "300"  # the zilch preset's value
+    assert page.input_value("#opt-bank_minimum") == "300"  # the zilch-online preset's value
     page.fill("#opt-opening_minimum", "350")
     page.dispatch_event("#opt-opening_minimum", "change")
     page.check("#opt-toxic_twos")
     page.select_option("#opt-hot_dice", "must_roll")
-    assert "4 changed from zilch" in text(tab, "#changed-count")  # with the target
+    assert "4 changed from zilch-online" in text(tab, "#changed-count")  # with the target
     assert page.locator(".option.changed").count() == 3
     # A bad value is refused in words and not used.
     page.fill("#opt-bank_minimum", "333")
@@ -102,7 +102,7 @@ def test_setup_with_a_preset_overrides_teams_and_a_roll_off(
     page.wait_for_url("**/play/**")
     game_id = page.url.rsplit("/", 1)[1]
     game = api(live_server, f"/api/games/{game_id}")
-    assert game["preset"] == "zilch"
+    assert game["preset"] == "zilch-online"
     rules = game["rules"]
     assert (rules["target"], rules["opening_minimum"], rules["toxic_twos"]) == (5000, 350, True)
     assert (rules["hot_dice"], rules["bank_minimum"], rules["multiples"]) == (
