@@ -15,6 +15,7 @@ import pytest
 from scorekeeper.errors import ImageError
 from scorekeeper.vision.datasets import (
     class_values,
+    convert_class_folders,
     convert_yolo_export,
     face_value,
     parse_names,
@@ -124,7 +125,7 @@ def test_make_data_reads_the_pinned_commit_of_a_local_copy(
         licence="CC0",
         names_file="set/data.yaml",
         splits=(fetch_data.Split("valid", ("set/valid",), one_per_original=True),),
-        exclude=("stock_jpg",),
+        exclude={"stock_jpg": "a stock picture"},
     )
     monkeypatch.setattr(fetch_data, "SOURCES", (source,))
     out = tmp_path / "extra"
@@ -204,3 +205,31 @@ def test_eval_reader_per_photo_and_table(
     n = len(LABELS)
     assert row.startswith(f"| root/set | {n} | ") and f"| {1 / n:.3f} (1) |" in row
     assert (SAMPLES / name).exists()
+
+
+def test_class_folders_become_one_whole_frame_die_per_photo(tmp_path: Path) -> None:
+    """A classification export (a folder per face value, background/ for none) is labelled one
+    die a photo, its box the whole frame; a folder that names no value is refused by name."""
+    split = tmp_path / "export" / "valid"
+    frame = np.full((48, 64, 3), 180, np.uint8)
+    for folder, names in [("dice 3", ["a", "b"]), ("background", ["c"]), ("six", ["d"])]:
+        (split / folder).mkdir(parents=True)
+        for n in names:
+            cv2.imwrite(str(split / folder / f"{n}.jpg"), frame)
+    (split / "six" / "e.jpg").write_bytes(b"")
+    done = convert_class_folders([split], tmp_path / "out")
+    assert (done.photos, done.dice) == (4, 3) and len(done.skipped) == 1
+    assert "e.jpg: does not decode" in done.skipped[0]
+    labels = tmp_path / "out" / "labels"
+    assert parse_yolo((labels / "a.txt").read_text(), 64, 48) == [(3, (0.0, 0.0, 64.0, 48.0))]
+    assert (labels / "c.txt").read_text() == "" and (labels / "d.txt").read_text()[0] == "5"
+    # one die anywhere with its value: a sure 3 is exact, two dice are one too many
+    one_three = parse_yolo((labels / "a.txt").read_text(), 64, 48)
+    tally = Tally()
+    tally.add("a", [Detection(3, (20, 10, 30, 20), 0.9)], one_three)
+    tally.add("b", [Detection(3, (2, 2, 9, 9), 0.9), Detection(3, (40, 2, 49, 9), 0.9)], one_three)
+    assert [v.trusted for v in tally.photos] == [True, False]
+    assert tally.photos[1].extra_sure == 1
+    (split / "dice 7").mkdir()
+    with pytest.raises(ImageError, match="folder 'dice 7': expected a face value"):
+        convert_class_folders([split], tmp_path / "again")

@@ -20,11 +20,16 @@ import subprocess
 import sys
 import tarfile
 import tempfile
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from scorekeeper.errors import ImageError
-from scorekeeper.vision.datasets import class_values, convert_yolo_export, parse_names
+from scorekeeper.vision.datasets import (
+    class_values,
+    convert_class_folders,
+    convert_yolo_export,
+    parse_names,
+)
 
 
 @dataclass(frozen=True)
@@ -38,21 +43,25 @@ class Split:
 
 @dataclass(frozen=True)
 class Source:
-    """A public repository holding labelled dice photos as a YOLO export."""
+    """A public repository holding labelled dice photos: a YOLO export (``layout="yolo"``,
+    classes named in ``names_file``) or a classification export (``layout="folders"``: one
+    folder per face value, one die a photo)."""
 
     name: str
     repo: str
     commit: str
     licence: str
-    names_file: str
     splits: tuple[Split, ...]
-    exclude: tuple[str, ...] = ()
+    layout: str = "yolo"
+    names_file: str = ""
+    exclude: dict[str, str] = field(default_factory=dict)
+    """Original photo name -> why it is left out."""
     note: str = ""
 
 
 SOURCES = (
     Source(
-        name="roboflow-dice",
+        name="catan-table",
         repo="Epanemu/GameDiceRecognition",
         commit="1b5e6f74528977d2cef87924f89d968ac6fb3280",
         licence="CC BY 4.0 (the Roboflow export's README.dataset.txt)",
@@ -60,10 +69,27 @@ SOURCES = (
         # train/ holds three augmented copies of each photo (salt-and-pepper noise, crops):
         # not what a camera gives, so only the untouched test/ and valid/ photos are used
         splits=(Split("test-valid", ("Dice-3/test", "Dice-3/valid")),),
-        # web stock pictures (watermarked, white backgrounds), not photos of a table
-        exclude=("dice_3_jpg", "dice_444_jpg", "dice_6_jpg", "dice_7_jpg"),
+        exclude={
+            "dice_3_jpg": "a web stock picture (watermarked), not a photo of a table",
+            "dice_444_jpg": "a web stock picture (watermarked grid of dice)",
+            "dice_6_jpg": "a web picture of a heap of dice and game pieces",
+            "dice_7_jpg": "a web picture: dice cut out on white",
+            "dice_59_jpg": "its label file is empty, yet it shows about 40 dice",
+            "dice_193_jpg": "its label file is empty, yet it shows two dice",
+        },
         note="Roboflow 'Dice v3' export, every photo stretched to 640x640; its train/ copies"
         " (augmented) are left out",
+    ),
+    Source(
+        name="dice-box",
+        repo="pivotsengineer/aibox",
+        # the export was removed from the repository in the next commit
+        commit="5e234c239322c1b5ff60780bed89b37f38f8170a",
+        licence="MIT (the Roboflow export's README.dataset.txt; Roboflow project sserg/dice-lum74)",
+        layout="folders",
+        splits=(Split("test-valid", ("Dice-1/test", "Dice-1/valid")),),
+        note="Roboflow 'Dice v1' classification export (a folder per face value), every photo"
+        " stretched to 640x640; its train/ copies (augmented) are left out",
     ),
 )
 """Every source ``make data`` writes; RESERVED sources (DATA.md) are never listed here."""
@@ -118,16 +144,18 @@ def extract(git_dir: Path, commit: str, paths: list[str], into: Path) -> None:
 
 def write_source(source: Source, git_dir: Path, out: Path) -> dict[str, object]:
     """Convert one source into ``out/NAME/SPLIT`` folders; returns its provenance record."""
-    values = class_values(
-        parse_names(_git(git_dir, "show", f"{source.commit}:{source.names_file}").decode())
-    )
+    values: dict[int, int] = {}
+    if source.layout == "yolo":
+        names = _git(git_dir, "show", f"{source.commit}:{source.names_file}").decode()
+        values = class_values(parse_names(names))
     record: dict[str, object] = {
         "source": source.name,
         "repository": f"https://github.com/{source.repo}",
         "commit": source.commit,
         "licence": source.licence,
+        "layout": source.layout,
         "class_values": {str(k): v for k, v in values.items()},
-        "excluded": list(source.exclude),
+        "excluded": source.exclude,
         "note": source.note,
         "splits": {},
     }
@@ -140,13 +168,22 @@ def write_source(source: Source, git_dir: Path, out: Path) -> dict[str, object]:
                 for sub in ("images", "labels"):
                     for old in (target / sub).glob("*") if (target / sub).is_dir() else ():
                         old.unlink()
-            done = convert_yolo_export(
-                [Path(tmp) / f for f in split.folders],
-                values,
-                target,
-                exclude=source.exclude,
-                one_per_original=split.one_per_original,
-            )
+            folders_in = [Path(tmp) / f for f in split.folders]
+            if source.layout == "folders":
+                done = convert_class_folders(
+                    folders_in,
+                    target,
+                    exclude=source.exclude,
+                    one_per_original=split.one_per_original,
+                )
+            else:
+                done = convert_yolo_export(
+                    folders_in,
+                    values,
+                    target,
+                    exclude=source.exclude,
+                    one_per_original=split.one_per_original,
+                )
             for message in done.skipped:
                 print(f"make data: skipped {message}", file=sys.stderr)
             record["splits"][split.name] = {  # type: ignore[index]

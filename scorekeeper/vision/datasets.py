@@ -6,7 +6,10 @@ A YOLO export names its classes in ``data.yaml`` (``names: ['1', ..., '6']``, ``
 or ``['dice-3', ...]``), in whatever order its author chose; :func:`class_values` maps each class
 index to a face value from those names, and :func:`convert_yolo_export` rewrites the label
 files with that map, skipping (and naming) images that do not decode and label files that do not
-parse.
+parse. A classification export (one folder per face value, ``dice 3/``, each photo showing one
+die; ``background/`` showing none) has no boxes: :func:`convert_class_folders` labels each photo
+with one die whose box is the whole frame, which the found test (a predicted box's centre inside
+the labelled box) turns into "exactly one die, anywhere, with this value".
 """
 
 from __future__ import annotations
@@ -21,6 +24,9 @@ import cv2
 
 from scorekeeper.errors import ImageError
 from scorekeeper.vision.evaluate import IMAGE_SUFFIXES, parse_yolo
+
+NO_DICE_FOLDERS = ("background", "backgrounds", "bg", "none", "empty", "no dice")
+"""Folder names of a classification export whose photos show no die."""
 
 VALUE_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 """Face values written as English words in class names."""
@@ -206,4 +212,70 @@ def convert_yolo_export(
             (out / "labels" / (image.stem + ".txt")).write_text(remapped)
             done.photos += 1
             done.dice += len(remapped.splitlines())
+    return done
+
+
+def folder_dice(name: str) -> int:
+    """The face value of the one die each photo in a class folder shows, or 0 for none.
+
+    >>> [folder_dice(n) for n in ("dice 3", "Background", "six")]
+    [3, 0, 6]
+
+    :raises ImageError: for a folder name that is neither a face value nor "background".
+    """
+    if name.strip().lower() in NO_DICE_FOLDERS:
+        return 0
+    try:
+        return face_value(name)
+    except ImageError:
+        raise ImageError(
+            f"folder {name!r}: expected a face value (1-6, 'dice 3', 'three') or one of"
+            f" {', '.join(NO_DICE_FOLDERS)}"
+        ) from None
+
+
+WHOLE_FRAME = "0.5 0.5 1 1"
+"""A YOLO box covering the whole image: where a classification photo's one die lies."""
+
+
+def convert_class_folders(
+    splits: Iterable[Path],
+    out: Path,
+    *,
+    exclude: Iterable[str] = (),
+    one_per_original: bool = False,
+) -> Converted:
+    """Copy the photos of classification export folders (each holding one folder per face
+    value, and maybe ``background/``) into ``out`` (images/ + labels/), each labelled with one
+    die of its folder's value whose box is the whole frame (none for ``background/``); photos
+    left out as :func:`convert_yolo_export` leaves them out. A name clash between folders, or an
+    image that does not decode, is skipped and named.
+
+    :raises ImageError: for a class folder whose name is no face value.
+    """
+    excluded = set(exclude)
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
+    done = Converted()
+    seen: set[str] = set()
+    for split in splits:
+        for folder in sorted(p for p in split.iterdir() if p.is_dir()):
+            value = folder_dice(folder.name)
+            images = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+            for image in images:
+                original = original_name(image.name)
+                if original in excluded or (one_per_original and original in seen):
+                    continue
+                if (out / "images" / image.name).exists():
+                    done.skipped.append(f"{image}: another folder has a photo of that name")
+                    continue
+                if cv2.imread(str(image)) is None:
+                    done.skipped.append(f"{image}: does not decode as an image")
+                    continue
+                seen.add(original)
+                shutil.copyfile(image, out / "images" / image.name)
+                label = f"{value - 1} {WHOLE_FRAME}\n" if value else ""
+                (out / "labels" / (image.stem + ".txt")).write_text(label)
+                done.photos += 1
+                done.dice += 1 if value else 0
     return done
