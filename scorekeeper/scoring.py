@@ -79,18 +79,24 @@ class Dice:
         return list(self.faces)
 
 
+def _is_number(text: str) -> bool:
+    """Whether ``text`` is written in ASCII digits only (``str.isdigit`` also takes ``²``)."""
+    return text.isascii() and text.isdigit()
+
+
 def parse_faces(text: str) -> list[int]:
     """Faces in the order written (``"1 1 5"``, ``"1,1,5"`` or ``"115"``), checked like Dice.
 
     :raises DiceError: on anything but 1 to 6 faces from 1 to 6.
     """
     parts = [p for p in _SPLIT.split(text.strip()) if p]
-    if len(parts) == 1 and parts[0].isdigit() and len(parts[0]) > 1:
+    if len(parts) == 1 and _is_number(parts[0]) and len(parts[0]) > 1:
         parts = list(parts[0])
     faces = []
     for p in parts:
-        if not p.isdigit():
-            raise DiceError(f"bad die {p!r}: each die is a whole number from 1 to 6")
+        if not _is_number(p) or len(p) > 3:
+            shown = p if len(p) <= 12 else p[:12] + "…"
+            raise DiceError(f"bad die {shown!r}: each die is a whole number from 1 to 6")
         faces.append(int(p))
     Dice(faces)
     return faces

@@ -100,7 +100,7 @@ def parse_source(text: str | int | None) -> SourceSpec:
         return SourceSpec(SourceKind.DEMO)  # the built-in demo: sample_images/, then thrown dice
     if low.startswith("demo:"):
         return SourceSpec(SourceKind.DEMO, s[5:])
-    if s.isdigit():
+    if s.isascii() and s.isdigit() and len(s) <= 3:
         return SourceSpec(SourceKind.WEBCAM, str(int(s)))
     if re.match(r"^[a-z][a-z0-9+.-]*://", low) or Path(s).is_file():
         return SourceSpec(SourceKind.URL, s)

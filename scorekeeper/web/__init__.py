@@ -12,17 +12,21 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask, jsonify, request
-from werkzeug.exceptions import HTTPException
+from flask.json.provider import DefaultJSONProvider
+from werkzeug.exceptions import HTTPException, NotFound
 
 from scorekeeper.errors import (
     ControlTokenError,
     GameNotFoundError,
     GameRuleError,
+    RequestFieldError,
     ScorekeeperError,
     StaleUndoError,
     StaleVersionError,
 )
 from scorekeeper.store import default_db_path
+from scorekeeper.web import guard
+from scorekeeper.web.params import id_field, parse_json
 
 MAX_BODY_BYTES = 64 * 1024
 
@@ -81,8 +85,34 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api_winprob.bp)
     app.register_blueprint(api_review.bp)
     app.register_blueprint(players.bp)
+    app.json = StrictJSONProvider(app)
+    app.url_value_preprocessor(_check_path_ids)
+    guard.init_app(app)
     _register_error_handlers(app)
     return app
+
+
+class StrictJSONProvider(DefaultJSONProvider):
+    """Flask's JSON, reading bodies through :func:`params.parse_json` (bounded nesting, no
+    lone surrogates), so any view's ``request.get_json()`` is as safe as ``json_body()``."""
+
+    def loads(self, s: str | bytes, **kwargs: Any) -> Any:
+        """Parse ``s`` as :func:`params.parse_json` does."""
+        return parse_json(s)
+
+
+PATH_IDS = {"game_id": "game id", "pid": "proposal id"}
+"""Path fields that hold an id, checked whole (``/play/abc%0A`` is no id) before any view."""
+
+
+def _check_path_ids(endpoint: str | None, values: dict[str, Any] | None) -> None:
+    for field, name in PATH_IDS.items():
+        raw = (values or {}).get(field)
+        if isinstance(raw, str):
+            try:
+                id_field(name, raw)
+            except RequestFieldError as exc:
+                raise NotFound(str(exc)) from None
 
 
 def _wants_json() -> bool:

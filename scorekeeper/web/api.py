@@ -32,6 +32,7 @@ from scorekeeper.store import (
 )
 from scorekeeper.web.api_advice import AdviceSettings, suggest, with_advice
 from scorekeeper.web.db import get_db
+from scorekeeper.web.params import int_arg, parse_json, rules_args, text_arg
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -67,14 +68,15 @@ def require_control(game_id: str) -> None:
 
 
 def json_body() -> Any:
-    """The request's JSON body.
+    """The request's JSON body (the guard has checked its Content-Type), bounded in nesting.
 
-    :raises ActionError: when the body is not JSON.
+    :raises ActionError: when there is no body.
+    :raises RequestFieldError: when it is not JSON, nests too deep or holds a lone surrogate.
     """
-    data = request.get_json(silent=True, force=True)
-    if data is None:
+    data = request.get_data(cache=True)
+    if not data:
         raise ActionError("the body must be JSON (Content-Type: application/json)")
-    return data
+    return parse_json(data)
 
 
 def advice_settings() -> AdviceSettings:
@@ -99,8 +101,8 @@ def game_json(snap: Snapshot, settings: AdviceSettings | None = None) -> dict[st
 @bp.get("/score")
 def score() -> Any:
     """``GET /api/score?dice=1,1,5&rules=standard&set=KEY=VALUE``: every legal keep."""
-    name, rules = named_rules(request.args.get("rules", "standard"), request.args.getlist("set"))
-    throw = Dice.parse(request.args.get("dice", ""))
+    name, rules = named_rules(*rules_args(request.args))
+    throw = Dice.parse(text_arg(request.args, "dice", "", 40))
     return jsonify(dice=throw.to_list(), rules=name, **keeps_report(throw, rules))
 
 
@@ -141,10 +143,8 @@ def new_game() -> Any:
 @bp.get("/games")
 def games() -> Any:
     """The latest games, newest first (``?limit=N``, 1 to 500, default 50)."""
-    raw = request.args.get("limit", "50")
-    if not raw.isdigit() or not 1 <= int(raw) <= 500:
-        raise ActionError(f"bad limit {raw!r}: a whole number from 1 to 500")
-    return jsonify(games=list_games(get_db(), int(raw)))
+    limit = int_arg(request.args, "limit", 50, 1, 500)
+    return jsonify(games=list_games(get_db(), limit))
 
 
 @bp.get("/games/<game_id>")

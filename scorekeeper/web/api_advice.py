@@ -28,6 +28,14 @@ from scorekeeper.scoring import Dice
 from scorekeeper.store import CHANGES, Snapshot
 from scorekeeper.strategy import advise, advise_pass
 from scorekeeper.web.jobs import in_advice_worker, start_advice_worker
+from scorekeeper.web.params import (
+    MultiArgs,
+    bool_arg,
+    int_arg,
+    opt_int_arg,
+    rules_args,
+    text_arg,
+)
 
 log = logging.getLogger(__name__)
 
@@ -215,38 +223,30 @@ def with_advice(snap: Snapshot, settings: AdviceSettings) -> dict[str, Any]:
     return {**state, "turn": {**turn, "advice": advice, "advice_pending": not found}}
 
 
-def _int_arg(args: Mapping[str, str], name: str, default: int) -> int:
-    raw = args.get(name)
-    if raw is None or raw == "":
-        return default
-    try:
-        return int(raw)
-    except ValueError:
-        raise ActionError(f"bad {name} {raw!r}: a whole number") from None
+SUGGEST_MOST = 10_000_000
+"""The largest turn total, banked score or score to beat ``/api/suggest`` accepts."""
 
 
-def suggest(args: Mapping[str, Any], cache_dir: str | None = None) -> dict[str, Any]:
+def suggest(args: MultiArgs, cache_dir: str | None = None) -> dict[str, Any]:
     """The advisor's ranked options for ``?dice=..&rules=..&set=..&turn_total=..&banked=..
     &on_board=..&streak=..&beat=..``.
 
-    :raises ActionError: on a bad number.
+    :raises RequestFieldError: on a bad number or flag.
     :raises ServiceUnavailable: when the advisor is not installed.
     """
-    sets = args.getlist("set") if hasattr(args, "getlist") else []
-    name, rules = named_rules(str(args.get("rules", "standard")), list(sets))
+    name, rules = named_rules(*rules_args(args))
     if args.get("passed") not in (None, ""):
         return _suggest_pass(args, name, rules, cache_dir)
-    throw = Dice.parse(str(args.get("dice", "")))
-    on_board = str(args.get("on_board", "true")).lower() not in ("0", "false", "no", "off")
-    beat_raw = args.get("beat")
+    throw = Dice.parse(text_arg(args, "dice", "", 40))
+    most = SUGGEST_MOST
     query = AdviceQuery(
         rules,
         throw,
-        _int_arg(args, "turn_total", 0),
-        _int_arg(args, "banked", 0),
-        on_board,
-        _int_arg(args, "streak", 0),
-        None if beat_raw in (None, "") else _int_arg(args, "beat", 0),
+        opt_int_arg(args, "turn_total", 0, most) or 0,
+        opt_int_arg(args, "banked", -most, most) or 0,
+        bool_arg(args, "on_board", True),
+        opt_int_arg(args, "streak", 0, 1000) or 0,
+        opt_int_arg(args, "beat", -most, most),
         cache_dir or None,
     )
     if advisor() is None:
@@ -255,24 +255,24 @@ def suggest(args: Mapping[str, Any], cache_dir: str | None = None) -> dict[str, 
 
 
 def _suggest_pass(
-    args: Mapping[str, Any], name: str, rules: Rules, cache_dir: str | None
+    args: MultiArgs, name: str, rules: Rules, cache_dir: str | None
 ) -> dict[str, Any]:
     """``/api/suggest?passed=T&passed_dice=N&..``: take over passed dice, or throw fresh."""
     if not rules.pass_dice:
         raise ActionError("these rules do not pass dice; add set=pass_dice=true")
     if args.get("dice") not in (None, ""):
         raise ActionError("give either dice (a throw) or passed and passed_dice, not both")
-    beat_raw = args.get("beat")
+    most = SUGGEST_MOST
     query = AdviceQuery(
         rules,
         None,
         0,
-        _int_arg(args, "banked", 0),
-        str(args.get("on_board", "true")).lower() not in ("0", "false", "no", "off"),
-        _int_arg(args, "streak", 0),
-        None if beat_raw in (None, "") else _int_arg(args, "beat", 0),
+        opt_int_arg(args, "banked", -most, most) or 0,
+        bool_arg(args, "on_board", True),
+        opt_int_arg(args, "streak", 0, 1000) or 0,
+        opt_int_arg(args, "beat", -most, most),
         cache_dir or None,
-        (_int_arg(args, "passed", 0), _int_arg(args, "passed_dice", 6)),
+        (int_arg(args, "passed", 0, 0, most), int_arg(args, "passed_dice", 6, 1, 6)),
     )
     if advisor() is None:
         raise ServiceUnavailable("the strategy advisor is not installed in this build")

@@ -19,11 +19,12 @@ from typing import Any
 
 from flask import Blueprint, current_app, jsonify, request
 
-from scorekeeper.errors import PositionError, UnsupportedRulesError
+from scorekeeper.errors import PositionError, RequestFieldError, UnsupportedRulesError
 from scorekeeper.rules import Rules, named_rules
 from scorekeeper.store import snapshot
 from scorekeeper.web import jobs
 from scorekeeper.web.db import get_db
+from scorekeeper.web.params import bool_arg, int_field, opt_int_arg, rules_args
 from scorekeeper.winprob import Option, WinTable, words
 from scorekeeper.winprob.position import Chances, final_chances, position_chances, two_players
 
@@ -104,6 +105,21 @@ def game_winprob(game_id: str) -> Any:
         return jsonify(available=False, status="not_applicable", reason=str(exc))
 
 
+MOST_POINTS = 1_000_000
+"""The largest score or compensation ``/api/winprob`` accepts (the largest target)."""
+
+
+def _scores_arg(raw: str | None) -> tuple[int, int] | None:
+    """``scores=A,B`` as two numbers, or None when absent or empty."""
+    if not raw:
+        return None
+    parts = raw.split(",")
+    if len(parts) != 2:
+        raise RequestFieldError(f"scores must be two numbers A,B, not {raw[:20]!r}")
+    a, b = (int_field("scores", p.strip(), 0, MOST_POINTS) for p in parts)
+    return a, b
+
+
 @bp.get("/winprob")
 def rules_winprob() -> Any:
     """``GET /api/winprob?rules=PRESET&set=K=V[&compensation=C|&scores=A,B][&solve=0]``.
@@ -114,8 +130,10 @@ def rules_winprob() -> Any:
     unless ``solve=0`` (then ``"status": "not_solved"``).
     """
     args = request.args
-    _, rules = named_rules(args.get("rules", "standard"), args.getlist("set"))
-    start = args.get("solve", "1") not in {"0", "false", "no"}
+    _, rules = named_rules(*rules_args(args))
+    start = bool_arg(args, "solve", True)
+    scores = _scores_arg(args.get("scores"))
+    compensation = opt_int_arg(args, "compensation", 0, MOST_POINTS)
     try:
         table = ensure_solved(rules, start)
     except UnsupportedRulesError as exc:
@@ -127,12 +145,8 @@ def rules_winprob() -> Any:
         status = "solving" if jobs.solving(rules) else "not_solved"
         return jsonify(available=False, status=status, key=key)
     try:
-        if args.get("scores"):
-            a, b = (int(x) for x in args["scores"].split(","))
-            p_first = table.p_win(a, b)
-        else:
-            p_first = table.p_start(int(args.get("compensation", "0")))
-    except ValueError as exc:  # PositionError is one; so is a bad number
+        p_first = table.p_win(*scores) if scores else table.p_start(compensation or 0)
+    except PositionError as exc:
         raise PositionError(
             f"bad scores or compensation: {exc} (write scores=A,B or compensation=C, "
             "multiples of 50 below the target)"

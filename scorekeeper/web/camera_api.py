@@ -27,7 +27,8 @@ from scorekeeper.camera.states import SourceKind
 from scorekeeper.errors import CameraError
 from scorekeeper.store import default_db_path
 from scorekeeper.vision.imageio import decode_image
-from scorekeeper.web.api import require_control
+from scorekeeper.web.api import json_body, require_control
+from scorekeeper.web.params import game_id_field, opt_int_arg, text_arg
 
 bp = Blueprint("camera_api", __name__, url_prefix="/api/camera")
 
@@ -85,12 +86,7 @@ def _build_service(app: Flask) -> CameraService:
 
 
 def _dice_left() -> int | None:
-    raw = request.args.get("dice_left")
-    if raw in (None, ""):
-        return None
-    if not raw.isdigit() or not 0 <= int(raw) <= 6:
-        raise CameraError(f"dice_left must be a whole number from 0 to 6, got {raw!r}")
-    return int(raw)
+    return opt_int_arg(request.args, "dice_left", 0, 6)
 
 
 def _reading_answer(svc: CameraService, dice_left: int | None) -> dict[str, Any]:
@@ -121,12 +117,7 @@ def status() -> Any:
 
 
 def _throw_key() -> str | None:
-    raw = request.args.get("throw")
-    if raw in (None, ""):
-        return None
-    if len(raw) > MAX_THROW_KEY or not raw.isprintable():
-        raise CameraError(f"throw must be a short key of at most {MAX_THROW_KEY} characters")
-    return raw
+    return text_arg(request.args, "throw", "", MAX_THROW_KEY) or None
 
 
 @bp.get("/latest")
@@ -260,12 +251,14 @@ def stream() -> Any:
 def _mjpeg(svc: CameraService, max_fps: float) -> Iterator[bytes]:
     last = -1
     next_t = 0.0
+    first = True
     while svc.running:
         now = time.monotonic()
         if next_t > now:
             time.sleep(next_t - now)
         next_t = time.monotonic() + 1.0 / max_fps
-        reading = svc.wait_reading(last, 1.0)
+        reading = svc.wait_reading(last, 0.0 if first else 1.0)  # the first picture at once
+        first = False
         if reading is not None:
             last = reading.frame_id
         data = svc.jpeg(svc.latest() if svc.picture_ok() else None)
@@ -290,7 +283,7 @@ def get_area() -> Any:
 @bp.post("/area")
 def set_area() -> Any:
     """``POST /api/camera/area`` ``{"x0", "y0", "x1", "y1"}`` (fractions), or ``{"area": null}``."""
-    body = request.get_json(silent=True)
+    body = json_body()
     if not isinstance(body, dict):
         raise CameraError('send a JSON object {"x0", "y0", "x1", "y1"} or {"area": null}')
     obj = body.get("area", body)
@@ -305,7 +298,7 @@ def proposal_outcome(pid: str) -> Any:
 
     An outcome that names a game needs that game's control token, as its actions do.
     """
-    body = request.get_json(silent=True)
+    body = json_body()
     if not isinstance(body, dict) or "recorded" not in body:
         raise CameraError('send {"recorded": [dice values] or null, "game": id}')
     recorded = body["recorded"]
@@ -319,7 +312,7 @@ def proposal_outcome(pid: str) -> Any:
     if game is not None:
         if not isinstance(game, str):
             raise CameraError("game must be a game id (a string) or left out")
-        require_control(game)
+        require_control(game_id_field(game))
     try:
         out = camera_service().record_outcome(pid, recorded, game)
     except CameraError as exc:

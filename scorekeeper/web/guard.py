@@ -18,9 +18,11 @@ UPLOAD_PATHS = frozenset({"/api/camera/frame", "/api/camera/photo"})
 """Routes whose body is an image, not JSON (they read and check the image themselves)."""
 
 
-def _origin_of(url: str) -> tuple[str, str]:
+def _origin_of(url: str) -> str:
+    """The host and port of ``url`` (the scheme is left out: ``serve --https`` puts a TLS
+    front before the app, so the page is https while the app sees http on the same address)."""
     parts = urlsplit(url)
-    return parts.scheme.lower(), parts.netloc.lower()
+    return parts.netloc.lower()
 
 
 def refusal() -> ResponseReturnValue | None:

@@ -22,6 +22,7 @@ from flask import Blueprint, Response, abort, current_app, jsonify, render_templ
 
 from scorekeeper.game.actions import MAX_PLAYERS
 from scorekeeper.rules import PRESET_HELP, PRESETS, describe_options
+from scorekeeper.web.params import text_arg
 
 PACKAGE_DIR = Path(__file__).resolve().parent.parent
 TEMPLATE_DIR = PACKAGE_DIR / "templates"
@@ -55,8 +56,8 @@ def _serve_static_from_repo(state: Any) -> None:
     state.app.static_folder = str(STATIC_DIR)
 
 
-GAME_ID = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
-TOKEN = re.compile(r"^[A-Za-z0-9_.~-]{1,200}$")
+GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+TOKEN = re.compile(r"[A-Za-z0-9_.~-]{1,200}")
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; "
@@ -78,7 +79,7 @@ def extra_modules(page: str) -> list[str]:
 
 
 def _check_id(game_id: str) -> str:
-    if not GAME_ID.match(game_id):
+    if not GAME_ID.fullmatch(game_id):
         abort(404, description=f"no game {game_id!r}: ids are letters, digits, - and _")
     return game_id
 
@@ -131,7 +132,8 @@ def history(game_id: str) -> Response:
 @bp.get("/sheet")
 def blank_sheet() -> Response:
     """A blank printable score sheet (``?players=Ann,Bob`` heads the columns)."""
-    names = [n.strip()[:40] for n in request.args.get("players", "").split(",") if n.strip()]
+    raw = text_arg(request.args, "players", "", 2000)
+    names = [n.strip()[:40] for n in raw.split(",") if n.strip()]
     columns = names[:12] or [""] * 6
     return _page("sheet.html", "Score sheet", columns=columns, rows=30)
 
@@ -141,9 +143,9 @@ def board_qr(game_id: str) -> Response:
     """A QR code (SVG) of the play page's address; ``?t=TOKEN`` adds control to the link."""
     _check_id(game_id)
     url = f"{public_base_url()}play/{game_id}"
-    token = request.args.get("t", "")
+    token = text_arg(request.args, "t", "", 200)
     if token:
-        if not TOKEN.match(token):
+        if not TOKEN.fullmatch(token):
             abort(400, description="bad token: letters, digits and - _ . ~ only")
         url += f"#t={token}"
     buf = io.BytesIO()

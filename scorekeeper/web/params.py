@@ -19,8 +19,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping
-from typing import Any
+from typing import Any, Protocol
 
 from scorekeeper.errors import RequestFieldError
 
@@ -34,6 +33,20 @@ _DIGITS = re.compile(rf"-?[0-9]{{1,{MAX_DIGITS}}}")
 _TRUE = frozenset({"1", "true", "yes", "on"})
 _FALSE = frozenset({"0", "false", "no", "off"})
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+
+
+class Args(Protocol):
+    """A query's fields (a ``dict``, or werkzeug's ``MultiDict``)."""
+
+    def get(self, key: str, /) -> str | None:
+        """The (first) value of ``key``, or None."""
+
+
+class MultiArgs(Args, Protocol):
+    """A query's fields where a name may repeat (werkzeug's ``MultiDict``)."""
+
+    def getlist(self, key: str) -> list[str]:
+        """Every value of ``key``, in order."""
 
 
 def _shown(raw: str) -> str:
@@ -52,7 +65,7 @@ def int_field(name: str, raw: str, low: int, high: int) -> int:
     return int(raw)
 
 
-def int_arg(args: Mapping[str, str], name: str, default: int, low: int, high: int) -> int:
+def int_arg(args: Args, name: str, default: int, low: int, high: int) -> int:
     """The query field ``name`` as :func:`int_field`, or ``default`` when it is absent."""
     raw = args.get(name)
     return default if raw is None else int_field(name, raw, low, high)
@@ -76,9 +89,68 @@ def game_id_field(raw: str) -> str:
 
     :raises RequestFieldError: for anything else (a newline, a surrogate, a slash).
     """
-    if not _GAME_ID.fullmatch(raw):
-        raise RequestFieldError(f"{_shown(raw)} is not a game id (letters, digits, - and _)")
+    return id_field("game id", raw)
+
+
+def text_field(name: str, raw: str, most: int) -> str:
+    """``raw`` as printable text of at most ``most`` characters (no control characters).
+
+    :raises RequestFieldError: for a longer one, or one with a control character.
+    """
+    if len(raw) > most or not raw.isprintable():
+        raise RequestFieldError(
+            f"{name} must be printable text of at most {most} characters, not {_shown(raw)}"
+        )
     return raw
+
+
+def text_arg(args: Args, name: str, default: str, most: int = 200) -> str:
+    """The query field ``name`` as :func:`text_field`, or ``default`` when it is absent."""
+    raw = args.get(name)
+    return default if raw is None else text_field(name, raw, most)
+
+
+def bool_arg(args: Args, name: str, default: bool) -> bool:
+    """The query field ``name`` as :func:`bool_field`, or ``default`` when absent or empty."""
+    raw = args.get(name)
+    return default if raw is None or raw == "" else bool_field(name, raw)
+
+
+def opt_int_arg(args: Args, name: str, low: int, high: int) -> int | None:
+    """The query field ``name`` as :func:`int_field`, or None when it is absent or empty."""
+    raw = args.get(name)
+    return None if raw is None or raw == "" else int_field(name, raw, low, high)
+
+
+def id_field(name: str, raw: str) -> str:
+    """An id in a path (a game's, a proposal's): 1 to 64 letters, digits, ``-`` or ``_``.
+
+    :raises RequestFieldError: for anything else, naming the field.
+    """
+    if not _GAME_ID.fullmatch(raw):
+        raise RequestFieldError(f"{_shown(raw)} is not a {name} (1 to 64 letters, digits, - and _)")
+    return raw
+
+
+MAX_LIST = 64
+"""The most times one query field may repeat (``set=KEY=VALUE`` for every rules option)."""
+
+
+def list_arg(args: MultiArgs, name: str, most_len: int = 200) -> list[str]:
+    """Every value of the query field ``name``, each :func:`text_field`, at most
+    :data:`MAX_LIST` of them.
+
+    :raises RequestFieldError: for more, or a value that is not short printable text.
+    """
+    values = args.getlist(name)
+    if len(values) > MAX_LIST:
+        raise RequestFieldError(f"{name} may be given at most {MAX_LIST} times, not {len(values)}")
+    return [text_field(name, v, most_len) for v in values]
+
+
+def rules_args(args: MultiArgs) -> tuple[str, list[str]]:
+    """The ``rules=PRESET`` and ``set=KEY=VALUE`` fields of a query (preset ``standard``)."""
+    return text_arg(args, "rules", "standard", 40), list_arg(args, "set")
 
 
 def _has_surrogate(text: str) -> bool:
@@ -114,18 +186,26 @@ def json_depth(value: Any) -> int:
     return deepest
 
 
-def parse_json(data: bytes) -> Any:
-    """A request body as JSON, at most :data:`MAX_JSON_DEPTH` deep.
+def _no_constant(word: str) -> Any:
+    raise RequestFieldError(f"the JSON body holds {word}, which is not a number JSON allows")
 
-    :raises RequestFieldError: when it is not UTF-8 JSON or nests deeper.
+
+def parse_json(data: bytes | str) -> Any:
+    """A request body as JSON, at most :data:`MAX_JSON_DEPTH` deep, without NaN or Infinity.
+
+    :raises RequestFieldError: when it is not UTF-8 JSON, nests deeper, or holds a lone
+        surrogate.
     """
     try:
-        value = json.loads(data.decode("utf-8"))
+        text = data.decode("utf-8") if isinstance(data, bytes) else data
+        value = json.loads(text, parse_constant=_no_constant)
     except RecursionError:
         value = None
         too_deep = True
+    except RequestFieldError:
+        raise
     except (UnicodeDecodeError, ValueError) as exc:
-        raise RequestFieldError(f"the body is not JSON ({exc})") from None
+        raise RequestFieldError(f"the body must be JSON: {str(exc)[:80]}") from None
     else:
         too_deep = json_depth(value) > MAX_JSON_DEPTH
     if too_deep:
