@@ -10,6 +10,7 @@ import cv2
 import numpy as np
 from flask import Flask
 from flask.testing import FlaskClient
+from helpers.bombs import image_bombs
 
 from scorekeeper.web.camera_api import photo_reader
 
@@ -92,3 +93,31 @@ def test_one_photo_is_read_at_a_time(app: Flask, client: FlaskClient) -> None:
         busy.release()
     r = client.post("/api/camera/photo", data=data, content_type="image/jpeg")
     assert r.status_code == 200 and r.get_json()["values"] == TRUTH["scene-01-wood.jpg"]
+
+
+def test_image_bombs_of_every_format_are_refused_before_decoding(client: FlaskClient) -> None:
+    for name, data in image_bombs().items():
+        r = client.post("/api/camera/photo", data=data, content_type="application/octet-stream")
+        assert r.status_code == 400, (name, r.get_json())
+        message = r.get_json()["message"]
+        assert "too large" in message or "not a readable image" in message, (name, message)
+        assert "JPEG" in message  # says what is accepted
+
+
+def test_a_small_tiff_webp_and_bmp_are_read(client: FlaskClient) -> None:
+    image = np.full((120, 160, 3), 128, np.uint8)
+    for ext in (".tiff", ".webp", ".bmp"):
+        ok, data = cv2.imencode(ext, image)
+        assert ok
+        r = client.post("/api/camera/photo", data=data.tobytes(), content_type="image/x")
+        assert r.status_code == 200, (ext, r.get_json())
+
+
+def test_a_photo_over_16_megapixels_is_read_smaller_or_refused(client: FlaskClient) -> None:
+    ok, jpeg = cv2.imencode(".jpg", np.zeros((3000, 6000, 3), np.uint8))  # 18 MP
+    assert ok
+    r = client.post("/api/camera/photo", data=jpeg.tobytes(), content_type="image/jpeg")
+    assert r.status_code == 200, r.get_json()
+    ok, png = cv2.imencode(".png", np.zeros((3000, 6000, 3), np.uint8))
+    r = client.post("/api/camera/photo", data=png.tobytes(), content_type="image/png")
+    assert r.status_code == 400 and "16 megapixels" in r.get_json()["message"]

@@ -58,6 +58,49 @@ def _jpeg_size(data: bytes) -> tuple[int, int] | None:
     return None
 
 
+_TIFF_WIDTH, _TIFF_HEIGHT, _TIFF_BITS, _TIFF_SAMPLES, _TIFF_TILE_W, _TIFF_TILE_H = (
+    256, 257, 258, 277, 322, 323,
+)  # fmt: skip
+_TIFF_MAX_ENTRIES = 512
+
+
+def _tiff_size(data: bytes) -> tuple[int, int] | None:
+    """(width, height) from a TIFF's first directory, or None when it cannot be read or would
+    need more memory than its pixels say (tiles larger than the image, more than 4 samples of
+    more than 16 bits, a BigTIFF)."""
+    order = {b"II*\x00": "<", b"MM\x00*": ">"}.get(data[:4])
+    if order is None or len(data) < 8:
+        return None
+    (offset,) = struct.unpack(order + "I", data[4:8])
+    if offset + 2 > len(data):
+        return None
+    (count,) = struct.unpack(order + "H", data[offset : offset + 2])
+    if count > _TIFF_MAX_ENTRIES or offset + 2 + 12 * count > len(data):
+        return None
+    tags: dict[int, int] = {}
+    for k in range(count):
+        at = offset + 2 + 12 * k
+        tag, kind, n = struct.unpack(order + "HHI", data[at : at + 8])
+        width = {3: 2, 4: 4}.get(kind)  # SHORT or LONG; other kinds hold nothing checked here
+        if width is None or n < 1:
+            continue
+        where = at + 8
+        if n * width > 4:  # the values do not fit in the entry: it holds their offset
+            (where,) = struct.unpack(order + "I", data[at + 8 : at + 12])
+        if where + width > len(data):
+            return None
+        (value,) = struct.unpack(order + ("H" if width == 2 else "I"), data[where : where + width])
+        tags[tag] = int(value)
+    if _TIFF_WIDTH not in tags or _TIFF_HEIGHT not in tags:
+        return None
+    w, h = tags[_TIFF_WIDTH], tags[_TIFF_HEIGHT]
+    if tags.get(_TIFF_SAMPLES, 1) > 4 or tags.get(_TIFF_BITS, 8) > 16:
+        return None
+    if tags.get(_TIFF_TILE_W, 0) > max(w, 16) * 2 or tags.get(_TIFF_TILE_H, 0) > max(h, 16) * 2:
+        return None
+    return w, h
+
+
 def header_size(data: bytes) -> tuple[int, int] | None:
     """The (width, height) an image file declares in its header, or None if not recognised.
 
@@ -88,6 +131,8 @@ def header_size(data: bytes) -> tuple[int, int] | None:
         if chunk == b"VP8L" and len(data) >= 25:
             bits = int.from_bytes(data[21:25], "little")
             return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    if data[:4] in (b"II*\x00", b"MM\x00*"):
+        return _tiff_size(data)
     return None
 
 
@@ -96,18 +141,21 @@ def _check_size(width: int, height: int, what: str, most: int = MAX_PIXELS) -> N
     if width < MIN_SIDE or height < MIN_SIDE:
         raise ImageError(f"{what} is {width}×{height} pixels: too small; expected {ACCEPTED}")
     if width * height > most:
-        raise ImageError(f"{what} is {width}×{height} pixels: too large; expected {ACCEPTED}")
+        raise ImageError(
+            f"{what} is {width}×{height} pixels: too large (more than {most / 1e6:g} megapixels);"
+            f" expected {ACCEPTED}"
+        )
 
 
-def reduction_for(width: int, height: int) -> int:
+def reduction_for(width: int, height: int, most: int = MAX_PIXELS) -> int:
     """The factor, 1, 2, 4 or 8, by which a JPEG of width × height is decoded smaller: the
-    least that brings it within :data:`MAX_PIXELS`.
+    least that brings it within ``most`` pixels (:data:`MAX_PIXELS`).
 
     >>> reduction_for(4000, 3000), reduction_for(8000, 6000), reduction_for(20000, 20000)
     (1, 2, 4)
     """
     for factor in (1, 2, 4):
-        if math.ceil(width / factor) * math.ceil(height / factor) <= MAX_PIXELS:
+        if math.ceil(width / factor) * math.ceil(height / factor) <= most:
             return factor
     return 8
 
@@ -175,8 +223,16 @@ def read_image(path: str | os.PathLike[str]) -> tuple[np.ndarray, int]:
     return decode_image(data, str(p))
 
 
-def decode_image(data: bytes, what: str = "the image") -> tuple[np.ndarray, int]:
+def decode_image(
+    data: bytes, what: str = "the image", most: int = MAX_PIXELS
+) -> tuple[np.ndarray, int]:
     """Decode an image file's bytes as :func:`read_image` does; ``what`` names it in errors.
+
+    Its size is read from its header before anything is decoded, so a small file that
+    declares a huge image costs nothing; a file whose header is not one of the
+    :data:`ACCEPTED` formats' is refused undecoded (OpenCV reads more formats, but their
+    size could not be checked first). ``most``: the most pixels decoded (a JPEG with more,
+    up to :data:`MAX_JPEG_PIXELS`, is decoded 2, 4 or 8 times smaller).
 
     :raises ImageError: as :func:`load_image`, but for a file that cannot be read or is empty.
     """
@@ -184,11 +240,17 @@ def decode_image(data: bytes, what: str = "the image") -> tuple[np.ndarray, int]
         raise ImageError(f"{what}: the file is empty; expected {ACCEPTED}")
     declared = header_size(data)
     jpeg = data[:2] == b"\xff\xd8"
-    factor = 1
-    if declared is not None:
-        _check_size(declared[0], declared[1], what, MAX_JPEG_PIXELS if jpeg else MAX_PIXELS)
-        if jpeg:
-            factor = reduction_for(*declared)
+    if declared is None:
+        kind = _unsupported_kind(data)
+        fault = f"a {kind} image, which is not read here" if kind else "not a readable image"
+        hint = (
+            "; save it as JPEG (on an iPhone: Settings > Camera > Formats > Most Compatible)"
+            if kind
+            else ""
+        )
+        raise ImageError(f"{what}: {fault}; expected {ACCEPTED}{hint}")
+    _check_size(declared[0], declared[1], what, MAX_JPEG_PIXELS if jpeg else most)
+    factor = reduction_for(*declared, most) if jpeg else 1
     if _truncated(data):
         raise ImageError(f"{what}: the image is truncated (no end marker); expected {ACCEPTED}")
     image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), _REDUCED_FLAGS[factor])
@@ -201,7 +263,7 @@ def decode_image(data: bytes, what: str = "the image") -> tuple[np.ndarray, int]
             else ""
         )
         raise ImageError(f"{what}: {fault}; expected {ACCEPTED}{hint}")
-    _check_size(int(image.shape[1]), int(image.shape[0]), what)
+    _check_size(int(image.shape[1]), int(image.shape[0]), what, most)
     return np.ascontiguousarray(image), factor
 
 

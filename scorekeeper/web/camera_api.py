@@ -37,6 +37,10 @@ BOUNDARY = "frame"
 MAX_THROW_KEY = 80
 PHOTO_MAX_BYTES = 16 * 1024 * 1024
 """Default ``PHOTO_MAX_UPLOAD_BYTES``: a phone's JPEG photo, even at 48 megapixels."""
+PHOTO_MAX_PIXELS = 16_000_000
+"""The most pixels of a photo decoded: a larger JPEG is decoded 2, 4 or 8 times smaller (a
+48-megapixel phone photo as 12), a larger PNG, WebP, BMP or TIFF is refused, so one photo's
+pixels take at most 48 MB."""
 
 
 def camera_log_path(app: Flask) -> Path:
@@ -203,7 +207,7 @@ def photo() -> Any:
     if not busy.acquire(blocking=False):
         return _too_many("another photo is being read; try again")
     try:
-        image, factor = decode_image(data, "the photo")
+        image, factor = decode_image(data, "the photo", PHOTO_MAX_PIXELS)
         dets = [to_die(d).scaled(factor) for d in reader.infer(image)]
     finally:
         busy.release()
