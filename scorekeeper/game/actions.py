@@ -26,6 +26,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Literal, Self
 
 from scorekeeper.errors import ActionError
+from scorekeeper.game.teams import TeamDraw, team_draw
 from scorekeeper.rules import rules_from_json
 from scorekeeper.scoring import MAX_DICE
 
@@ -63,10 +64,11 @@ def parse_setup(body: Any) -> dict[str, Any]:
     """
     if not isinstance(body, Mapping):
         raise ActionError('the body must be a JSON object like {"players": ["Ann", "Bob"]}')
-    extra = set(body) - {"players", "teams", "rules", "start_scores"}
+    extra = set(body) - {"players", "teams", "rules", "start_scores", "team_draw"}
     if extra:
         raise ActionError(
-            f"unknown field(s) {sorted(extra)}; accepted: players, teams, rules, start_scores"
+            f"unknown field(s) {sorted(extra)}; accepted: players, teams, rules, start_scores,"
+            " team_draw"
         )
     players = body.get("players")
     if not isinstance(players, list) or not players:
@@ -76,13 +78,16 @@ def parse_setup(body: Any) -> dict[str, Any]:
     names = [clean_name(p) for p in players]
     _check_unique(names)
     teams = _parse_teams(body.get("teams"), names)
+    draw = _parse_draw(body.get("team_draw"), names, teams)
+    if draw is not None:
+        teams = list(draw.assignment)
     preset, rules = rules_from_json(body.get("rules"))
     if rules.pass_dice and len(names) < 2:
         raise ActionError(
             f"pass_dice needs two or more players, but this game has one ({names[0]}): the"
             " dice pass to the next player; add a player or set pass_dice=false"
         )
-    return {
+    create = {
         "type": "create",
         "players": names,
         "teams": teams,
@@ -90,6 +95,39 @@ def parse_setup(body: Any) -> dict[str, Any]:
         "preset": preset,
         "rules": rules.to_dict(),
     }
+    if draw is not None:
+        create["team_draw"] = draw.to_json()
+    return create
+
+
+def _parse_draw(value: Any, names: list[str], teams: list[str | None] | None) -> TeamDraw | None:
+    """Teams drawn by dice: ``{"teams": K, "throws": [[die, ...] per player], "names": [...]}``
+    (``throws`` left out: the server throws fair virtual dice). When ``teams`` is given too it
+    must be the teams the draw gives."""
+    if value is None:
+        return None
+    if not isinstance(value, Mapping) or set(value) - {"teams", "throws", "names"}:
+        raise ActionError(
+            'team_draw must be an object like {"teams": 2, "throws": [[5], [2], [6, 1]]}'
+            " (throws optional: the server throws virtual dice; names optional)"
+        )
+    throws, labels = value.get("throws"), value.get("names")
+    if throws is not None and not (
+        isinstance(throws, list) and all(isinstance(t, list) for t in throws)
+    ):
+        raise ActionError("team_draw.throws must list each player's dice, e.g. [[5], [2], [6, 1]]")
+    if labels is not None:
+        if not isinstance(labels, list):
+            raise ActionError("team_draw.names must list the team names")
+        labels = [clean_name(t, "a team name") for t in labels]
+    draw = team_draw(names, value.get("teams"), throws=throws, team_names=labels)
+    if teams is not None and teams != draw.assignment:
+        raise ActionError(
+            "teams and team_draw disagree: send the teams the draw gives"
+            f" ({', '.join(f'{n}: {t}' for n, t in zip(names, draw.assignment, strict=True))})"
+            " or leave teams out"
+        )
+    return draw
 
 
 def _start_scores(value: Any, names: list[str], target: int) -> list[int]:
@@ -140,6 +178,11 @@ def _parse_teams(value: Any, names: list[str]) -> list[str | None] | None:
             team_name = clean_name(team, "a team name")
             if not isinstance(members, list):
                 raise ActionError(f"team {team_name!r} must list its players' names")
+            if not members:
+                raise ActionError(
+                    f"team {team_name!r} has nobody in it: list at least one of its players,"
+                    " or leave the team out"
+                )
             for m in members:
                 member = lookup.get(clean_name(m).casefold())
                 if member is None:

@@ -68,6 +68,7 @@ class Game:
             Player(n, t, score=s, start_score=s)
             for n, t, s in zip(names, teams, starts, strict=True)
         ]
+        self.team_draw: dict[str, Any] | None = create.get("team_draw")
         self.current = 0
         self.turn = Turn(1, 0)
         self.final_round = False

@@ -82,6 +82,8 @@ def game_csv(game: Game) -> str:
     def totals(scores: Sequence[int]) -> list[int]:
         return [sum(scores[i] for i in seats) for seats in teams.values()]
 
+    if game.team_draw:
+        writer.writerow(["", "", "team_draw", "", "", "", "", _cell(draw_text(game)), ""])
     starts = [p.start_score for p in game.players]
     if any(starts):
         given = ", ".join(f"{p.name} {p.start_score}" for p in game.players if p.start_score)
@@ -104,7 +106,28 @@ def game_csv(game: Game) -> str:
                 *totals(scores),
             ]
         )
+    won = game.to_json()["team_winners"] if teams else []
+    if won:
+        scores = [p.score for p in game.players]
+        top = totals(scores)[list(teams).index(won[0])]
+        names = " and ".join(won)
+        note = f"team {names} {'share the win' if len(won) > 1 else 'wins'} with {top:,}"
+        writer.writerow(
+            ["", "", "team_win", "", "", "", "", _cell(note), "", *scores, *totals(scores)]
+        )
     return out.getvalue()
+
+
+def draw_text(game: Game) -> str:
+    """The team draw in words: ``teams drawn by dice: Cy 6 -> Team 1; Ann 5 -> Team 2``."""
+    draw = game.team_draw or {}
+    by_name = {p.name: (i, p.team) for i, p in enumerate(game.players)}
+    parts = []
+    for name in draw.get("order", []):
+        seat, team = by_name.get(name, (None, None))
+        dice = draw["throws"][seat] if seat is not None else []
+        parts.append(f"{name} {' '.join(map(str, dice))} -> {team}")
+    return "teams drawn by dice: " + "; ".join(parts)
 
 
 def game_export(

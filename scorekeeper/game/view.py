@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from typing import Any, Protocol
 
 from scorekeeper.game.state import Player, Turn
+from scorekeeper.game.teams import team_winners
 from scorekeeper.rules import Rules
 from scorekeeper.scoring import ScoreTable, farkle_probability
 
@@ -30,6 +31,7 @@ class GameView(Protocol):
     to_beat: int | None
     winners: list[int]
     over: bool
+    team_draw: dict[str, Any] | None
     history: list[dict[str, Any]]
     last_event: dict[str, Any]
     undoable: dict[str, Any] | None
@@ -125,6 +127,8 @@ def state_json(game: GameView) -> dict[str, Any]:
         why = game.keep_bank_refusal(len(k.dice), k.points)
         warning = None if why else game.bank_warning(total)
         keep_then_bank.append({"refusal": why, "warning": warning})
+    teams = _teams_json(game)
+    won = team_winners(teams) if game.over else []
     return {
         "players": [
             {
@@ -138,7 +142,8 @@ def state_json(game: GameView) -> dict[str, Any]:
             }
             for pl in game.players
         ],
-        "teams": _teams_json(game),
+        "teams": teams,
+        "team_draw": game.team_draw,
         "current": game.current,
         "phase": _phase(game),
         "turn": {
@@ -170,6 +175,8 @@ def state_json(game: GameView) -> dict[str, Any]:
         "over": game.over,
         "winner": game.winner_text(),
         "winners": [game.players[i].name for i in game.winners],
+        "team_winner": " and ".join(won) or None,
+        "team_winners": won,
         "history": list(game.history),  # a copy: the game appends to its own list
         "stats": [{"name": pl.name, **pl.stats.to_json()} for pl in game.players],
         "last_event": game.last_event,

@@ -17,8 +17,9 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 
 from scorekeeper.errors import ActionError, ControlTokenError, StaleUndoError, StaleVersionError
-from scorekeeper.game.actions import parse_action, parse_setup
+from scorekeeper.game.actions import clean_name, parse_action, parse_setup
 from scorekeeper.game.corrections import correction_event, preview_correction
+from scorekeeper.game.teams import team_draw
 from scorekeeper.rules import named_rules
 from scorekeeper.scoring import Dice, keeps_report
 from scorekeeper.store import (
@@ -110,6 +111,26 @@ def score() -> Any:
 def suggest_view() -> Any:
     """``GET /api/suggest?dice=..&rules=..&set=..&turn_total=..&banked=..``: the advisor."""
     return jsonify(suggest(request.args, advice_settings().cache_dir))
+
+
+@bp.post("/teams/draw")
+def draw_teams() -> Any:
+    """``POST /api/teams/draw`` ``{"players": [...], "teams": K, "names": [...]}``: teams drawn
+    by fair virtual dice, to send back as the new game's ``team_draw`` (nothing is stored)."""
+    body = json_body()
+    if not isinstance(body, dict) or set(body) - {"players", "teams", "names"}:
+        raise ActionError('the body must be {"players": ["Ann", "Bob", ...], "teams": 2}')
+    players = body.get("players")
+    if not isinstance(players, list) or len(players) < 2:
+        raise ActionError("a team draw needs the players' names: two or more")
+    names = [clean_name(p) for p in players]
+    labels = body.get("names")
+    if labels is not None:
+        if not isinstance(labels, list):
+            raise ActionError("names must list the team names")
+        labels = [clean_name(t, "a team name") for t in labels]
+    draw = team_draw(names, body.get("teams"), team_names=labels)
+    return jsonify({**draw.to_json(), "assignment": draw.assignment})
 
 
 @bp.post("/games")

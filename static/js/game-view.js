@@ -77,7 +77,9 @@ export function teamStanding(st) {
   const top = teams[0].score;
   const leaders = teams.filter((t) => t.score === top).map((t) => t.name);
   let line;
-  if (teams.length === 1) line = `Team ${leaders[0]}: ${fmt(top)}.`;
+  const won = st.over && Array.isArray(st.team_winners) ? st.team_winners : [];
+  if (teams.length > 1 && won.length === 1) line = `Team ${won[0]} wins with ${fmt(top)}.`;
+  else if (teams.length === 1) line = `Team ${leaders[0]}: ${fmt(top)}.`;
   else if (leaders.length > 1) {
     const names = `${leaders.slice(0, -1).join(", ")} and ${leaders[leaders.length - 1]}`;
     line = `Teams ${names} are level on ${fmt(top)}.`;

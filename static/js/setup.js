@@ -16,6 +16,7 @@ const state = {
   preset: "standard",
   values: { ...PRESETS.standard.rules },
   rolloff: null,
+  teamDraw: null, // the server's draw by dice, sent with the game while the teams match it
 };
 
 const msg = $("#setup-message");
@@ -31,12 +32,12 @@ function renderPlayers(focusIndex = null) {
     const name = h("input", {
       class: "name", type: "text", maxlength: 40, value: p.name, autocomplete: "off",
       "aria-label": `Player ${i + 1} name`, placeholder: `Player ${i + 1}`,
-      oninput: (e) => { state.players[i].name = e.target.value; },
+      oninput: (e) => { state.players[i].name = e.target.value; dropDraw(); },
     });
     const team = state.teams ? h("input", {
       class: "team", type: "text", maxlength: 40, value: p.team, autocomplete: "off",
       "aria-label": `Player ${i + 1} team`, placeholder: "Team",
-      oninput: (e) => { state.players[i].team = e.target.value; },
+      oninput: (e) => { state.players[i].team = e.target.value; dropDraw(); },
     }) : null;
     const start = state.starts ? h("input", {
       class: "start", type: "number", inputmode: "numeric", step: 50, min: 0, value: p.start || 0,
@@ -55,10 +56,52 @@ function renderPlayers(focusIndex = null) {
     );
   }));
   $("#add-player").disabled = state.players.length >= MAX_PLAYERS;
+  renderTeamDraw();
   if (focusIndex !== null) list.querySelectorAll("input.name")[focusIndex]?.focus();
 }
 
+// ---------- teams drawn by dice (seed 000: "choose teams by the roll of the dice") ----------
+function renderTeamDraw() {
+  $("#team-draw").hidden = !state.teams;
+  const n = state.players.length;
+  const select = $("#team-count");
+  const was = Number(select.value) || 2;
+  fill(select, Array.from({ length: Math.max(0, n - 1) }, (_, k) => k + 2).map((k) =>
+    h("option", { value: k, selected: k === Math.min(was, n) }, String(k))));
+  $("#team-draw-btn").disabled = n < 2;
+  $("#team-draw-result").hidden = !state.teams || !state.teamDraw;
+}
+
+function dropDraw() {
+  if (!state.teamDraw) return;
+  state.teamDraw = null;
+  $("#team-draw-result").textContent = "";
+  $("#team-draw-result").hidden = true;
+}
+
+$("#team-draw-btn").addEventListener("click", async () => {
+  const players = cleanNames();
+  if (players.some((n) => !n)) { say("Name every player before drawing the teams."); return; }
+  try {
+    const d = await call("POST", "/api/teams/draw", { players, teams: Number($("#team-count").value) });
+    state.players.forEach((p, i) => { p.team = d.assignment[i]; });
+    renderPlayers();
+    state.teamDraw = { teams: d.teams.length, throws: d.throws };
+    const line = d.order.map((name) => {
+      const i = players.indexOf(name);
+      return `${name} ${d.throws[i].join(" then ")} → ${d.assignment[i]}`;
+    }).join(", ");
+    $("#team-draw-result").textContent = `Drawn by dice (highest first, dealt in turn): ${line}.`;
+    $("#team-draw-result").hidden = false;
+    say("");
+    announce(`Teams drawn: ${line}`);
+  } catch (err) {
+    say(err.message);
+  }
+});
+
 function move(i, delta) {
+  dropDraw();
   const j = i + delta;
   [state.players[i], state.players[j]] = [state.players[j], state.players[i]];
   renderPlayers();
@@ -66,6 +109,7 @@ function move(i, delta) {
 }
 
 function remove(i) {
+  dropDraw();
   const [gone] = state.players.splice(i, 1);
   renderPlayers();
   announce(`${gone.name || "Player"} removed`);
@@ -73,6 +117,7 @@ function remove(i) {
 
 $("#add-player").addEventListener("click", () => {
   if (state.players.length >= MAX_PLAYERS) return;
+  dropDraw();
   state.players.push({ name: "", team: "", start: 0 });
   renderPlayers(state.players.length - 1);
 });
@@ -323,6 +368,7 @@ $("#setup").addEventListener("submit", async (e) => {
   };
   const starts = startScores();
   if (starts) body.start_scores = starts;
+  if (state.teams && state.teamDraw) body.team_draw = state.teamDraw;
   const button = $("#start");
   button.disabled = true;
   say("Starting…", "ok");

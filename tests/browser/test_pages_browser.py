@@ -726,7 +726,7 @@ def test_team_totals_lead_the_board_and_are_named_at_the_end(
         body = {"version": version, "type": "quick_score", "points": points}
         version = api(live_server, f"/api/games/{game_id}/actions", body, token)["version"]
     wait_js(board, "!document.querySelector('#board-winner').hidden")
-    line = "Team Red has the highest total: 1,650."
+    line = "Team Red wins with 1,650."  # the state's team_winner
     assert line in text(board, "#board-winner")
     assert board.page.eval_on_selector_all(teams, "els => els.map(e => e.innerText)")[0].startswith(
         "★ Red"
