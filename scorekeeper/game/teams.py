@@ -56,7 +56,7 @@ def throw_for_teams(count: int) -> list[list[int]]:
 def _tied(throws: Sequence[Sequence[int]]) -> list[int]:
     """The players still tied with another: equal on every throw both have made, one of
     them not having thrown again."""
-    out = set()
+    out: set[int] = set()
     for i, a in enumerate(throws):
         for j in range(i + 1, len(throws)):
             b = throws[j]
