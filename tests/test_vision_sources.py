@@ -16,6 +16,7 @@ from scorekeeper.errors import ImageError
 from scorekeeper.vision.datasets import (
     class_values,
     convert_class_folders,
+    convert_groundtruth,
     convert_yolo_export,
     face_value,
     parse_names,
@@ -233,3 +234,46 @@ def test_class_folders_become_one_whole_frame_die_per_photo(tmp_path: Path) -> N
     (split / "dice 7").mkdir()
     with pytest.raises(ImageError, match="folder 'dice 7': expected a face value"):
         convert_class_folders([split], tmp_path / "again")
+
+
+def test_a_ground_truth_manifest_becomes_yolo_labels(tmp_path: Path) -> None:
+    """SageMaker Ground Truth lines (boxes in pixels, class names in each line's class-map):
+    converted to value - 1 YOLO lines; a photo with a die labelled unclear, one without labels,
+    a line that is not JSON, a missing image and a box outside its photo are each named."""
+    images = tmp_path / "images"
+    images.mkdir()
+    for n in ("a", "b", "c", "d", "web"):
+        cv2.imwrite(str(images / f"IMG_{n}.jpg"), np.full((100, 200, 3), 90, np.uint8))
+    meta = {"class-map": {"0": "one", "1": "two", "5": "six", "6": "unclear"}}
+
+    def line(name: str, boxes: list[tuple[int, int, int, int, int]]) -> str:
+        keys = ("class_id", "left", "top", "width", "height")
+        ann = [dict(zip(keys, b, strict=True)) for b in boxes]
+        doc = {"source-ref": f"s3://bucket/dice/{name}", "job": {"annotations": ann}}
+        return json.dumps(doc | {"job-metadata": meta})
+
+    manifest = tmp_path / "output.manifest"
+    manifest.write_text(
+        "\n".join(
+            [
+                line("IMG_a.jpg", [(5, 10, 20, 40, 40), (0, 150, 50, 20, 20)]),
+                line("IMG_b.jpg", [(6, 10, 10, 30, 30)]),  # unclear
+                line("IMG_c.jpg", []),
+                "not json",
+                line("IMG_gone.jpg", [(1, 10, 10, 10, 10)]),
+                line("IMG_d.jpg", [(1, 180, 10, 40, 40)]),  # past the right edge
+                line("web.jpg", [(1, 10, 10, 10, 10)]),  # not included
+            ]
+        )
+    )
+    done = convert_groundtruth(manifest, images, tmp_path / "out", include=("IMG_",))
+    assert (done.photos, done.dice) == (1, 2)
+    truth = parse_yolo((tmp_path / "out" / "labels" / "IMG_a.txt").read_text(), 200, 100)
+    assert [v for v, _ in truth] == [6, 1]
+    assert truth[0][1] == pytest.approx((10.0, 20.0, 50.0, 60.0), abs=0.01)
+    reasons = "\n".join(done.skipped)
+    assert len(done.skipped) == 5
+    for expected in ("IMG_b.jpg: no labels, or a die labelled unclear", "IMG_c.jpg: no labels"):
+        assert expected in reasons
+    assert "line 4: expected a Ground Truth manifest line" in reasons
+    assert "IMG_gone.jpg: missing" in reasons and "IMG_d.jpg: a box lies outside" in reasons

@@ -27,6 +27,7 @@ from scorekeeper.errors import ImageError
 from scorekeeper.vision.datasets import (
     class_values,
     convert_class_folders,
+    convert_groundtruth,
     convert_yolo_export,
     parse_names,
 )
@@ -44,8 +45,10 @@ class Split:
 @dataclass(frozen=True)
 class Source:
     """A public repository holding labelled dice photos: a YOLO export (``layout="yolo"``,
-    classes named in ``names_file``) or a classification export (``layout="folders"``: one
-    folder per face value, one die a photo)."""
+    classes named in ``names_file``), a classification export (``layout="folders"``: one
+    folder per face value, one die a photo) or a SageMaker Ground Truth manifest
+    (``layout="groundtruth"``: ``manifest`` labels the photos in the split's one folder, those
+    whose names start with one of ``include``)."""
 
     name: str
     repo: str
@@ -54,6 +57,8 @@ class Source:
     splits: tuple[Split, ...]
     layout: str = "yolo"
     names_file: str = ""
+    manifest: str = ""
+    include: tuple[str, ...] = ()
     exclude: dict[str, str] = field(default_factory=dict)
     """Original photo name -> why it is left out."""
     note: str = ""
@@ -90,6 +95,18 @@ SOURCES = (
         splits=(Split("test-valid", ("Dice-1/test", "Dice-1/valid")),),
         note="Roboflow 'Dice v1' classification export (a folder per face value), every photo"
         " stretched to 640x640; its train/ copies (augmented) are left out",
+    ),
+    Source(
+        name="wood-stone",
+        repo="aws-samples/amazon-sagemaker-mxnet-dice-aim403-workshop-reinvent2019",
+        commit="2a148d595b024139961fbbb04ef8a0d5c9c849b4",
+        licence="Apache-2.0 (the repository's LICENSE)",
+        layout="groundtruth",
+        manifest="data/manifest/output.manifest",
+        splits=(Split("all", ("data/images",)),),
+        # the workshop's own photos; the others are pictures found on the web
+        include=("IMG_", "Image_"),
+        note="SageMaker Ground Truth labels; photos with a die labelled 'unclear' are left out",
     ),
 )
 """Every source ``make data`` writes; RESERVED sources (DATA.md) are never listed here."""
@@ -161,7 +178,12 @@ def write_source(source: Source, git_dir: Path, out: Path) -> dict[str, object]:
     }
     with tempfile.TemporaryDirectory() as tmp:
         folders = sorted({f for split in source.splits for f in split.folders})
-        extract(git_dir, source.commit, folders, Path(tmp))
+        extract(
+            git_dir,
+            source.commit,
+            folders + ([source.manifest] if source.manifest else []),
+            Path(tmp),
+        )
         for split in source.splits:
             target = out / source.name / split.name
             if target.exists():
@@ -169,7 +191,15 @@ def write_source(source: Source, git_dir: Path, out: Path) -> dict[str, object]:
                     for old in (target / sub).glob("*") if (target / sub).is_dir() else ():
                         old.unlink()
             folders_in = [Path(tmp) / f for f in split.folders]
-            if source.layout == "folders":
+            if source.layout == "groundtruth":
+                done = convert_groundtruth(
+                    Path(tmp) / source.manifest,
+                    folders_in[0],
+                    target,
+                    include=source.include,
+                    exclude=source.exclude,
+                )
+            elif source.layout == "folders":
                 done = convert_class_folders(
                     folders_in,
                     target,

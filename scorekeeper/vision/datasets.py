@@ -14,6 +14,7 @@ the labelled box) turns into "exactly one die, anywhere, with this value".
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 from collections.abc import Iterable, Sequence
@@ -278,4 +279,93 @@ def convert_class_folders(
                 (out / "labels" / (image.stem + ".txt")).write_text(label)
                 done.photos += 1
                 done.dice += 1 if value else 0
+    return done
+
+
+def groundtruth_truth(line: str) -> tuple[str, list[tuple[int, float, float, float, float]] | None]:
+    """One line of a SageMaker Ground Truth object-detection manifest (JSON): the image's file
+    name and its dice as (face value, left, top, width, height) in pixels, or None when the
+    line has no labels or a die the labeller marked unclear (a value no name maps to).
+
+    The labelling job's attribute is the key next to ``"<key>-metadata"``; its class-map names
+    each ``class_id`` (``"one"``..``"six"``, ``"unclear"``).
+
+    >>> groundtruth_truth('{"source-ref": "s3://b/x/a.jpg", "dice": {"annotations": '
+    ...     '[{"class_id": 1, "left": 2, "top": 3, "width": 4, "height": 5}]}, "dice-metadata": '
+    ...     '{"class-map": {"0": "one", "1": "two"}}}')
+    ('a.jpg', [(2, 2.0, 3.0, 4.0, 5.0)])
+
+    :raises ImageError: for a line that is not such JSON.
+    """
+    try:
+        doc = json.loads(line)
+        name = str(doc["source-ref"]).rsplit("/", 1)[-1]
+        key = next(k[: -len("-metadata")] for k in doc if k.endswith("-metadata"))
+        names = {int(k): str(v) for k, v in doc[f"{key}-metadata"].get("class-map", {}).items()}
+        boxes = doc[key]["annotations"]
+        dice = []
+        for box in boxes:
+            try:
+                value = face_value(names[int(box["class_id"])])
+            except (KeyError, ImageError):
+                return name, None
+            left, top, width, height = (float(box[k]) for k in ("left", "top", "width", "height"))
+            dice.append((value, left, top, width, height))
+    except (ValueError, KeyError, TypeError, StopIteration, AttributeError) as exc:
+        raise ImageError(
+            "expected a Ground Truth manifest line: JSON with source-ref, a labelling job's"
+            f" annotations and its -metadata class-map ({type(exc).__name__}: {exc})"
+        ) from None
+    return name, (dice if dice else None)
+
+
+def convert_groundtruth(
+    manifest: Path,
+    images: Path,
+    out: Path,
+    *,
+    include: tuple[str, ...] = (),
+    exclude: Iterable[str] = (),
+) -> Converted:
+    """Copy the photos a Ground Truth manifest labels (found by file name in ``images``) into
+    ``out`` (images/ + labels/), those whose name starts with one of ``include`` (all when
+    empty) and is not in ``exclude`` (by :func:`original_name`). A photo without labels or with
+    a die marked unclear is left out and named; so is a line that does not parse, an image that
+    is missing or does not decode, or a box outside its photo.
+    """
+    excluded = set(exclude)
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
+    done = Converted()
+    for n, line in enumerate(manifest.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            name, dice = groundtruth_truth(line)
+        except ImageError as exc:
+            done.skipped.append(f"{manifest} line {n}: {exc}")
+            continue
+        if (include and not name.startswith(include)) or original_name(name) in excluded:
+            continue
+        if dice is None:
+            done.skipped.append(f"{name}: no labels, or a die labelled unclear")
+            continue
+        frame = cv2.imread(str(images / name))
+        if frame is None:
+            done.skipped.append(f"{images / name}: missing or does not decode as an image")
+            continue
+        h, w = frame.shape[:2]
+        lines = []
+        for value, left, top, bw, bh in dice:
+            if left < 0 or top < 0 or left + bw > w + 1 or top + bh > h + 1 or bw <= 0 or bh <= 0:
+                break
+            xc, yc = (left + bw / 2) / w, (top + bh / 2) / h
+            lines.append(f"{value - 1} {xc:.6f} {yc:.6f} {bw / w:.6f} {bh / h:.6f}")
+        else:
+            shutil.copyfile(images / name, out / "images" / name)
+            (out / "labels" / (Path(name).stem + ".txt")).write_text("\n".join(lines) + "\n")
+            done.photos += 1
+            done.dice += len(lines)
+            continue
+        done.skipped.append(f"{name}: a box lies outside the {w}x{h} photo")
     return done
