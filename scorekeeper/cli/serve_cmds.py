@@ -18,6 +18,8 @@ from scorekeeper.errors import ServeError
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
 DEFAULT_THREADS = 32
+DEFAULT_MAX_STREAMS = 240
+DEFAULT_STREAMS_PER_CLIENT = 8
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -30,7 +32,22 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--threads",
         type=int,
         default=DEFAULT_THREADS,
-        help=f"worker threads (default {DEFAULT_THREADS}); live streams use at most half",
+        help=f"worker threads for requests (default {DEFAULT_THREADS}); live streams get"
+        " their own on top",
+    )
+    p.add_argument(
+        "--max-streams",
+        type=int,
+        default=DEFAULT_MAX_STREAMS,
+        help=f"live views open at once, all devices together (default {DEFAULT_MAX_STREAMS})",
+    )
+    p.add_argument(
+        "--streams-per-client",
+        type=int,
+        default=DEFAULT_STREAMS_PER_CLIENT,
+        help="live views open at once from one address"
+        f" (default {DEFAULT_STREAMS_PER_CLIENT}; with --https every device is one address,"
+        " so this is --max-streams there)",
     )
     p.add_argument(
         "--cache-dir",
@@ -116,18 +133,27 @@ def cmd_serve(args: argparse.Namespace) -> int:
     :raises ServeError: on a port outside 0–65535, fewer than 4 threads, or a host and port
         it cannot listen on (the port in use, an address not of this machine).
     """
-    from waitress.server import BaseWSGIServer, create_server
+    from waitress.server import BaseWSGIServer
 
     from scorekeeper.web import create_app
+    from scorekeeper.web.server import ServerLimits, make_server
 
     if not 0 <= args.port <= 65535:
         raise ServeError(f"bad --port {args.port}: a port is 0 to 65535 (0 = any free port)")
     if args.threads < 4:
         raise ServeError(f"bad --threads {args.threads}: at least 4 are needed")
+    if not 1 <= args.max_streams <= 2000:
+        raise ServeError(f"bad --max-streams {args.max_streams}: a whole number from 1 to 2000")
+    if not 1 <= args.streams_per_client <= args.max_streams:
+        raise ServeError(
+            f"bad --streams-per-client {args.streams_per_client}: from 1 to --max-streams"
+        )
+    per_client = args.max_streams if args.https else args.streams_per_client
     db = _db_path(args)
     config: dict[str, object] = {
         "DATABASE": str(db),
-        "MAX_STREAMS": args.threads // 2,
+        "MAX_STREAMS": args.max_streams,
+        "MAX_STREAMS_PER_CLIENT": per_client,
         "ADVICE": not args.no_advice,
         "ADVICE_WORKER": "process",
         **serve_config(args),
@@ -137,15 +163,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     app = create_app(config)
     host = "127.0.0.1" if args.https else args.host
     try:
-        server = create_server(
-            app,
-            host=host,
-            port=0 if args.https else args.port,
-            threads=args.threads,
-            ident="scorekeeper",
-            channel_timeout=60,
-            connection_limit=max(100, args.threads * 4),
+        connections = args.max_streams + 4 * args.threads + 100
+        limits = ServerLimits(
+            threads=args.threads + args.max_streams,  # a live stream holds a thread
+            connection_limit=connections,
+            per_client=connections if args.https else 4 * per_client + 32,
         )
+        server = make_server(app, host, 0 if args.https else args.port, limits)
     except OSError as exc:
         raise ServeError(_listen_problem(exc, host, args.port)) from exc
     if not args.no_advice:

@@ -61,6 +61,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         STREAM_KEEPALIVE_S=15,
         STREAM_POLL_S=1.0,
         MAX_STREAMS=api_stream.DEFAULT_MAX_STREAMS,
+        MAX_STREAMS_PER_CLIENT=api_stream.DEFAULT_MAX_STREAMS_PER_CLIENT,
         CAMERA=None,  # None: "none" when testing, else "auto"
         CAMERA_LOG=None,  # None: beside DATABASE
         CAMERA_MAX_STREAMS=4,

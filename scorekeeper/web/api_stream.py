@@ -6,9 +6,12 @@ A stream sends ``event: state`` with ``{"id", "version", "state"}`` (the same bo
 version, when advice that was pending is ready), a ``: keepalive`` comment
 every ``STREAM_KEEPALIVE_S`` seconds, and closes after ``STREAM_SECONDS`` so the browser's
 ``EventSource`` reconnects (``retry: 1000``). Each stream holds a server thread, so at most
-``MAX_STREAMS`` run at once (503 with ``Retry-After`` beyond); ``scorekeeper serve`` runs
-more threads than that, so streams never starve the API. Streams wake on commits in this
-process and also poll the database each ``STREAM_POLL_S`` (other processes' commits).
+``MAX_STREAMS`` run at once, ``MAX_STREAMS_PER_CLIENT`` from one address (503 with words and
+``Retry-After`` beyond); ``scorekeeper serve`` runs a thread for each on top of those for
+requests, so streams never starve the API. A stream whose client left ends within
+:data:`CHECK_S` and frees its slot. Streams wake on commits in this process (streams of one
+game share one read of its version and one serialised event per version) and also poll the
+database each ``STREAM_POLL_S`` (other processes' commits).
 """
 
 from __future__ import annotations
@@ -34,27 +37,45 @@ from scorekeeper.web.db import db_path, get_db
 bp = Blueprint("api_stream", __name__, url_prefix="/api")
 
 DEFAULT_MAX_STREAMS = 16
+DEFAULT_MAX_STREAMS_PER_CLIENT = 8
+CHECK_S = 0.25
+"""How often a stream looks whether its client has left (its slot is then free at once)."""
 _slots_lock = threading.Lock()
 
 
 class StreamSlots:
-    """Counts one app's open event streams; each holds a server thread until it closes."""
+    """Counts one app's open event streams, in all and by client address; each holds a
+    server thread until it closes."""
 
     def __init__(self) -> None:
         self.open = 0
+        self.by_client: dict[str, int] = {}
 
-    def take(self, limit: int) -> bool:
-        """Take a slot unless ``limit`` streams are open already."""
+    def take(self, client: str, limit: int, per_client: int) -> str | None:
+        """Take a slot for ``client``; or, when ``limit`` streams are open in all or
+        ``per_client`` from this client, take none and say why."""
         with _slots_lock:
+            mine = self.by_client.get(client, 0)
+            if mine >= per_client:
+                return (
+                    f"this device ({client}) already has {mine} live views open, the most one"
+                    " device may; close a tab or window showing a game and retry"
+                )
             if self.open >= limit:
-                return False
+                return f"all {limit} live views this server allows are open; retry in a few seconds"
             self.open += 1
-            return True
+            self.by_client[client] = mine + 1
+            return None
 
-    def release(self) -> None:
-        """Give a slot back (called once, when the server closes the response)."""
+    def release(self, client: str) -> None:
+        """Give ``client``'s slot back (called once, when the server closes the response)."""
         with _slots_lock:
             self.open -= 1
+            left = self.by_client.get(client, 1) - 1
+            if left > 0:
+                self.by_client[client] = left
+            else:
+                self.by_client.pop(client, None)
 
 
 def _slots() -> StreamSlots:
@@ -77,19 +98,40 @@ def _event_id(snap_body: dict[str, Any]) -> str:
     return f"{snap_body['version']}{'p' if pending else ''}"
 
 
-PAYLOADS = 64  # recent events kept, by (game id, version, advice pending)
-_payloads: LRU[tuple[str, int, bool], str] = LRU(PAYLOADS)
+PAYLOADS = 64  # recent events kept, by (game id, version)
+_payloads: LRU[tuple[str, int], tuple[bool, str]] = LRU(PAYLOADS)
+_versions: LRU[str, tuple[int, int]] = LRU(256)  # game id -> (CHANGES.count, version)
 
 
 def _sse(snap_body: dict[str, Any]) -> str:
-    """The event for one game body; shared by every stream of the game (serialised once)."""
-    key = (snap_body["id"], snap_body["version"], snap_body["state"]["turn"]["advice_pending"])
+    """The event for one game body, kept for the other streams of the game."""
+    data = json.dumps(snap_body, separators=(",", ":"))
+    text = f"id: {_event_id(snap_body)}\nevent: state\ndata: {data}\n\n"
+    pending = bool(snap_body["state"]["turn"]["advice_pending"])
+    _payloads.put((snap_body["id"], snap_body["version"]), (pending, text))
+    return text
 
-    def serialise() -> str:
-        data = json.dumps(snap_body, separators=(",", ":"))
-        return f"id: {_event_id(snap_body)}\nevent: state\ndata: {data}\n\n"
 
-    return _payloads.get_or_make(key, serialise)
+def _current_version(conn: Any, game_id: str, count: int, fresh: bool) -> int:
+    """The game's version; streams woken by the same commit share one read (``fresh``: read
+    the database anyway, for commits of other processes)."""
+    hit = _versions.get(game_id)
+    if not fresh and hit is not None and hit[0] == count:
+        return hit[1]
+    version = version_of(conn, game_id)
+    _versions.put(game_id, (count, version))
+    return version
+
+
+def _event(conn: Any, game_id: str, version: int, settings: Any) -> tuple[int, bool, str]:
+    """(version, advice pending, event text) of the game now: worked out once per version
+    (and once more when its advice arrives) for every stream watching the game."""
+    hit = _payloads.get((game_id, version))
+    if hit is not None and not (hit[0] and advice_known(game_id, version)):
+        return version, hit[0], hit[1]
+    body = game_json(snapshot(conn, game_id), settings)
+    text = _sse(body)
+    return body["version"], bool(body["state"]["turn"]["advice_pending"]), text
 
 
 @bp.get("/games/<game_id>/stream")
@@ -101,12 +143,19 @@ def stream(game_id: str) -> Response:
     keepalive = float(cfg["STREAM_KEEPALIVE_S"])
     poll = float(cfg["STREAM_POLL_S"])
     slots = _slots()
-    if not slots.take(int(cfg["MAX_STREAMS"])):
-        exc = ServiceUnavailable("too many live streams are open; retry in a few seconds")
+    client = request.remote_addr or "?"
+    refusal = slots.take(
+        client,
+        int(cfg["MAX_STREAMS"]),
+        int(cfg.get("MAX_STREAMS_PER_CLIENT", DEFAULT_MAX_STREAMS_PER_CLIENT)),
+    )
+    if refusal is not None:
+        exc = ServiceUnavailable(refusal)
         exc.retry_after = 5
         raise exc
     path = db_path()
     last_id = request.headers.get("Last-Event-ID", "")
+    gone = request.environ.get("waitress.client_disconnected") or (lambda: False)
     first_body = game_json(first)
     settings = dataclasses.replace(advice_settings(), wait=0.0)  # it resends when ready
 
@@ -119,29 +168,35 @@ def stream(game_id: str) -> Response:
             if sent < 0:
                 yield _sse(first_body)
                 sent = first.version
-            start = last = time.monotonic()
+            start = last = polled = time.monotonic()
             seen = CHANGES.count
+            woke = True
             while True:
-                version = version_of(conn, game_id)
                 now = time.monotonic()
-                if version != sent or (pending and advice_known(game_id, version)):
-                    body = game_json(snapshot(conn, game_id), settings)
-                    yield _sse(body)
-                    sent, last = body["version"], now
-                    pending = body["state"]["turn"]["advice_pending"]
-                elif now - last >= keepalive:
+                if gone():  # the client left: free the slot now, not at the next write
+                    return
+                fresh = now - polled >= poll
+                if woke or fresh or pending:
+                    version = _current_version(conn, game_id, seen, fresh)
+                    polled = now if fresh else polled
+                    if version != sent or (pending and advice_known(game_id, version)):
+                        sent, pending, text = _event(conn, game_id, version, settings)
+                        yield text
+                        last = now
+                if now - last >= keepalive:
                     yield ": keepalive\n\n"
                     last = now
                 left = seconds - (now - start)
                 if left <= 0:
                     return
-                seen = CHANGES.wait(seen, min(poll, left, keepalive))
+                count = CHANGES.wait(seen, min(CHECK_S, left, keepalive))
+                woke, seen = count != seen, count
         finally:
             conn.close()
 
     # The server closes the response even when the client left before the first chunk.
     response = sse_response(events())
-    response.call_on_close(slots.release)
+    response.call_on_close(lambda: slots.release(client))
     return response
 
 
