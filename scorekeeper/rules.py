@@ -37,6 +37,7 @@ LEGACY_VALUES: dict[str, Any] = {
     "straight_split": True,
     "full_house": 0,
     "pass_dice": False,
+    "final_round_defend": False,
 }
 
 
@@ -127,6 +128,11 @@ class Rules:
     final_round_must_beat: bool = _flag(
         True, "In the final round a player may bank only a total that beats the leader."
     )
+    final_round_defend: bool = _flag(
+        False,
+        "Defend your win: in the final round a farkle puts a player out, and whoever takes the"
+        " lead must defend it against everyone still in, until play returns to the leader.",
+    )
     tie_break: Literal["extra_round", "shared"] = _choice(
         "extra_round",
         TIE_BREAKS,
@@ -147,6 +153,11 @@ class Rules:
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
             _check(f, getattr(self, f.name))
+        if self.final_round_defend and not self.final_round:
+            raise RulesError(
+                "final_round_defend needs final_round=true: a win is defended in the final"
+                " round; set final_round=true or final_round_defend=false"
+            )
 
     def to_dict(self) -> dict[str, Any]:
         """Every option as a JSON-able dict, in the spec's order."""

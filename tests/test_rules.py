@@ -33,7 +33,7 @@ SPEC_OPTIONS = {
 }  # fmt: skip
 
 
-VARIANT_OPTIONS = {"pass_dice": False}  # issue 30's variants: off by default
+VARIANT_OPTIONS = {"pass_dice": False, "final_round_defend": False}  # issue 30: off by default
 
 
 def test_defaults_are_the_spec() -> None:

@@ -3,10 +3,18 @@ teams drawn by dice, the "defend your win" final round."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import pytest
 from flask.testing import FlaskClient
 from helpers.table import NewTable
+
+from scorekeeper.errors import UnsupportedRulesError
+from scorekeeper.rules import find_rules
+from scorekeeper.strategy import advise
+from scorekeeper.strategy.advice import DEFEND_NOTE
+from scorekeeper.winprob.model import check_supported
 
 
 def test_zilch_as_seed_000_plays_it(new_table: NewTable, no_advice: None) -> None:
@@ -110,3 +118,43 @@ def test_bad_teams_are_refused_with_what_is_wrong(client: FlaskClient) -> None:
     assert other.status_code == 400 and "teams and team_draw disagree" in other.json["message"]
     bad = client.post("/api/teams/draw", json={"players": ["Ann"], "teams": 2})
     assert bad.status_code == 400 and "two or more" in bad.json["message"]
+
+
+def test_defend_your_win_final_round(
+    client: FlaskClient, new_table: NewTable, no_advice: None
+) -> None:
+    t = new_table(["Ann", "Bob", "Cy"], opening_minimum=0, target=1000, final_round_defend=True)
+    t.quick(1000)  # Ann reaches the target
+    assert t.event == "final_round" and "defend your win" in t.state["last_event"]["message"]
+    assert t.state["final_turns_left"] == ["Bob", "Cy"]
+    t.quick(0)  # Bob farkles: out
+    assert "Bob is out of the final round" in t.state["last_event"]["message"]
+    assert [p["out"] for p in t.state["players"]] == [False, True, False]
+    assert t.state["history"][-1]["out"] is True
+    t.quick(1100)  # Cy takes the lead: play goes round again, to everyone still in
+    assert t.event == "new_leader" and t.state["leader"] == "Cy"
+    assert t.state["final_turns_left"] == ["Ann"] and t.current == "Ann"
+    refused = t.quick(100, status=422)  # 1,100 would only tie
+    assert "must beat 1,100" in refused["message"]
+    t.quick(200)  # Ann takes it back with 1,200
+    assert t.state["leader"] == "Ann" and t.state["final_turns_left"] == ["Cy"]
+    t.farkle()  # Cy is out; play returns to the leader: Ann wins
+    assert t.state["over"] and t.state["winner"] == "Ann"
+    assert [p["out"] for p in t.state["players"]] == [False, True, True]
+
+
+def test_defend_needs_a_final_round_and_its_advice_says_what_it_leaves_out(
+    client: FlaskClient, tmp_path: Path
+) -> None:
+    overrides = {"final_round": False, "final_round_defend": True}
+    r = _create(client, players=["Ann", "Bob"], rules={"overrides": overrides})
+    assert r.status_code == 400
+    assert "final_round_defend needs final_round=true" in r.json["message"]
+    rules = find_rules("standard", {"final_round_defend": True})
+    with pytest.raises(UnsupportedRulesError, match="final_round_defend"):
+        check_supported(rules)
+    # the final-round advice says what it does not model
+    advice = advise(rules, "1 5 2 3 4 6", banked=9000, beat=10000, cache_dir=str(tmp_path))
+    assert advice.message.endswith(DEFEND_NOTE)
+    plain = advise(rules, "1 5 2 3 4 6", banked=9000, cache_dir=str(tmp_path))
+    assert DEFEND_NOTE not in plain.message

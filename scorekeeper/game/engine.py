@@ -75,6 +75,7 @@ class Game:
         self.tie_break = False
         self.pending: list[int] = []
         self.tie_set: list[int] = []
+        self.out: list[int] = []  # final_round_defend: seats a final-round farkle put out
         self.leader: int | None = None
         self.to_beat: int | None = None
         self.winners: list[int] = []
@@ -482,20 +483,32 @@ class Game:
                 self.to_beat = p.score
                 self.pending = [i for i in self._order_after(self.current) if i != self.current]
                 if self.pending:
-                    self._event(
-                        "final_round",
-                        f"{msg} Final round! Everyone else gets one more turn to beat"
-                        f" {_n(p.score)}.",
-                        points=points,
+                    then = (
+                        f"Final round, defend your win! Everyone else plays to beat {_n(p.score)};"
+                        " a farkle is out, and whoever takes the lead must defend it against"
+                        " everyone still in, until play returns to the leader."
+                        if r.final_round_defend
+                        else f"Final round! Everyone else gets one more turn to beat {_n(p.score)}."
                     )
+                    self._event("final_round", f"{msg} {then}", points=points)
                 else:
                     win = f"{p.name} reaches {_n(p.score)} and wins!"
             elif self.to_beat is not None and p.score > self.to_beat:
                 self.leader = self.current
                 self.to_beat = p.score
+                again = ""
+                if r.final_round_defend:
+                    # play goes round again until it returns to the new leader
+                    self.pending = [
+                        i
+                        for i in self._order_after(self.current)
+                        if i != self.current and i not in self.out
+                    ]
+                    again = f" {p.name} must defend it: everyone still in plays again."
                 self._event(
                     "new_leader",
-                    f"{msg} {p.name} takes the lead: the score to beat is now {_n(p.score)}.",
+                    f"{msg} {p.name} takes the lead: the score to beat is now {_n(p.score)}."
+                    + again,
                     points=points,
                 )
         if win:
@@ -579,6 +592,17 @@ class Game:
             self.history[-1]["took_over"] = t.taken.to_json()
         if t.number in self.corrections:
             self.history[-1]["corrected"] = self.corrections[t.number]
+        if (
+            self.final_round
+            and self.rules.final_round_defend
+            and self.current != self.leader
+            and outcome in (Outcome.FARKLE, Outcome.TOXIC_TWOS)
+        ):
+            self.out.append(self.current)
+            self.pending = [i for i in self.pending if i != self.current]
+            self.history[-1]["out"] = True
+            self.last_event["message"] += f" {p.name} is out of the final round."
+            self.last_event["out"] = p.name
         if self.over:
             self.turn = Turn(t.number + 1, self.current)
         else:
@@ -603,7 +627,7 @@ class Game:
         pool = (
             self.tie_set
             if self.tie_break
-            else [i for i, pl in enumerate(self.players) if pl.active]
+            else [i for i, pl in enumerate(self.players) if pl.active and i not in self.out]
         )
         top = max(self.players[i].score for i in pool)
         leaders = [i for i in pool if self.players[i].score == top]

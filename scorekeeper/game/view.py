@@ -31,6 +31,7 @@ class GameView(Protocol):
     to_beat: int | None
     winners: list[int]
     over: bool
+    out: list[int]
     team_draw: dict[str, Any] | None
     history: list[dict[str, Any]]
     last_event: dict[str, Any]
@@ -139,8 +140,9 @@ def state_json(game: GameView) -> dict[str, Any]:
                 "team": pl.team,
                 "active": pl.active,
                 "start_score": pl.start_score,
+                "out": i in game.out,
             }
-            for pl in game.players
+            for i, pl in enumerate(game.players)
         ],
         "teams": teams,
         "team_draw": game.team_draw,

@@ -40,6 +40,10 @@ from scorekeeper.strategy.policy import Policy, base_context, policy_for
 from scorekeeper.strategy.solver import Context, TurnTable
 
 ValueKind = Literal["expected_points", "win_probability"]
+DEFEND_NOTE = (
+    " (defend your win: this is the best chance to take the lead this turn; what a bigger lead"
+    " is worth against the others' replies is not modelled)"
+)
 MAX_TOTAL = 1_000_000
 
 
@@ -251,6 +255,8 @@ def advise(
     ranked = tuple(options[j] for j in order)
     best = next((o for o in ranked if o.allowed), None)
     msg = best.reason if best else "No allowed option."
+    if beat is not None and rules.final_round_defend:
+        msg += DEFEND_NOTE
     return Advice(**state, outcome=outcome.advice_word, message=msg, options=ranked)  # type: ignore[arg-type]
 
 

@@ -21,7 +21,7 @@ from typing import Any, Literal
 
 from scorekeeper.errors import StrategyError
 from scorekeeper.rules import Rules
-from scorekeeper.strategy.advice import MAX_TOTAL, ValueKind, game_context
+from scorekeeper.strategy.advice import DEFEND_NOTE, MAX_TOTAL, ValueKind, game_context
 from scorekeeper.strategy.model import UNIT
 from scorekeeper.strategy.policy import Policy, policy_for
 
@@ -121,6 +121,8 @@ def advise_pass(
         message = (
             f"Throw six fresh dice: {fresh_text}{unit}; taking over {taking} gives {take_text}"
         )
+    if beat is not None and rules.final_round_defend:
+        message += DEFEND_NOTE
     return PassAdvice(
         passed_total,
         passed_dice,

@@ -43,6 +43,8 @@ def check_supported(rules: Rules) -> None:
         bad.append("toxic_twos (scores can fall; set it to false)")
     if rules.exact_target:
         bad.append("exact_target (set it to false)")
+    if rules.final_round_defend:
+        bad.append("final_round_defend (the lead passes back and forth; set it to false)")
     if rules.pass_dice:
         bad.append("pass_dice (a bank's dice passed to the opponent; set it to false)")
     if bad:

@@ -100,6 +100,7 @@ function renderScores(st) {
     const current = i === st.current && !st.over;
     const flags = [];
     if (!p.active) flags.push("left");
+    else if (p.out) flags.push("out of the final round");
     else if (!p.on_board) flags.push("not on the board yet");
     if (p.farkle_streak) flags.push(`${"✗".repeat(p.farkle_streak)} farkle streak`);
     if (p.team) flags.push(`team ${p.team}`);

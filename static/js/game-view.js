@@ -62,7 +62,9 @@ export function finalRoundText(st) {
   const still = left.length ? ` Still to play: ${left.join(", ")}.` : "";
   if (st.final_round) {
     const lead = st.leader ? `${st.leader}'s ${fmt(st.to_beat)}` : fmt(st.to_beat);
-    return `Final round! Beat ${lead}.${still}`;
+    const out = st.players.filter((p) => p.out).map((p) => p.name);
+    const gone = out.length ? ` Out: ${out.join(", ")}.` : "";
+    return `Final round! Beat ${lead}.${still}${gone}`;
   }
   if (st.tie_break) return `Tie-break! Score to beat: ${fmt(st.to_beat)}.${still}`;
   return null;

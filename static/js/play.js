@@ -149,6 +149,7 @@ function renderScores(st, rules) {
   fill($("#scores"), st.players.map((p, i) => {
     const flags = [];
     if (!p.active) flags.push("left the game");
+    else if (p.out) flags.push("out of the final round");
     else if (!p.on_board && rules.opening_minimum) flags.push("not on the board");
     if (p.farkle_streak) flags.push(`${"✗".repeat(p.farkle_streak)} ${p.farkle_streak} farkle${p.farkle_streak > 1 ? "s" : ""} in a row`);
     if (p.team) flags.push(`team ${p.team}`);
