@@ -79,3 +79,7 @@ class PlayerMergeError(ScorekeeperError):
 
 class RequestFieldError(ScorekeeperError):
     """A query field or request body that is not what the API accepts (400)."""
+
+
+class SolverBusyError(ScorekeeperError):
+    """Too many win-chance solves are waiting already (503): try again in a few minutes."""

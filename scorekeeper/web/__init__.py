@@ -21,6 +21,7 @@ from scorekeeper.errors import (
     GameRuleError,
     RequestFieldError,
     ScorekeeperError,
+    SolverBusyError,
     StaleUndoError,
     StaleVersionError,
 )
@@ -144,7 +145,10 @@ def _register_error_handlers(app: Flask) -> None:
     @app.errorhandler(ScorekeeperError)
     def domain_error(exc: ScorekeeperError) -> Any:
         code, status = error_status(exc)
-        return jsonify(error=code, message=str(exc)), status
+        resp = jsonify(error=code, message=str(exc))
+        if status == 503:
+            resp.headers["Retry-After"] = "60"
+        return resp, status
 
 
 def error_status(exc: ScorekeeperError) -> tuple[str, int]:
@@ -162,4 +166,5 @@ _STATUS: dict[type[ScorekeeperError], tuple[str, int]] = {
     StaleVersionError: ("stale_version", 409),
     StaleUndoError: ("stale_undo", 409),
     GameRuleError: ("not_allowed", 422),
+    SolverBusyError: ("solver_busy", 503),
 }

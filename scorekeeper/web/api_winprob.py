@@ -37,10 +37,10 @@ def cache_dir() -> Path | None:
     return Path(base) / "winprob" if base else None
 
 
-def ensure_solved(rules: Rules, start: bool = True) -> WinTable | None:
+def ensure_solved(rules: Rules, start: bool = True, priority: int = jobs.ASKED) -> WinTable | None:
     """``jobs.ensure_solved`` with the app's cache folder and ``WINPROB_WORKER``."""
     kind = str(current_app.config.get("WINPROB_WORKER", "process"))
-    return jobs.ensure_solved(rules, cache_dir(), kind, start)
+    return jobs.ensure_solved(rules, cache_dir(), kind, start, priority)
 
 
 def option_json(o: Option) -> dict[str, Any]:
@@ -92,7 +92,7 @@ def game_winprob(game_id: str) -> Any:
     if snap.state.get("over"):  # the outcome is known: no solve for it
         return jsonify(final_json(snap.state))
     try:
-        table = ensure_solved(snap.rules)
+        table = ensure_solved(snap.rules, priority=jobs.GAME)
     except UnsupportedRulesError as exc:
         return jsonify(available=False, status="unsupported", reason=str(exc))
     except RuntimeError as exc:

@@ -8,6 +8,9 @@ processes exit as soon as the server that started them is gone.
 
 from __future__ import annotations
 
+import functools
+import heapq
+import itertools
 import multiprocessing
 import os
 import threading
@@ -18,11 +21,25 @@ from concurrent.futures.process import BrokenProcessPool
 from pathlib import Path
 from typing import Any, TypeVar
 
+from scorekeeper.errors import SolverBusyError
 from scorekeeper.rules import Rules
 from scorekeeper.winprob import WinTable, cached_winprob, check_supported, solve_winprob
 
-_lock = threading.Lock()
-_running: dict[str, Future[None]] = {}
+GAME = 0
+"""Priority of a solve a game in play asks for (its own rules): before any other."""
+ASKED = 1
+"""Priority of a solve asked for by rules alone (``/api/winprob?set=...``, the setup page)."""
+MAX_WAITING = 8
+"""The most rule sets waiting behind the one being solved."""
+MAX_WAITING_ASKED = 2
+"""Of those, the most asked for by rules alone (not by a game in play)."""
+
+_lock = threading.RLock()
+_running: dict[str, Future[None]] = {}  # solving or waiting, by rules key
+_waiting: dict[str, tuple[Future[None], dict[str, Any], str | None, str, int]] = {}
+_queue: list[tuple[int, int, str]] = []  # (priority, order, rules key), a heap
+_order = itertools.count()
+_busy = [False]  # a solve is running (one at a time, whichever its worker)
 _failed: dict[str, str] = {}
 _executors: dict[str, Executor] = {}
 _advice_pool: ProcessPoolExecutor | None = None
@@ -95,21 +112,75 @@ def _executor(kind: str) -> Executor:
 
 
 def solving(rules: Rules) -> bool:
-    """Whether a background solve of ``rules`` has been started and not collected yet."""
+    """Whether a background solve of ``rules`` has been started or queued, not collected yet."""
     with _lock:
         return rules.content_key() in _running
 
 
+def _dispatch() -> None:
+    """Start the first waiting solve, by priority then order, unless one is running."""
+    with _lock:
+        while not _busy[0] and _queue:
+            _, _, key = heapq.heappop(_queue)
+            item = _waiting.pop(key, None)
+            if item is None:  # queued again at a higher priority, and started from there
+                continue
+            outer, rules_dict, where, kind, _priority = item
+            _busy[0] = True
+            inner = _executor(kind).submit(_solve, rules_dict, where)
+            inner.add_done_callback(functools.partial(_finished, outer=outer))
+
+
+def _finished(inner: Future[None], *, outer: Future[None]) -> None:
+    """A solve ended: pass its outcome on and start the next one."""
+    error = RuntimeError("the solve was stopped") if inner.cancelled() else inner.exception()
+    if not outer.done():
+        if error is None:
+            outer.set_result(None)
+        else:
+            outer.set_exception(error)
+    with _lock:
+        _busy[0] = False
+    _dispatch()
+
+
+def _enqueue(key: str, rules: Rules, where: str | None, kind: str, priority: int) -> None:
+    """Queue a solve of ``rules`` (``_lock`` held).
+
+    :raises SolverBusyError: when :data:`MAX_WAITING` rule sets wait already (or
+        :data:`MAX_WAITING_ASKED` asked for without a game).
+    """
+    asked = sum(1 for item in _waiting.values() if item[4] == ASKED)
+    if len(_waiting) >= MAX_WAITING or (priority == ASKED and asked >= MAX_WAITING_ASKED):
+        raise SolverBusyError(
+            f"{len(_waiting)} rule sets are waiting for the win-chance solver already"
+            " (each takes a minute or so); ask again in a few minutes. A game in play"
+            " has its own rules solved first."
+        )
+    outer: Future[None] = Future()
+    _running[key] = outer
+    _waiting[key] = (outer, rules.to_dict(), where, kind, priority)
+    heapq.heappush(_queue, (priority, next(_order), key))
+
+
 def ensure_solved(
-    rules: Rules, folder: Path | None, kind: str = "process", start: bool = True
+    rules: Rules,
+    folder: Path | None,
+    kind: str = "process",
+    start: bool = True,
+    priority: int = ASKED,
 ) -> WinTable | None:
-    """The solved table when ready; otherwise start (or keep) a background solve, None.
+    """The solved table when ready; otherwise queue (or keep) a background solve, None.
 
     ``folder``: the disk cache (None: the user cache folder); ``kind``: ``"process"`` or
     ``"thread"``, where the solve runs. ``start=False`` only looks: no new solve is started.
+    One solve runs at a time; the others wait, a game's own rules (``priority=GAME``)
+    before rules asked for alone (``ASKED``); a waiting solve asked for again by a game
+    moves ahead.
 
     :raises UnsupportedRulesError: for rules the solver cannot play.
     :raises RuntimeError: when the solve of these rules failed (it is not tried again).
+    :raises SolverBusyError: when too many solves wait already.
     """
     check_supported(rules)
     table = cached_winprob(rules, folder)
@@ -130,8 +201,12 @@ def ensure_solved(
                 raise RuntimeError(_failed[key])
             return cached_winprob(rules, folder)
         if job is None:
-            where = str(folder) if folder else None
-            _running[key] = _executor(kind).submit(_solve, rules.to_dict(), where)
+            _enqueue(key, rules, str(folder) if folder else None, kind, priority)
+        elif key in _waiting and priority < _waiting[key][4]:
+            outer, rules_dict, where, kind_of, _ = _waiting[key]
+            _waiting[key] = (outer, rules_dict, where, kind_of, priority)
+            heapq.heappush(_queue, (priority, next(_order), key))
+    _dispatch()
     return None
 
 
@@ -144,6 +219,9 @@ def stop_background_solves() -> None:
         executors = list(_executors.values())
         _executors.clear()
         _running.clear()
+        _waiting.clear()
+        _queue.clear()
+        _busy[0] = False
     for executor in executors:
         if isinstance(executor, ProcessPoolExecutor):
             # No public API stops a running task; terminating the workers is the only way.
