@@ -219,3 +219,27 @@ def test_the_review_values_a_taken_over_turn_from_the_passed_dice(tmp_path: obje
     taken = review.turns[1]
     assert taken.seat == 1 and taken.expected > fresh  # 1,050 with two dice in hand
     assert taken.expected == pytest.approx(policy.off_board.roll(1050 // 50, 2))
+
+
+def test_a_taken_over_turn_can_be_corrected_and_a_correction_that_unpasses_is_refused(
+    client: FlaskClient, new_table: NewTable, no_advice: None
+) -> None:
+    t = new_table(["Ann", "Bob"], opening_minimum=0, pass_dice=True)
+    t.throw(1, 5, 2, 3, 4, 6)
+    t.keep(1, 5)
+    t.bank()
+    t.act("pass_choice", choice="take_over")
+    t.throw(5, 2, 3, 4)
+    t.keep(5)
+    t.bank()
+    fix = [
+        {"type": "throw", "dice": [5, 5, 3, 4]},
+        {"type": "keep", "dice": [5, 5]},
+        {"type": "bank"},
+    ]
+    t.act("correct", turn=2, actions=fix)
+    assert t.score("Bob") == 250 and t.state["history"][1]["took_over"]["total"] == 150
+    # Ann's turn corrected to a farkle passes nothing: Bob's take-over no longer fits
+    farkle = [{"type": "throw", "dice": [2, 3, 4, 6, 2, 3]}]
+    refused = t.act("correct", 422, turn=1, actions=farkle)
+    assert "no longer fits" in refused["message"] and "no passed dice" in refused["message"]

@@ -64,6 +64,11 @@ function renderLog(st) {
       h("td", {}, String(t.turn)), h("td", { title: t.player }, t.player),
       h("td", {}, (t.throws || []).map((th) => {
         if ("quick" in th) return h("div", {}, `quick score ${fmt(th.quick)}`);
+        if (th.pass) {
+          const p = th.pass;
+          const what = `${p.from}'s ${fmt(p.total)} and ${p.dice} ${p.dice === 1 ? "die" : "dice"}`;
+          return h("div", {}, th.took ? `took over ${what}` : `declined ${what}`);
+        }
         if (th.left) return h("div", {}, "left the game");
         return h("div", {}, diceRow(th.dice || [], 22), th.keep ? ` keep ${th.keep.join(" ")} → ${fmt(th.points)}` : "",
           th.result ? ` (${th.result.replace(/_/g, " ")})` : "");
