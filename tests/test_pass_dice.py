@@ -219,6 +219,18 @@ def test_the_review_values_a_taken_over_turn_from_the_passed_dice(tmp_path: obje
     taken = review.turns[1]
     assert taken.seat == 1 and taken.expected > fresh  # 1,050 with two dice in hand
     assert taken.expected == pytest.approx(policy.off_board.roll(1050 // 50, 2))
+    choice = taken.decisions[0]
+    assert choice.kind == "take_over_or_fresh" and choice.cost == 0 and choice.grade == "best"
+    assert choice.words.startswith("Turn 2: Bob was passed 1050 with 2 dice and took over")
+    # declining it costs the gap, and the turn's luck and choices still add up
+    declined = [*events[:4], {"type": "pass_choice", "choice": "fresh"}]
+    declined += [{"type": "throw", "dice": [1, 5, 2, 3, 4, 6]}, {"type": "keep", "dice": [1, 5]}]
+    turn = review_events(declined, policy).turns[1]
+    wrong = turn.decisions[0]
+    take = policy.off_board.roll(1050 // 50, 2)
+    assert wrong.cost == pytest.approx(take - fresh) and wrong.cost > 0
+    assert "best was to take over Ann's 1050 with 2 dice" in wrong.words
+    assert turn.result - turn.expected == pytest.approx(turn.dice + turn.choices)
 
 
 def test_a_taken_over_turn_can_be_corrected_and_a_correction_that_unpasses_is_refused(

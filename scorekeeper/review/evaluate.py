@@ -86,6 +86,7 @@ class _Turn:
         # a turn that took over passed dice (pass_dice) starts from the passed total and dice
         start, dice = game.turn.total // UNIT, game.turn.dice_left
         expected = self.table.roll(start, dice, self.k)
+        self.points_table, self.pk = points_table, pk
         self.review = TurnReview(
             number=game.turn.number,
             seat=seat,
@@ -160,6 +161,46 @@ class _Turn:
         self.now = after
         if outcome in ("six_ones", "toxic_twos", "farkle"):
             self.finish(after)
+
+    def on_pass_choice(self, game: Game, take: bool) -> None:
+        """Judge taking over passed dice (``pass_dice``) against throwing six fresh dice: the
+        turn's expectation is that of the better choice, and the other one costs the gap."""
+        offer = game.turn.offer
+        if offer is None:
+            return
+        units = offer.total // UNIT
+        take_value = self.table.roll(units, offer.dice, self.k)
+        fresh_value = self.table.roll(0, 6, self.k)
+        best, chosen = max(take_value, fresh_value), take_value if take else fresh_value
+        self.review.expected = self.review.result = best
+        self.review.expected_points = max(
+            self.points_table.roll(units, offer.dice, self.pk),
+            self.points_table.roll(0, 6, self.pk),
+        )
+        dice = f"{offer.dice} {'die' if offer.dice == 1 else 'dice'}"
+        take_words = f"take over {offer.player}'s {offer.total} with {dice}"
+        fresh_words = "throw six fresh dice"
+        taken = (
+            f"took over {offer.player}'s {offer.total} with {dice}"
+            if take
+            else "threw six fresh dice"
+        )
+        best_words = take_words if take_value > fresh_value + 1e-9 else fresh_words
+        cost = best - chosen
+        self._decide(
+            game,
+            "take_over_or_fresh",
+            taken,
+            best_words if cost > 1e-9 else taken,
+            chosen,
+            best,
+            cost,
+            None,
+            total=offer.total,
+            dice_left=offer.dice,
+        )
+        self.review.choices -= cost
+        self.now = chosen
 
     def on_keep(self, game: Game, kept: Dice) -> None:
         """Judge the keep against the best keep of the throw."""
@@ -249,9 +290,12 @@ class _Turn:
         best_value: float,
         cost: float,
         win_cost: float | None,
+        *,
+        total: int | None = None,
+        dice_left: int | None = None,
     ) -> None:
         throw = self.throw.to_list() if self.throw is not None else []
-        before = game.turn.total
+        before = game.turn.total if total is None else total
         self.review.decisions.append(
             Decision(
                 turn=self.review.number,
@@ -271,7 +315,7 @@ class _Turn:
                 win_grade=None if win_cost is None else grade(win_cost, "chance"),
                 words=_decision_words(
                     kind,
-                    game.turn.dice_left,
+                    game.turn.dice_left if dice_left is None else dice_left,
                     self.review.number,
                     self.review.player,
                     throw,
@@ -340,6 +384,8 @@ def _decision_words(
     thrown = " ".join(map(str, throw))
     if kind == "keep":
         where = f"Turn {number}: {player} threw {thrown} with {total} on the turn and {taken}"
+    elif kind == "take_over_or_fresh":
+        where = f"Turn {number}: {player} was passed {total} with {dice_left} dice and {taken}"
     else:
         where = (
             f"Turn {number}: {player} had {total} on the turn and {dice_left} dice to throw,"
@@ -370,12 +416,15 @@ def review_events(
     walk: _Turn | None = None
     for ev in resolve_undos(events):
         kind = ev.get("type")
-        if walk is None and kind in ("throw", "quick_score"):
+        if walk is None and kind in ("throw", "quick_score", "pass_choice"):
             walk = _Turn(game, policy, win)
-            walk.review.quick = kind == "quick_score"
             turns.append(walk.review)
+        if walk is not None and kind == "quick_score":
+            walk.review.quick = True
         if walk is not None and not walk.review.quick:
-            if kind == "throw":
+            if kind == "pass_choice":
+                walk.on_pass_choice(game, ev.get("choice") == "take_over")
+            elif kind == "throw":
                 walk.on_continue(game, bank=False)
                 walk.on_throw(game, Dice(ev["dice"]))
             elif kind == "keep":

@@ -12,7 +12,7 @@ from typing import Any, Literal
 
 Unit = Literal["points", "chance"]
 Grade = Literal["best", "good", "inaccuracy", "mistake", "blunder"]
-DecisionKind = Literal["keep", "bank_or_throw"]
+DecisionKind = Literal["keep", "bank_or_throw", "take_over_or_fresh"]
 
 # Upper bounds (exclusive) of the cost of each grade; above the last bound is a blunder.
 POINTS_THRESHOLDS: tuple[tuple[Grade, float], ...] = (
