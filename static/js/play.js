@@ -667,7 +667,11 @@ document.addEventListener("keydown", (e) => {
     else if (st.phase === "throw" && !$("#pad-submit").disabled) $("#pad-submit").click();
     e.preventDefault();
   } else if (e.key === "b" || e.key === "B") {
-    if (!$("#act-bank").disabled) $("#act-bank").click();
+    if (!$("#act-bank").disabled && !$("#actions").hidden) $("#act-bank").click();
+  } else if ((e.key === "t" || e.key === "T") && st.phase === "pass") {
+    if (!$("#pass-take").disabled) $("#pass-take").click();
+  } else if ((e.key === "f" || e.key === "F") && st.phase === "pass") {
+    if (!$("#pass-fresh").disabled) $("#pass-fresh").click();
   } else if (e.key === "u" || e.key === "U") {
     if (!$("#undo").disabled) $("#undo").click();
   } else if (e.key === "q" || e.key === "Q") {

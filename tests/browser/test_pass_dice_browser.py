@@ -67,7 +67,8 @@ def test_pass_dice_from_setup_to_the_take_over_choice(
     assert [p["score"] for p in state["players"]] == [1000, 1050]
     assert state["turn"]["passed"] == {"total": 1050, "dice": 2, "from": "Bob"}
     page.wait_for_selector("#pass-section:not([hidden])")
-    page.click("#pass-fresh")
+    page.keyboard.press("b")  # no bank before the choice: the key does nothing
+    page.keyboard.press("f")  # the keyboard's choice: fresh dice
     page.wait_for_selector("#pad-section:not([hidden])")
     assert page.inner_text("#turn-total") == "0" and page.inner_text("#dice-left") == "6"
     tab.shot("pass-fresh-360")
