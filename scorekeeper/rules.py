@@ -23,7 +23,8 @@ MAX_TARGET = 1_000_000
 
 MULTIPLES = ("flat", "doubling", "linear", "none")
 HOT_DICE = ("optional", "must_roll")
-TIE_BREAKS = ("extra_round", "shared")
+TIE_BREAKS = ("extra_round", "shared", "full_round")
+OVERSHOOTS = ("welfare", "bust")
 FOUR_KIND_PAIR_AS_PAIRS = "three_pairs"
 
 # Options added after caches and games were first stored, with the value that scores exactly as
@@ -38,6 +39,11 @@ LEGACY_VALUES: dict[str, Any] = {
     "full_house": 0,
     "pass_dice": False,
     "final_round_defend": False,
+    "singles_until_open": False,
+    "bank_max_dice_left": 6,
+    "exact_overshoot": "welfare",
+    "farkle_keeps_points": False,
+    "six_dice_farkle_bonus_first_throw": False,
 }
 
 
@@ -53,6 +59,12 @@ def _points(
     if words:
         meta["words"] = words  # besides a number, these words are accepted
     return field(default=default, metadata=meta)
+
+
+def _count(default: int, help_text: str, *, low: int, high: int) -> Any:
+    return field(
+        default=default, metadata={"kind": "count", "low": low, "high": high, "help": help_text}
+    )
 
 
 def _flag(default: bool, help_text: str) -> Any:
@@ -77,8 +89,8 @@ class Rules:
     single_five: int = _points(50, "Points for a single 5; 0 = a lone 5 does not score.", high=1000)
     triple_multiplier: int = _points(
         100,
-        "Three of a kind of 2s to 6s scores the face times this (three 4s: 4 x 100).",
-        low=50,
+        "Three of a kind of 2s to 6s scores the face times this (three 4s: 4 x 100); 0 = they"
+        " do not score.",
         high=1000,
     )
     multiples: Literal["flat", "doubling", "linear", "none"] = _choice(
@@ -120,7 +132,17 @@ class Rules:
     opening_minimum: int = _points(
         500, "Points needed in ONE turn before a player's first bank; 0 = none."
     )
+    singles_until_open: bool = _flag(
+        False, "Until a player is on the board only single 1s and 5s score (no combinations)."
+    )
     bank_minimum: int = _points(0, "The least turn total that may be banked on any turn.")
+    bank_max_dice_left: int = _count(
+        6,
+        "A turn may be banked only with at most this many dice left to throw (hot dice count"
+        " as none); 6 = any.",
+        low=0,
+        high=6,
+    )
     target: int = _points(10000, "The score that ends the game.", low=50, high=MAX_TARGET)
     final_round: bool = _flag(
         True, "When a player reaches the target, every other player gets one more turn."
@@ -133,20 +155,35 @@ class Rules:
         "Defend your win: in the final round a farkle puts a player out, and whoever takes the"
         " lead must defend it against everyone still in, until play returns to the leader.",
     )
-    tie_break: Literal["extra_round", "shared"] = _choice(
+    tie_break: Literal["extra_round", "shared", "full_round"] = _choice(
         "extra_round",
         TIE_BREAKS,
-        "Tied leaders at the end play extra rounds until one is ahead, or share the win.",
+        "A tie at the end: the tied players play extra rounds until one is ahead, they share"
+        " the win, or everyone plays another full round (and the highest then wins).",
     )
     exact_target: bool = _flag(
-        False, "A bank must land exactly on the target; an overshoot goes to the lowest player."
+        False, "A bank must land exactly on the target; see exact_overshoot for an overshoot."
+    )
+    exact_overshoot: Literal["welfare", "bust"] = _choice(
+        "welfare",
+        OVERSHOOTS,
+        "Under exact_target, an overshooting bank's points go to the lowest other player"
+        " (welfare), or are lost (bust).",
     )
     farkle_streak_penalty: int = _points(
         0, "Points lost on a player's third farkle in a row; 0 = no penalty."
     )
+    farkle_keeps_points: bool = _flag(
+        False,
+        "A farkle ends the turn but banks its points when a bank of them would be allowed"
+        " (seed 000's nursing-home rule).",
+    )
     toxic_twos: bool = _flag(False, "A throw with four or more 2s wipes the player's banked score.")
     six_dice_farkle_bonus: int = _points(
         0, "A farkle on six dice scores this instead and the player throws all six again; 0 = off."
+    )
+    six_dice_farkle_bonus_first_throw: bool = _flag(
+        False, "The six-dice farkle bonus counts only on a turn's first throw."
     )
     six_ones_win: bool = _flag(False, "Six 1s in one throw win the game outright.")
 
@@ -158,6 +195,11 @@ class Rules:
                 "final_round_defend needs final_round=true: a win is defended in the final"
                 " round; set final_round=true or final_round_defend=false"
             )
+        for option, value, needs, why in _NEEDS:
+            if getattr(self, option) == value and not getattr(self, needs):
+                raise RulesError(
+                    f"{option}={_text(value)} needs {needs}: {why}; set {needs} or drop {option}"
+                )
 
     def to_dict(self) -> dict[str, Any]:
         """Every option as a JSON-able dict, in the spec's order."""
@@ -200,6 +242,13 @@ class Rules:
         """
         return cls.from_dict({**LEGACY_VALUES, **data})
 
+    def opening_scoring(self) -> Rules:
+        """The rules a player's throws score by before they are on the board: these rules,
+        or under ``singles_until_open`` the same with only single 1s and 5s scoring."""
+        if not self.singles_until_open:
+            return self
+        return self.with_overrides({**_SINGLES_ONLY, "singles_until_open": False})
+
     @property
     def four_kind_pair_points(self) -> int:
         """What four of a kind plus a pair scores (``three_pairs``: the three pairs' value)."""
@@ -231,6 +280,35 @@ class Rules:
         return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 
+# Every combination off: what scores under ``singles_until_open`` before the board.
+_SINGLES_ONLY: dict[str, Any] = {
+    "three_ones": 0,
+    "triple_multiplier": 0,
+    "multiples": "none",
+    "straight": 0,
+    "partial_straight": 0,
+    "three_pairs": 0,
+    "four_kind_pair": 0,
+    "two_triplets": 0,
+    "full_house": 0,
+}
+
+# (option, value, the option it needs, why): combinations that contradict each other.
+_NEEDS: tuple[tuple[str, Any, str, str], ...] = (
+    ("exact_overshoot", "bust", "exact_target", "only an exact target can be overshot"),
+    (
+        "six_dice_farkle_bonus_first_throw",
+        True,
+        "six_dice_farkle_bonus",
+        "there is no six-dice farkle bonus to limit (it is 0)",
+    ),
+)
+
+
+def _text(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
 def describe_options() -> list[dict[str, Any]]:
     """Each option's name, default, kind, accepted values and one-sentence help (for pages)."""
     out = []
@@ -246,6 +324,8 @@ def _accepted(f: dataclasses.Field[Any]) -> str:
         return "true or false"
     if meta["kind"] == "choice":
         return "one of " + ", ".join(meta["choices"])
+    if meta["kind"] == "count":
+        return f"a whole number from {meta['low']} to {meta['high']}"
     words = "".join(f" or {w}" for w in meta.get("words", ()))
     return f"a multiple of 50 from {meta['low']} to {meta['high']}{words}"
 
@@ -258,6 +338,12 @@ def _check(f: dataclasses.Field[Any], value: Any) -> None:
         ok = isinstance(value, bool)
     elif kind == "choice":
         ok = isinstance(value, str) and value in meta["choices"]
+    elif kind == "count":
+        ok = (
+            isinstance(value, int)
+            and not isinstance(value, bool)
+            and meta["low"] <= value <= meta["high"]
+        )
     elif isinstance(value, str):
         ok = value in meta.get("words", ())
     else:
@@ -286,6 +372,9 @@ def _coerce(f: dataclasses.Field[Any], value: Any) -> Any:
             return True
         if text.lower() in _FALSE:
             return False
+    elif kind == "count":
+        if text.isdigit():
+            return int(text)
     elif kind == "points":
         word = text.lower().replace("-", "_")
         if word in f.metadata.get("words", ()):

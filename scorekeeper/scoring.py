@@ -335,6 +335,7 @@ class Outcome(StrEnum):
     BANK = "bank"
     QUICK_SCORE = "quick_score"
     OVERSHOOT = "overshoot"
+    FARKLE_KEPT = "farkle_kept"
     LEFT = "left"
 
     @property
@@ -356,14 +357,18 @@ def is_six_ones(counts: Counts, rules: Rules) -> bool:
     return rules.six_ones_win and counts[0] == 6
 
 
-def has_farkle_bonus(n: int, rules: Rules) -> bool:
-    """Whether a farkle on a throw of ``n`` dice scores the six-dice farkle bonus."""
+def has_farkle_bonus(n: int, rules: Rules, *, first_throw: bool = True) -> bool:
+    """Whether a farkle on a throw of ``n`` dice scores the six-dice farkle bonus (under
+    ``six_dice_farkle_bonus_first_throw`` only on the turn's first throw)."""
+    if rules.six_dice_farkle_bonus_first_throw and not first_throw:
+        return False
     return n == MAX_DICE and rules.six_dice_farkle_bonus > 0
 
 
-def throw_outcome(counts: Counts, rules: Rules) -> Outcome:
+def throw_outcome(counts: Counts, rules: Rules, *, first_throw: bool = True) -> Outcome:
     """What a throw with these counts means before any keep: a special outcome, a farkle
-    (with or without the six-dice bonus), or ``KEEP`` when some dice score.
+    (with or without the six-dice bonus; ``first_throw``: whether it is the turn's first),
+    or ``KEEP`` when some dice score.
 
     >>> throw_outcome(Dice.parse("2 2 2 2 1 5").counts, Rules(toxic_twos=True))
     <Outcome.TOXIC_TWOS: 'toxic_twos'>
@@ -374,7 +379,8 @@ def throw_outcome(counts: Counts, rules: Rules) -> Outcome:
         return Outcome.SIX_ONES
     if table_for(rules).keeps(counts):
         return Outcome.KEEP
-    return Outcome.FARKLE_BONUS if has_farkle_bonus(sum(counts), rules) else Outcome.FARKLE
+    bonus = has_farkle_bonus(sum(counts), rules, first_throw=first_throw)
+    return Outcome.FARKLE_BONUS if bonus else Outcome.FARKLE
 
 
 def throw_outcomes(n: int) -> list[tuple[Counts, int]]:

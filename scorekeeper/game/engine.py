@@ -49,7 +49,7 @@ from scorekeeper.game.state import PassedDice, Player, Stats, Turn
 from scorekeeper.game.view import dice_word, state_json
 from scorekeeper.game.view import points_text as _n
 from scorekeeper.rules import Rules
-from scorekeeper.scoring import Dice, Outcome, table_for, throw_outcome
+from scorekeeper.scoring import Dice, Outcome, ScoreTable, table_for, throw_outcome
 
 __all__ = ["Game", "Player", "Stats", "Turn", "event_action"]
 
@@ -60,7 +60,6 @@ class Game:
     def __init__(self, create: Mapping[str, Any]) -> None:
         self.preset: str = create.get("preset", "custom")
         self.rules = Rules.from_stored(create["rules"])
-        self.table = table_for(self.rules)
         names: list[str] = list(create["players"])
         teams: list[str | None] = list(create.get("teams") or [None] * len(names))
         starts: list[int] = list(create.get("start_scores") or [0] * len(names))
@@ -102,6 +101,17 @@ class Game:
             f" {self.players[0].name} throws first.",
             player=None,
         )
+
+    @property
+    def scoring_rules(self) -> Rules:
+        """The rules the current player's throws score by (only 1s and 5s before the board
+        under ``singles_until_open``)."""
+        return self.rules if self._cur().on_board else self.rules.opening_scoring()
+
+    @property
+    def table(self) -> ScoreTable:
+        """The score table of the current player's throws."""
+        return table_for(self.scoring_rules)
 
     # ----- applying actions -------------------------------------------------------------
 
@@ -214,10 +224,11 @@ class Game:
             )
         p.stats.throws += 1
         t.must_roll = False
+        first = t.taken is None and not any("dice" in e for e in t.log)
         entry: dict[str, Any] = {"dice": dice.to_list(), "source": action.source}
         t.log.append(entry)
         counts = dice.counts
-        outcome = throw_outcome(counts, r)
+        outcome = throw_outcome(counts, self.scoring_rules, first_throw=first)
         if outcome is Outcome.SIX_ONES:
             keep = self.table.keep(counts)
             t.total += keep.points if keep else 0
@@ -257,7 +268,10 @@ class Game:
             return
         if outcome is Outcome.FARKLE:
             entry["result"] = outcome.value
-            self._farkle(p, f"{p.name} threw {dice}: no scoring dice")
+            note = f"{p.name} threw {dice}: no scoring dice"
+            if r.singles_until_open and not p.on_board:
+                note += " (only single 1s and 5s score before the board)"
+            self._farkle(p, note)
             return
         t.throw = dice
         t.source = entry["source"]
@@ -265,6 +279,9 @@ class Game:
 
     def _farkle(self, p: Player, note: str) -> None:
         t = self.turn
+        if self.rules.farkle_keeps_points and t.total and self.turn_refusal(farkled=True) is None:
+            self._bank(t.total, Outcome.FARKLE_KEPT, f"Farkle! {note}; under these rules ")
+            return
         lost = t.total
         p.farkle_streak += 1
         p.stats.farkles += 1
@@ -331,11 +348,12 @@ class Game:
                 points=keep.points,
             )
 
-    def turn_refusal(self) -> str | None:
-        """Why the current player may not bank the turn now, or None when banking is allowed."""
+    def turn_refusal(self, *, farkled: bool = False) -> str | None:
+        """Why the current player may not bank the turn now, or None when banking is allowed;
+        ``farkled``: whether a farkle may keep the turn's points (``farkle_keeps_points``)."""
         if self.over:
             return f"the game is over ({self._result_words()})"
-        return turn_refusal(self.turn, self._cur(), self.rules, self._must_beat())
+        return turn_refusal(self.turn, self._cur(), self.rules, self._must_beat(), farkled=farkled)
 
     def keep_bank_refusal(self, dice: int, points: int) -> str | None:
         """Why the current player may not keep ``dice`` dice of the throw worth ``points`` and
@@ -450,25 +468,41 @@ class Game:
         p.stats.banked_points += points
         p.stats.best_turn = max(p.stats.best_turn, points)
 
-    def _bank(self, points: int, how: Literal[Outcome.BANK, Outcome.QUICK_SCORE]) -> None:
+    def _bank(
+        self,
+        points: int,
+        how: Literal[Outcome.BANK, Outcome.QUICK_SCORE, Outcome.FARKLE_KEPT],
+        farkle: str = "",
+    ) -> None:
+        """Bank ``points`` for the current player (``farkle``: the words of a farkle that
+        keeps its points under ``farkle_keeps_points``)."""
         p, r = self._cur(), self.rules
         p.farkle_streak = 0
+        if farkle:
+            p.stats.farkles += 1
         if r.exact_target and p.score + points > r.target:
             others = [i for i in self._order_after(self.current) if i != self.current]
             note = f"{p.name} overshot {_n(r.target)}"
+            if r.exact_overshoot == "bust":
+                note += f": bust, the turn's {_n(points)} are lost"
+                self._event(Outcome.OVERSHOOT, f"{farkle}{note}.", points=0)
+                self._end_turn(Outcome.OVERSHOOT, 0, note)
+                return
             if others:
                 low = min(others, key=lambda i: self.players[i].score)
                 receiver = self.players[low]
                 receiver.score += points
                 receiver.on_board = True
                 note += f"; the {_n(points)} go to {receiver.name}, the lowest score"
-            self._event(Outcome.OVERSHOOT, f"{note}.", points=points)
+            self._event(Outcome.OVERSHOOT, f"{farkle}{note}.", points=points)
             self._end_turn(Outcome.OVERSHOOT, 0, note)
             return
         p.score += points
         p.on_board = True
         self._record_bank(p, points)
         msg = f"{p.name} banks {_n(points)} and has {_n(p.score)}."
+        if farkle:
+            msg = f"{farkle}{p.name} keeps the turn's {_n(points)} and has {_n(p.score)}."
         self._event(how, msg, points=points)
         win: str | None = None
         if r.exact_target:
@@ -634,15 +668,18 @@ class Game:
         if len(leaders) == 1 or self.rules.tie_break == "shared":
             self._win(leaders, "")
             return
+        full = self.rules.tie_break == "full_round"
         self.final_round = False
         self.tie_break = True
-        self.tie_set = leaders
+        # full_round: everyone still playing takes one more turn, and the highest then wins
+        self.tie_set = [i for i, pl in enumerate(self.players) if pl.active] if full else leaders
         self.to_beat = top
         self.leader = None
-        self.pending = [i for i in self._order_after(self.current) if i in leaders]
+        self.pending = [i for i in self._order_after(self.current) if i in self.tie_set]
+        then = "everyone plays one more round" if full else "each plays one more turn"
         self._event(
             "tie_break",
-            f"{self._names(leaders)} are tied on {_n(top)}: each plays one more turn.",
+            f"{self._names(leaders)} are tied on {_n(top)}: {then}.",
             points=None,
         )
 

@@ -9,15 +9,19 @@ from __future__ import annotations
 from typing import Literal
 
 from scorekeeper.game.state import Player, Turn
+from scorekeeper.game.view import dice_word
 from scorekeeper.game.view import points_text as _n
 from scorekeeper.rules import Rules
 
 Tense = Literal["turn", "keep", "quick"]
 
 
-def turn_refusal(t: Turn, p: Player, rules: Rules, must_beat: int | None) -> str | None:
+def turn_refusal(
+    t: Turn, p: Player, rules: Rules, must_beat: int | None, *, farkled: bool = False
+) -> str | None:
     """Why ``p`` may not bank the turn ``t`` now, or None; ``must_beat``: the score to beat
-    in the final round, if any."""
+    in the final round, if any; ``farkled``: asked for a farkle that would keep its points
+    (``farkle_keeps_points``: the dice left do not matter then)."""
     if t.offer is not None:
         return f"{p.name} must first choose: take over {t.offer.player}'s dice or throw fresh"
     if t.throw is not None:
@@ -28,7 +32,20 @@ def turn_refusal(t: Turn, p: Player, rules: Rules, must_beat: int | None) -> str
         return f"{p.name} has no points this turn yet; throw the dice"
     if t.must_roll:
         return f"hot dice: {p.name} must throw all six dice again before banking"
+    if not farkled and t.dice_left < 6:  # six after a keep: hot dice, which count as none
+        why = dice_left_refusal(rules, t.dice_left)
+        if why:
+            return why
     return points_refusal(p, rules, must_beat, t.total, "turn")
+
+
+def dice_left_refusal(rules: Rules, left: int) -> str | None:
+    """Why a turn with ``left`` dice still to throw may not bank (``bank_max_dice_left``)."""
+    most = rules.bank_max_dice_left
+    if left <= most:
+        return None
+    allowed = "only after hot dice" if most == 0 else f"only with {dice_word(most)} or fewer left"
+    return f"a turn may be banked {allowed} to throw ({dice_word(left)} left), so keep rolling"
 
 
 def keep_bank_refusal(
@@ -37,6 +54,10 @@ def keep_bank_refusal(
     """Why ``p`` may not keep ``dice`` dice of the throw worth ``points`` and bank, or None."""
     if dice == t.dice_left and rules.hot_dice == "must_roll":
         return f"hot dice: {p.name} must throw all six dice again before banking"
+    if dice < t.dice_left:
+        why = dice_left_refusal(rules, t.dice_left - dice)
+        if why:
+            return why
     return points_refusal(p, rules, must_beat, t.total + points, "keep")
 
 
@@ -73,8 +94,9 @@ def bank_warning(p: Player, rules: Rules, total: int) -> str | None:
     """A warning for a bank of ``total`` by ``p`` that the rules allow but the player may
     regret (it overshoots an exact target), or None."""
     if rules.exact_target and p.score + total > rules.target:
+        fate = "be lost (bust)" if rules.exact_overshoot == "bust" else "go to the lowest score"
         return (
             f"careful: {_n(p.score + total)} overshoots the exact target of"
-            f" {_n(rules.target)}, so these points would go to the lowest score"
+            f" {_n(rules.target)}, so these points would {fate}"
         )
     return None

@@ -20,7 +20,6 @@ class GameView(Protocol):
     """What the JSON view reads of a game."""
 
     rules: Rules
-    table: ScoreTable
     players: list[Player]
     current: int
     turn: Turn
@@ -37,6 +36,14 @@ class GameView(Protocol):
     last_event: dict[str, Any]
     undoable: dict[str, Any] | None
     redoable: dict[str, Any] | None
+
+    @property
+    def table(self) -> ScoreTable:
+        """The score table of the current player's throws."""
+
+    @property
+    def scoring_rules(self) -> Rules:
+        """The rules the current player's throws score by."""
 
     def turn_refusal(self) -> str | None:
         """Why the current player may not bank now, or None."""
@@ -163,7 +170,7 @@ def state_json(game: GameView) -> dict[str, Any]:
             "can_bank": refusal is None,
             "bank_refusal": refusal,
             "opening_needed": (max(0, opening - t.total) if opening and not p.on_board else None),
-            "farkle_chance": farkle_chance(t.dice_left, game.rules),
+            "farkle_chance": farkle_chance(t.dice_left, game.scoring_rules),
             "advice": None,
             "bank_warning": None if refusal else game.bank_warning(t.total),
             "keep_then_bank": keep_then_bank,

@@ -147,6 +147,7 @@ function turnWords(turn) {
       : `${turn.player} farkled${turn.points ? `, losing ${pts}` : ""}`;
     case "toxic_twos": return `${turn.player}: toxic twos, score wiped → ${fmt(turn.score)}`;
     case "overshoot": return `${turn.player} overshot: ${turn.note || ""}`;
+    case "farkle_kept": return `${turn.player} farkled but kept ${pts} → ${fmt(turn.score)}`;
     case "six_ones": return `${turn.player} threw six 1s and won`;
     case "left": return `${turn.player} left the game`;
     default: return `${turn.player}: ${turn.outcome} ${pts}`;
