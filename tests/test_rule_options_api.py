@@ -66,7 +66,7 @@ def test_the_options_travel_with_the_game(client: FlaskClient, new_table: NewTab
     [
         ({"four_kind_pair": "pairs"}, "four_kind_pair: it accepts a multiple of 50 from 0 to"),
         ({"single_five": 25}, "single_five: it accepts a multiple of 50 from 0 to 1000"),
-        ({"triple_multiplier": 0}, "triple_multiplier: it accepts a multiple of 50 from 50"),
+        ({"triple_multiplier": 1050}, "triple_multiplier: it accepts a multiple of 50 from 0"),
         ({"straight_split": "sometimes"}, "straight_split: it accepts true or false"),
     ],
 )

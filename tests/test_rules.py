@@ -33,7 +33,11 @@ SPEC_OPTIONS = {
 }  # fmt: skip
 
 
-VARIANT_OPTIONS = {"pass_dice": False, "final_round_defend": False}  # issue 30: off by default
+VARIANT_OPTIONS = {  # issue 30's variants: off by default
+    "pass_dice": False, "final_round_defend": False, "singles_until_open": False,
+    "bank_max_dice_left": 6, "exact_overshoot": "welfare", "farkle_keeps_points": False,
+    "six_dice_farkle_bonus_first_throw": False,
+}  # fmt: skip
 
 
 def test_defaults_are_the_spec() -> None:

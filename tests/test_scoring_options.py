@@ -25,7 +25,7 @@ from scorekeeper.strategy.policy import solve_policy
 OPTION_VALUES: dict[str, list[Any]] = {
     "single_one": [0, 50, 100, 200],
     "single_five": [0, 50, 100],
-    "triple_multiplier": [50, 100, 200],
+    "triple_multiplier": [0, 50, 100, 200],
     "full_house": [0, 250, 1500],
     "four_kind_pair": [0, 750, 1500, "three_pairs"],
     "straight_split": [False, True],
@@ -194,7 +194,7 @@ def test_options_parse_from_text(key: str, text: str, value: Any) -> None:
     ("key", "value", "accepts"),
     [
         ("single_one", 75, "a multiple of 50 from 0 to 1000"),
-        ("triple_multiplier", 0, "a multiple of 50 from 50 to 1000"),
+        ("triple_multiplier", 25, "a multiple of 50 from 0 to 1000"),
         ("four_kind_pair", "pairs", "a multiple of 50 from 0 to 100000 or three_pairs"),
         ("four_kind_pair", "two_triplets", ".* or three_pairs"),
         ("straight_split", "maybe", "true or false"),
