@@ -28,7 +28,7 @@ final round (``beat=S``), the exact chance of ending the turn above ``S``
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -96,6 +96,14 @@ class Advice:
     message: str
     options: tuple[Option, ...]
 
+    rules: Rules
+
+    @property
+    def not_modelled(self) -> list[str]:
+        """The options of the rules that the advisor does not value (its advice is then
+        not exact)."""
+        return not_modelled(self.rules)
+
     @property
     def best(self) -> Option | None:
         """The best allowed option, or None when the throw leaves no choice."""
@@ -117,7 +125,22 @@ class Advice:
             "message": self.message,
             "best": best.to_dict() if best else None,
             "options": [o.to_dict() for o in self.options],
+            "exact": not self.not_modelled,
+            "not_modelled": self.not_modelled,
         }
+
+
+# Options the solver does not value, each with when it is in play: advice under them says
+# it is not exact instead of advising as if they were off without a word.
+_NOT_MODELLED: dict[str, Callable[[Rules], bool]] = {
+    "bank_max_dice_left": lambda r: r.bank_max_dice_left < 6,
+    "farkle_keeps_points": lambda r: r.farkle_keeps_points,
+}
+
+
+def not_modelled(rules: Rules) -> list[str]:
+    """The options in play under ``rules`` that the advisor does not value."""
+    return [name for name, on in _NOT_MODELLED.items() if on(rules)]
 
 
 def _whole(name: str, value: object, accepted: str) -> int:
@@ -236,15 +259,17 @@ def advise(
         "beat": beat,
         "value_kind": kind,
     }
-    outcome = throw_outcome(dice.counts, rules)
+    scoring = rules if on_board else rules.opening_scoring()  # singles_until_open
+    outcome = throw_outcome(dice.counts, scoring, first_throw=turn_total == 0)
     if outcome is not Outcome.KEEP:
         return Advice(
             **state,  # type: ignore[arg-type]
             outcome=outcome.advice_word,
             message=_outcome_message(outcome, rules, turn_total, banked),
+            rules=rules,
             options=(),
         )
-    keeps = table_for(rules).keeps(dice.counts)
+    keeps = table_for(scoring).keeps(dice.counts)
     table, k = pol.table(on_board, ctx, streak)
     options = [
         o
@@ -257,7 +282,13 @@ def advise(
     msg = best.reason if best else "No allowed option."
     if beat is not None and rules.final_round_defend:
         msg += DEFEND_NOTE
-    return Advice(**state, outcome=outcome.advice_word, message=msg, options=ranked)  # type: ignore[arg-type]
+    unmodelled = not_modelled(rules)
+    if unmodelled:
+        msg = (
+            f"Not exact: the advisor does not model {' or '.join(unmodelled)}, so it values"
+            f" the turn as if that rule were off. {msg}"
+        )
+    return Advice(**state, outcome=outcome.advice_word, message=msg, options=ranked, rules=rules)  # type: ignore[arg-type]
 
 
 def _outcome_message(outcome: Outcome, rules: Rules, turn_total: int, banked: int) -> str:

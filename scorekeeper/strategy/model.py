@@ -50,7 +50,9 @@ class ChanceModel:
     ``entry_*[o_starts[o]:o_starts[o + 1]]``: the points in units, and the state column the keep
     leads to (dice left, or ``HOT``). ``farkle[n]``, ``toxic[n]`` and ``six_ones[n]`` are the
     probabilities of the other outcome kinds; on six dice with a farkle bonus the farkle mass is
-    in ``bonus_farkle`` instead of ``farkle[6]``.
+    in ``bonus_farkle`` instead of ``farkle[6]``, except under
+    ``six_dice_farkle_bonus_first_throw``: there it stays in ``farkle[6]`` and is also
+    ``first_throw_bonus``, which the solver adds to the turn's first throw only (total 0).
     """
 
     rules: Rules
@@ -66,6 +68,7 @@ class ChanceModel:
     toxic: tuple[float, ...]
     six_ones: tuple[float, ...]
     bonus_farkle: float
+    first_throw_bonus: float
     bonus_units: int
     six_ones_units: int
     max_units: int
@@ -105,7 +108,7 @@ def chance_model(rules: Rules) -> ChanceModel:
     farkle = [0.0] * 7
     toxic = [0.0] * 7
     six = [0.0] * 7
-    bonus_farkle = 0.0
+    bonus_farkle = first_bonus = 0.0
     for n in range(1, 7):
         n_starts.append(len(weights))
         total = 6.0**n
@@ -119,7 +122,10 @@ def chance_model(rules: Rules) -> ChanceModel:
                 continue
             by_col = _useful_keeps(table, counts)
             if not by_col:
-                if n == 6 and rules.six_dice_farkle_bonus > 0:
+                if n == 6 and rules.six_dice_farkle_bonus_first_throw:
+                    farkle[n] += p
+                    first_bonus += p
+                elif n == 6 and rules.six_dice_farkle_bonus > 0:
                     bonus_farkle += p
                 else:
                     farkle[n] += p
@@ -148,6 +154,7 @@ def chance_model(rules: Rules) -> ChanceModel:
         toxic=tuple(toxic),
         six_ones=tuple(six),
         bonus_farkle=bonus_farkle,
+        first_throw_bonus=first_bonus,
         bonus_units=bonus_units,
         six_ones_units=six_points // UNIT,
         max_units=max(max(e_units), bonus_units, six_points // UNIT),

@@ -144,7 +144,8 @@ class Policy:
             base = self.on_board if on_board else self.off_board
             return base, self.batch(streak)
         fv = self.farkle_value(streak) if ctx.kind == "points" else 0.0
-        return _context_table(self.rules, ctx, fv), 0
+        scoring = self.rules if on_board else self.rules.opening_scoring()
+        return _context_table(scoring, ctx, fv), 0
 
 
 def _batch_values(rules: Rules, fvals: tuple[float, float, float]) -> tuple[float, ...]:
@@ -159,7 +160,9 @@ def solve_policy(rules: Rules) -> Policy:
     batch = _batch_values(rules, fvals)
     on = solve_turn(model, base_context(rules, True), batch)
     off_ctx = base_context(rules, False)
-    off = on if off_ctx == base_context(rules, True) else solve_turn(model, off_ctx, batch)
+    off_model = chance_model(rules.opening_scoring())  # only singles under singles_until_open
+    same = off_ctx == base_context(rules, True) and off_model is model
+    off = on if same else solve_turn(off_model, off_ctx, batch)
     ets = turn_value(rules, 0.0) if rules.farkle_streak_penalty else g
     loss = tuple(model.loss_probability(n) if n else 0.0 for n in range(7))
     return Policy(rules, fvals, g, ets, on, off, time.perf_counter() - start, loss)
@@ -233,7 +236,7 @@ def _from_npz(rules: Rules, meta: dict[str, Any], data: dict[str, np.ndarray]) -
         top, a, forced = data[f"{name}_scalars"].tolist()
         tables.append(
             TurnTable(
-                rules,
+                rules if on_board else rules.opening_scoring(),
                 base_context(rules, on_board),
                 batch,
                 int(top),

@@ -198,7 +198,20 @@ def _combine(t: TurnTable, vals: FloatArray, i: int) -> FloatArray:
         sums += six[:, None] * t.ctx.six_ones_value(i, m.six_ones_units)
     if m.bonus_farkle:
         sums[5] += m.bonus_farkle * t.forced_six(i + m.bonus_units)
+    if i == 0 and m.first_throw_bonus:
+        sums[5] += _first_throw_bonus(t, t.forced_six(m.bonus_units))
     return sums
+
+
+def _first_throw_bonus(t: TurnTable, forced: FloatArray) -> FloatArray:
+    """What the six-dice farkle bonus of a turn's first throw adds to throwing six dice at
+    total 0 (``six_dice_farkle_bonus_first_throw``): the farkle's value becomes a forced throw
+    of six dice from the bonus. Only the first throw has total 0, and no state leads back to
+    it, so this one entry changes nothing else."""
+    m = t.model
+    farkle = t.farkle_values if t.ctx.kind == "points" else np.zeros(len(t.farkle_values))
+    out: FloatArray = m.first_throw_bonus * (forced - farkle)
+    return out
 
 
 def _constants(t: TurnTable) -> FloatArray:
@@ -371,6 +384,8 @@ def _backward(t: TurnTable) -> None:
             sums += six * ctx.six_ones_value(i, m.six_ones_units)
         if bonus:
             sums[5] += bonus * R[i + bu, 6]
+        if i == 0 and m.first_throw_bonus:
+            sums[5] += _first_throw_bonus(t, R[bu, 6])
         R[i, 1:] = sums
         if ctx.bank_ok(i):
             bv = ctx.bank_value(i)

@@ -34,7 +34,9 @@ def check_supported(rules: Rules) -> None:
     """Raise when the win-probability solver cannot play these rules exactly.
 
     :raises UnsupportedRulesError: for rules under which a score can fall (``toxic_twos``,
-        ``farkle_streak_penalty``), ``exact_target`` or ``pass_dice``.
+        ``farkle_streak_penalty``), ``exact_target``, ``pass_dice`` and issue 30's
+        ``singles_until_open``, ``bank_max_dice_left``, ``farkle_keeps_points`` and
+        ``six_dice_farkle_bonus_first_throw``.
     """
     bad = []
     if rules.farkle_streak_penalty:
@@ -45,6 +47,14 @@ def check_supported(rules: Rules) -> None:
         bad.append("exact_target (set it to false)")
     if rules.final_round_defend:
         bad.append("final_round_defend (the lead passes back and forth; set it to false)")
+    if rules.singles_until_open:
+        bad.append("singles_until_open (set it to false)")
+    if rules.bank_max_dice_left < 6:
+        bad.append("bank_max_dice_left (set it to 6)")
+    if rules.farkle_keeps_points:
+        bad.append("farkle_keeps_points (set it to false)")
+    if rules.six_dice_farkle_bonus_first_throw:
+        bad.append("six_dice_farkle_bonus_first_throw (set it to false)")
     if rules.pass_dice:
         bad.append("pass_dice (a bank's dice passed to the opponent; set it to false)")
     if bad:

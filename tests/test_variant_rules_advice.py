@@ -1,0 +1,155 @@
+"""The advisor under issue 30's turn-changing options: exact where it models them (checked
+against a plain brute force), and saying so where it does not.
+
+* ``six_dice_farkle_bonus_first_throw``: the bonus counts on the turn's first throw only;
+* ``singles_until_open``: before the board only single 1s and 5s score;
+* ``exact_overshoot=bust``: the points objective already counts an overshoot as nothing;
+* ``bank_max_dice_left`` and ``farkle_keeps_points``: not modelled, and the advice says so.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+import pytest
+
+from scorekeeper.rules import Rules, find_rules
+from scorekeeper.scoring import Dice, table_for, throw_outcomes
+from scorekeeper.strategy import advise
+from scorekeeper.strategy.model import UNIT
+from scorekeeper.strategy.policy import solve_policy
+from scorekeeper.strategy.solver import Context, solve_turn
+
+CAP = 2000  # units (100,000 points): far above any total at which throwing on beats banking
+Scorer = Callable[[tuple[int, ...]], int | None]
+
+
+def brute_turn_value(
+    score: Scorer, *, least: int = 0, bonus: int = 0, first_only: bool = False
+) -> float:
+    """A turn's optimal expected points from nothing, with no target: plain backward induction
+    over every total up to ``CAP`` units, every keep of every throw scored by ``score``; a bank
+    needs ``least`` points; a six-dice farkle scores ``bonus`` and forces a throw of six (on
+    every six-dice throw, or on the turn's first only)."""
+    moves = {}
+    farkle6 = 0.0
+    for n in range(1, 7):
+        probs, starts, units, left = [], [], [], []
+        for counts, ways in throw_outcomes(n):
+            faces = tuple(f for f, k in zip(range(1, 7), counts, strict=True) for _ in range(k))
+            kept: dict[tuple[int, ...], int] = {}
+            for mask in range(1, 2**n):
+                sub = tuple(f for i, f in enumerate(faces) if mask >> i & 1)
+                points = score(sub)
+                if points is not None:
+                    kept[sub] = points
+            if not kept:
+                farkle6 += ways / 6**n if n == 6 else 0.0
+                continue
+            probs.append(ways / 6**n)
+            starts.append(len(units))
+            for sub, points in kept.items():
+                units.append(points // UNIT)
+                left.append(n - len(sub) or 6)
+        moves[n] = (np.array(probs), np.array(starts), np.array(units), np.array(left))
+    bu = bonus // UNIT
+    pad = max(int(m[2].max()) for m in moves.values()) + bu
+    stand = np.zeros((CAP + pad + 1, 7))
+    stand[CAP:] = np.arange(CAP, CAP + pad + 1)[:, None] * float(UNIT)
+    throw = np.zeros((CAP + pad + 1, 7))
+    throw[CAP:] = stand[CAP:]  # so far up, a forced throw is as good as a bank (negligible)
+    every = bonus and not first_only
+    for t in range(CAP - 1, -1, -1):
+        for n, (probs, starts, units, left) in moves.items():
+            after = stand[t + units, left]
+            throw[t, n] = float(probs @ np.maximum.reduceat(after, starts))
+        if every:
+            throw[t, 6] += farkle6 * throw[t + bu, 6]
+        bankable = t * UNIT >= least and t > 0
+        stand[t, 1:] = np.maximum(t * float(UNIT), throw[t, 1:]) if bankable else throw[t, 1:]
+    first = throw[0, 6]
+    if bonus and first_only:
+        first += farkle6 * throw[bu, 6]
+    return float(first)
+
+
+def table_scorer(rules: Rules) -> Scorer:
+    table = table_for(rules)
+    return lambda dice: table.points(Dice(dice).counts)
+
+
+def singles_scorer(one: int, five: int) -> Scorer:
+    """Only single 1s and 5s: written out, not taken from the rules."""
+
+    def score(dice: tuple[int, ...]) -> int | None:
+        if any(d not in (1, 5) for d in dice):
+            return None
+        points = sum(one if d == 1 else five for d in dice)
+        return points if points > 0 else None
+
+    return score
+
+
+@pytest.mark.parametrize("first_only", [False, True])
+def test_the_six_dice_bonus_values_are_the_brute_force(first_only: bool) -> None:
+    house = {"opening_minimum": 0, "six_dice_farkle_bonus": 500}
+    rules = find_rules("standard", {**house, "six_dice_farkle_bonus_first_throw": first_only})
+    brute = brute_turn_value(table_scorer(rules), bonus=500, first_only=first_only)
+    assert solve_policy(rules).points_per_turn == pytest.approx(brute, abs=1e-9)
+
+
+def test_the_first_throw_bonus_is_worth_less_than_every_throws() -> None:
+    every = find_rules("standard", {"six_dice_farkle_bonus": 500})
+    first = every.with_overrides({"six_dice_farkle_bonus_first_throw": True})
+    plain = find_rules("standard")
+    values = [solve_policy(r).points_per_turn for r in (plain, first, every)]
+    assert values[0] < values[1] < values[2]
+
+
+@pytest.mark.parametrize("preset", ["standard", "minimal"])
+def test_before_the_board_only_singles_are_valued(preset: str) -> None:
+    rules = find_rules(preset, {"opening_minimum": 300, "singles_until_open": True})
+    policy = solve_policy(rules)
+    off = policy.off_board
+    assert off.model.rules == rules.opening_scoring() and off.model.rules != rules
+    assert policy.on_board.model.rules == rules
+    # the off-board table's chance model, solved with no target, against the brute force
+    plain = solve_turn(off.model, Context(min_units=300 // UNIT), (0.0,))
+    brute = brute_turn_value(singles_scorer(100, 50), least=300)
+    assert float(plain.R[0, 6, 0]) == pytest.approx(brute, abs=1e-9)
+
+
+def test_advice_before_the_board_lists_only_singles() -> None:
+    rules = find_rules("standard", {"singles_until_open": True})
+    off = advise(rules, "1 1 1 5 2 3", on_board=False)
+    assert {o.points for o in off.options} <= {50, 100, 150, 200, 250, 300, 350}
+    assert max(o.points for o in off.options) == 350
+    on = advise(rules, "1 1 1 5 2 3", on_board=True, banked=1000)
+    assert max(o.points for o in on.options) == 1050
+    assert advise(rules, "2 2 2 3 4 6", on_board=False).outcome == "farkle"
+
+
+def test_a_bust_is_valued_as_nothing_like_an_overshoot() -> None:
+    welfare = find_rules("standard", {"target": 1000, "exact_target": True})
+    bust = welfare.with_overrides({"exact_overshoot": "bust"})
+    a = advise(welfare, "1 1 1 5 2 3", turn_total=0, banked=500)
+    b = advise(bust, "1 1 1 5 2 3", turn_total=0, banked=500)
+    assert [(o.keep, o.action, o.value) for o in a.options] == [
+        (o.keep, o.action, o.value) for o in b.options
+    ]
+    assert b.to_dict()["exact"] is True
+
+
+@pytest.mark.parametrize(
+    ("overrides", "name"),
+    [({"bank_max_dice_left": 2}, "bank_max_dice_left"), ({"farkle_keeps_points": True},
+     "farkle_keeps_points")],
+)  # fmt: skip
+def test_advice_says_when_it_is_not_exact(overrides: dict[str, Any], name: str) -> None:
+    advice = advise(find_rules("standard", overrides), "1 5 2 3 4 6", banked=1000)
+    body = advice.to_dict()
+    assert body["exact"] is False and body["not_modelled"] == [name]
+    assert body["message"].startswith(f"Not exact: the advisor does not model {name}")
+    assert advise(find_rules("standard"), "1 5 2 3 4 6").to_dict()["exact"] is True
