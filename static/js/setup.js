@@ -183,7 +183,8 @@ function optionInput(opt) {
       h("option", { value: c, selected: c === value }, c.replace(/_/g, " "))));
   }
   const isWord = (opt.words || []).includes(value);
-  const number = h("input", { id, type: "number", inputmode: "numeric", step: 50, min: opt.low,
+  const step = opt.kind === "count" ? 1 : 50;
+  const number = h("input", { id, type: "number", inputmode: "numeric", step, min: opt.low,
     max: opt.high, value: isWord ? "" : value, disabled: isWord, onchange });
   if (!opt.words) return number;
   // a number, or a word such as four_kind_pair's "three_pairs" (worth what three pairs are)
@@ -214,8 +215,10 @@ function setWord(opt, word, on, number) {
 /** What is wrong with a number option's input as typed, or null. */
 function numberProblem(opt, input) {
   const n = input.value.trim() === "" ? NaN : Number(input.value);
-  if (Number.isInteger(n) && n >= opt.low && n <= opt.high && n % 50 === 0) return null;
-  return `${opt.name.replace(/_/g, " ")}: ${input.value || "nothing"} is not accepted; give a multiple of 50 from ${fmt(opt.low)} to ${fmt(opt.high)}.`;
+  const step = opt.kind === "count" ? 1 : 50;
+  if (Number.isInteger(n) && n >= opt.low && n <= opt.high && n % step === 0) return null;
+  const what = step === 1 ? "a whole number" : "a multiple of 50";
+  return `${opt.name.replace(/_/g, " ")}: ${input.value || "nothing"} is not accepted; give ${what} from ${fmt(opt.low)} to ${fmt(opt.high)}.`;
 }
 
 function setOption(opt, input) {

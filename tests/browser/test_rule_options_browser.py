@@ -26,7 +26,11 @@ def test_scoring_options_from_setup_to_the_keeps(
     page.fill("#players li:nth-child(1) input.name", "Ann")
     page.fill("#players li:nth-child(2) input.name", "Bob")
     page.click("#options-box summary")
-    for name, value in (("full_house", "250"), ("triple_multiplier", "200")):
+    for name, value in (
+        ("full_house", "250"),
+        ("triple_multiplier", "200"),
+        ("bank_max_dice_left", "2"),
+    ):
         page.fill(f"#opt-{name}", value)
         page.dispatch_event(f"#opt-{name}", "change")
     # four of a kind + a pair: the word disables the number, unticking it brings a number back
@@ -38,7 +42,8 @@ def test_scoring_options_from_setup_to_the_keeps(
     page.check("#opt-four_kind_pair-three_pairs")
     assert page.input_value("#opt-four_kind_pair") == ""
     assert "worth three pairs" in page.inner_text("#help-four_kind_pair")
-    assert "(3 changed from standard)" in page.inner_text("#changed-count")
+    assert "(4 changed from standard)" in page.inner_text("#changed-count")
+    assert page.get_attribute("#opt-bank_max_dice_left", "step") == "1"
     page.locator("#opt-four_kind_pair").scroll_into_view_if_needed()
     assert page.evaluate(WIDE_JS) <= 0
     assert page.evaluate(COVERED_JS) == []
@@ -52,6 +57,7 @@ def test_scoring_options_from_setup_to_the_keeps(
         200,
         "three_pairs",
     )
+    assert rules["bank_max_dice_left"] == 2
     page.wait_for_selector("#pad button[data-face='1']:not([disabled])")
     tap_throw(tab, [3, 3, 3, 4, 4, 2])
     page.wait_for_selector("#keeps-best li")
