@@ -25,7 +25,7 @@ from scorekeeper.vision.datasets import (
 from scorekeeper.vision.detection import Detection
 from scorekeeper.vision.evaluate import Tally, judge, parse_yolo
 from tests.test_vision_cli import LABELS, SAMPLES, run, yolo_folder
-from training import fetch_data
+from training import calibrate_unsure, fetch_data
 
 
 @pytest.mark.parametrize("name", ["d20", "dice", "7", "0", "", "one-two"])
@@ -277,3 +277,28 @@ def test_a_ground_truth_manifest_becomes_yolo_labels(tmp_path: Path) -> None:
         assert expected in reasons
     assert "line 4: expected a Ground Truth manifest line" in reasons
     assert "IMG_gone.jpg: missing" in reasons and "IMG_d.jpg: a box lies outside" in reasons
+
+
+def test_calibrate_unsure_prints_the_grid_and_a_choice_made_on_the_other_sources(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    yolo_folder(tmp_path / "data" / "a")
+    yolo_folder(tmp_path / "data" / "b")
+    out = tmp_path / "grid.json"
+    argv = [
+        "--data",
+        str(tmp_path / "data"),
+        "--scores",
+        "0.5",
+        "--cuts",
+        "0.9",
+        "--json",
+        str(out),
+    ]
+    assert calibrate_unsure.main(argv) == 0
+    printed = capsys.readouterr().out
+    assert "| 0.7 | 0.8 | 0.000 / " in printed and "| 0.5 | 0.9 |" in printed
+    doc = json.loads(out.read_text())
+    assert set(doc["grid"]) == {"0.5/0.8", "0.5/0.9", "0.7/0.8", "0.7/0.9"}
+    assert set(doc["chosen"]) == {"a", "b"} and doc["chosen"]["a"]["unflagged"] == 0.0
+    assert "- a: chosen on b:" in printed

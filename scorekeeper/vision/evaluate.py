@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from scorekeeper.errors import ImageError
-from scorekeeper.vision.detection import Box, Detection
+from scorekeeper.vision.detection import UNSURE_BELOW, Box, Detection
 from scorekeeper.vision.imageio import load_image, to_grey
 
 Truth = list[tuple[int, Box]]
@@ -198,9 +198,12 @@ class PhotoVerdict:
         return {**self.__dict__, "trusted": self.trusted, "exact": self.exact}
 
 
-def judge(name: str, dets: Sequence[Detection], truth: Truth) -> PhotoVerdict:
+def judge(
+    name: str, dets: Sequence[Detection], truth: Truth, unsure_below: float = UNSURE_BELOW
+) -> PhotoVerdict:
     """One photo's verdict: each prediction matched (:func:`assign`, strongest first) and
-    counted as right, wrong or extra, sure or unsure; each labelled die left over is missed.
+    counted as right, wrong or extra, sure or unsure (confidence below ``unsure_below``, the
+    reader's mark by default); each labelled die left over is missed.
 
     >>> sure, unsure = Detection(5, (0, 0, 10, 10), 0.95), Detection(2, (20, 0, 30, 10), 0.5)
     >>> v = judge("a", [sure, unsure], [(5, (0.0, 0.0, 10.0, 10.0)), (3, (20.0, 0.0, 30.0, 10.0))])
@@ -219,14 +222,14 @@ def judge(name: str, dets: Sequence[Detection], truth: Truth) -> PhotoVerdict:
             kind = "wrong"
         else:
             continue
-        counts[f"{kind}_{'unsure' if d.unsure else 'sure'}"] += 1
+        counts[f"{kind}_{'unsure' if d.confidence < unsure_below else 'sure'}"] += 1
     hits = sum(i >= 0 for i in found)
     return PhotoVerdict(
         name=name,
         dice=len(truth),
         found=hits,
         missed=len(truth) - hits,
-        unsure=sum(d.unsure for d in dets),
+        unsure=sum(d.confidence < unsure_below for d in dets),
         **counts,
     )
 

@@ -1,0 +1,138 @@
+"""Doubt shown, never guessed: what the two cut-offs that decide it would give on sources the
+model never trained on, and a choice of them made on the other sources only.
+
+    python -m training.calibrate_unsure [--data ../dice-extra] [--scores 0.3,0.5,0.7]
+        [--cuts 0.7,0.8,0.9,0.95] [--budget 0.2] [--model PATH]
+
+The reader reports a candidate as a die when its face probabilities sum to at least the
+**score threshold** (the model's: 0.7), and marks it unsure ("5?") below the **unsure cut**
+(``UNSURE_BELOW``, 0.8). A lower score threshold shows a half-seen die as "?" instead of
+dropping it (a missed die is a mistake nobody is told of); a higher cut flags more of the
+sure-but-wrong readings. Both cost the player checks. For every (score, cut) pair the script
+prints, per source, the share of photos with an unflagged mistake and the share of readings
+marked unsure; then, for each source, the pair chosen **on the other sources** (the fewest
+photos with an unflagged mistake on average there, among the pairs that mark at most
+``--budget`` more of the readings unsure than the model's own pair does, on each of them) and
+what that pair gives on the left-out source. It only reads; it changes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path
+from scorekeeper.vision.detection import UNSURE_BELOW, Detection
+from scorekeeper.vision.evaluate import Truth, judge, labelled_folders, list_labelled, load_labelled
+from training.eval_sources import DEFAULT_EXTRA
+
+Photo = tuple[str, list[Detection], Truth]
+
+
+def _floats(text: str) -> list[float]:
+    return [float(v) for v in text.split(",") if v.strip()]
+
+
+def read_source(reader: DiceReader, folder: Path) -> list[Photo]:
+    """Every photo of a labelled folder read once: (name, detections, truth)."""
+    pairs = list_labelled(folder)
+    return [(p.name, list(reader.infer(image)), truth) for p, image, truth in load_labelled(pairs)]
+
+
+def figures(photos: list[Photo], cut: float) -> dict[str, float]:
+    """Share of photos with an unflagged mistake and of readings marked unsure at ``cut``."""
+    verdicts = [judge(n, dets, truth, unsure_below=cut) for n, dets, truth in photos]
+    readings = sum(len(dets) for _, dets, _ in photos)
+    return {
+        "unflagged": round(sum(not v.trusted for v in verdicts) / max(1, len(verdicts)), 4),
+        "unsure": round(sum(v.unsure for v in verdicts) / max(1, readings), 4),
+        "missed": sum(v.missed for v in verdicts),
+    }
+
+
+Grid = dict[tuple[float, float], dict[str, dict[str, float]]]
+
+
+def choose(
+    grid: Grid, sources: list[str], default: tuple[float, float], budget: float
+) -> tuple[float, float]:
+    """The (score, cut) pair with the fewest photos with an unflagged mistake on average over
+    ``sources``, among those marking at most ``budget`` more of the readings unsure than
+    ``default`` does on each of them (``default`` itself always qualifies).
+
+    >>> g = {(0.7, 0.8): {"a": {"unflagged": 0.4, "unsure": 0.1}},
+    ...      (0.5, 0.8): {"a": {"unflagged": 0.3, "unsure": 0.15}},
+    ...      (0.2, 0.8): {"a": {"unflagged": 0.1, "unsure": 0.5}}}
+    >>> choose(g, ["a"], (0.7, 0.8), 0.1)
+    (0.5, 0.8)
+    """
+    best = (sum(grid[default][s]["unflagged"] for s in sources) / len(sources), default)
+    for pair, per_source in grid.items():
+        within = all(
+            per_source[s]["unsure"] <= grid[default][s]["unsure"] + budget for s in sources
+        )
+        unflagged = sum(per_source[s]["unflagged"] for s in sources) / len(sources)
+        if within and unflagged < best[0]:
+            best = (unflagged, pair)
+    return best[1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the grid and the leave-one-source-out choices as Markdown."""
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--data", type=Path, default=DEFAULT_EXTRA, help="what make data wrote")
+    p.add_argument("--scores", type=_floats, default=[0.3, 0.5, 0.7], help="score thresholds")
+    p.add_argument("--cuts", type=_floats, default=[0.7, 0.8, 0.9, 0.95], help="unsure cuts")
+    p.add_argument(
+        "--budget",
+        type=float,
+        default=0.1,
+        help="most extra share of readings marked unsure, over the model's own pair",
+    )
+    p.add_argument("--model", type=Path, default=None, help="ONNX model (default the bundled)")
+    p.add_argument("--json", type=Path, metavar="OUT.json", help="also write the grid")
+    args = p.parse_args(argv)
+    folders = labelled_folders(args.data)
+    names = [f.relative_to(args.data).as_posix() for f in folders]
+    grid: Grid = {}
+    model_score = DiceReader(args.model or default_model_path()).score_threshold
+    default = (model_score, UNSURE_BELOW)
+    scores = sorted(set(args.scores) | {model_score})
+    cuts = sorted(set(args.cuts) | {UNSURE_BELOW})
+    for score in scores:
+        config = ReaderConfig(score_threshold=score, threads=1)
+        reader = DiceReader(args.model or default_model_path(), config)
+        for name, folder in zip(names, folders, strict=True):
+            photos = read_source(reader, folder)
+            for cut in cuts:
+                if cut >= score:
+                    grid.setdefault((score, cut), {})[name] = figures(photos, cut)
+        print(f"score threshold {score}: read", file=sys.stderr)
+    print("| score threshold | unsure cut | " + " | ".join(names) + " |")
+    print("|---|---|" + "---|" * len(names))
+    for (score, cut), per_source in grid.items():
+        cells = [f"{per_source[n]['unflagged']:.3f} / {per_source[n]['unsure']:.3f}" for n in names]
+        print(f"| {score} | {cut} | " + " | ".join(cells) + " |")
+    print("\ncells: photos with an unflagged mistake / readings marked unsure\n")
+    out: dict[str, Any] = {"grid": {f"{s}/{c}": v for (s, c), v in grid.items()}, "chosen": {}}
+    for name in names:
+        others = [n for n in names if n != name]
+        pair = choose(grid, others, default, args.budget) if others else default
+        got = grid[pair][name]
+        out["chosen"][name] = {"score": pair[0], "cut": pair[1], **got}
+        print(
+            f"- {name}: chosen on {', '.join(others)}: score {pair[0]}, cut {pair[1]};"
+            f" here {got['unflagged']:.3f} of photos with an unflagged mistake,"
+            f" {got['unsure']:.3f} of readings unsure (the model's own pair:"
+            f" {grid[default][name]['unflagged']:.3f} and {grid[default][name]['unsure']:.3f})"
+        )
+    if args.json:
+        args.json.write_text(json.dumps(out, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
