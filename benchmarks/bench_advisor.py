@@ -1,8 +1,8 @@
 """Strategy advisor speed: cold solve per preset (with and without a streak penalty), warm advice.
 
 Run: ``.venv/bin/python benchmarks/bench_advisor.py`` (every preset) or ``... --options`` (the
-standard rules with each scoring option of issue 30 set, one at a time; run it on one core with
-``OMP_NUM_THREADS=1 taskset -c 0``). Prints one line per rule set (solve times are the best of
+standard rules with each option of issue 30 that the advisor values set, one at a time; run it
+on one core with ``OMP_NUM_THREADS=1 taskset -c 0``). Prints one line per rule set (solve times are the best of
 three runs):
 * ``cold`` — a solve from nothing: the score table, the chance model, the streak values and
   both base tables (on and off the board); ``solve`` — the same with the score table warm
@@ -26,7 +26,8 @@ from scorekeeper.strategy.policy import solve_policy
 
 REPEATS = 3
 THROWS = ("1 5 5 2 3 4", "1 1 5 2 6", "2 2 3 4 6 5", "5 3 4", "1 1 1 2 2 3")
-# Each scoring option of issue 30 at a value that changes the game (on the standard rules).
+# Each option of issue 30 that the advisor values, at a value that changes the game (on the
+# standard rules).
 OPTIONS: dict[str, dict[str, object]] = {
     "single_one=200": {"single_one": 200},
     "single_five=100": {"single_five": 100},
@@ -37,6 +38,13 @@ OPTIONS: dict[str, dict[str, object]] = {
     "four_kind_pair=three_pairs": {"four_kind_pair": "three_pairs", "three_pairs": 750},
     "straight_split (ps 1500)": {"partial_straight": 1500, "straight_split": True},
     "no split (ps 1500)": {"partial_straight": 1500},
+    "singles_until_open": {"singles_until_open": True},
+    "bonus first throw only": {
+        "six_dice_farkle_bonus": 500,
+        "six_dice_farkle_bonus_first_throw": True,
+    },
+    "exact target, bust": {"exact_target": True, "exact_overshoot": "bust"},
+    "tie_break=full_round": {"tie_break": "full_round"},
 }
 
 
