@@ -2,8 +2,8 @@
 
 Run: ``.venv/bin/python benchmarks/bench_advisor.py`` (every preset) or ``... --options`` (the
 standard rules with each option of issue 30 that the advisor values set, one at a time; run it
-on one core with ``OMP_NUM_THREADS=1 taskset -c 0``). Prints one line per rule set (solve times are the best of
-three runs):
+on one core with ``OMP_NUM_THREADS=1 taskset -c 0``). Prints one line per rule set (solve times
+are the best of three runs):
 * ``cold`` — a solve from nothing: the score table, the chance model, the streak values and
   both base tables (on and off the board); ``solve`` — the same with the score table warm
   (what ``scorekeeper solve`` pays after the first use of a rule set in a process);

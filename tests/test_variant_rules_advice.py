@@ -10,14 +10,17 @@ against a plain brute force), and saying so where it does not.
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+from scorekeeper.game.actions import parse_setup
+from scorekeeper.review import review_events
 from scorekeeper.rules import Rules, find_rules
 from scorekeeper.scoring import Dice, table_for, throw_outcomes
-from scorekeeper.strategy import advise
+from scorekeeper.strategy import advise, policy_for
 from scorekeeper.strategy.model import UNIT
 from scorekeeper.strategy.policy import solve_policy
 from scorekeeper.strategy.solver import Context, solve_turn
@@ -153,3 +156,48 @@ def test_advice_says_when_it_is_not_exact(overrides: dict[str, Any], name: str) 
     assert body["exact"] is False and body["not_modelled"] == [name]
     assert body["message"].startswith(f"Not exact: the advisor does not model {name}")
     assert advise(find_rules("standard"), "1 5 2 3 4 6").to_dict()["exact"] is True
+
+
+def _events(overrides: dict[str, Any], actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    create = parse_setup({"players": ["Ann", "Bob"], "rules": {"overrides": overrides}})
+    return [create, *actions]
+
+
+def test_the_review_values_singles_before_the_board(tmp_path: Path) -> None:
+    overrides = {"opening_minimum": 300, "singles_until_open": True}
+    events = _events(
+        overrides,
+        [
+            {"type": "throw", "dice": [1, 1, 1, 2, 3, 4]},
+            {"type": "keep", "dice": [1, 1, 1]},
+            {"type": "bank"},
+        ],
+    )
+    rules = find_rules("standard", overrides)
+    review = review_events(events, policy_for(rules, tmp_path))
+    throw = review.turns[0].throws[0]
+    off = solve_policy(rules).off_board
+    # the keep's value is that of 300 points (three singles) with three dice, not of 1,000
+    assert throw.after == pytest.approx(max(300.0, off.state(300 // UNIT, 3)))
+    assert review.message is None
+
+
+def test_the_review_says_when_it_is_not_exact(tmp_path: Path) -> None:
+    overrides = {"opening_minimum": 0, "farkle_keeps_points": True}
+    events = _events(overrides, [{"type": "quick_score", "points": 300}])
+    rules = find_rules("standard", overrides)
+    review = review_events(events, policy_for(rules, tmp_path))
+    assert review.message is not None and "does not model farkle_keeps_points" in review.message
+
+
+def test_the_review_counts_the_bonus_on_the_first_throw_only(tmp_path: Path) -> None:
+    overrides = {"six_dice_farkle_bonus": 500, "six_dice_farkle_bonus_first_throw": True}
+    farkle = [2, 3, 4, 6, 6, 2]
+    events = _events(
+        overrides,
+        [{"type": "throw", "dice": farkle}, {"type": "throw", "dice": farkle}],
+    )
+    rules = find_rules("standard", overrides)
+    review = review_events(events, policy_for(rules, tmp_path))
+    outcomes = [th.outcome for th in review.turns[0].throws]
+    assert outcomes == ["six_dice_bonus", "farkle"]

@@ -34,8 +34,9 @@ from scorekeeper.review.model import (
     accuracy,
     grade,
 )
-from scorekeeper.scoring import Dice, is_six_ones, is_toxic, table_for
+from scorekeeper.scoring import Dice, has_farkle_bonus, is_six_ones, is_toxic, table_for
 from scorekeeper.strategy import Policy, game_context
+from scorekeeper.strategy.advice import not_modelled
 from scorekeeper.strategy.model import UNIT
 from scorekeeper.winprob import WinTable
 
@@ -127,8 +128,9 @@ class _Turn:
             after = self.ctx.toxic_value if points_kind else 0.0
             outcome = "toxic_twos"
         else:
-            keeps = table_for(self.rules).keeps(counts)
-            if not keeps and len(dice) == 6 and self.rules.six_dice_farkle_bonus:
+            keeps = table_for(game.scoring_rules).keeps(counts)  # singles before the board
+            first = t.taken is None and not any("dice" in e for e in t.log)
+            if not keeps and has_farkle_bonus(len(dice), self.rules, first_throw=first):
                 after = self.table.roll(i + model.bonus_units, 6, self.k)
                 outcome = "six_dice_bonus"
             elif not keeps:
@@ -502,6 +504,13 @@ def _summarise(game: Game, turns: list[TurnReview], have_win: bool) -> GameRevie
         message = NOTHING_YET
     elif all(t.quick for t in turns):
         message = QUICK_ONLY
+    unmodelled = not_modelled(game.rules)
+    if unmodelled:
+        caveat = (
+            f"Not exact: the advisor does not model {' or '.join(unmodelled)}, so these"
+            " judgements value each turn as if that rule were off."
+        )
+        message = caveat if message is None else f"{message} {caveat}"
     return GameReview(
         over=game.over,
         players=players,
