@@ -200,7 +200,16 @@ def test_eval_reader_per_photo_and_table(
     assert set(photos) == set(LABELS) and photos[name]["trusted"] is False
     assert photos[name]["wrong_sure"] == 1 and photos[name]["missed"] == 0
     assert all(p["trusted"] and p["exact"] for n, p in photos.items() if n != name)
-    code, out, _ = run(capsys, "eval-reader", "--table", str(tmp_path / "root"))
+    drawn = tmp_path / "drawn"
+    code, out, _ = run(
+        capsys, "eval-reader", "--draw", str(drawn), "--table", str(tmp_path / "root")
+    )
+    # only the photo read wrong is drawn: labelled dice in green, readings in red
+    assert [p.name for p in drawn.iterdir()] == [f"unflagged-root-set-{Path(name).stem}.jpg"]
+    picture = cv2.imread(str(next(drawn.iterdir())))
+    green = (picture[:, :, 1] > 140) & (picture[:, :, 0] < 60) & (picture[:, :, 2] < 60)
+    red = (picture[:, :, 2] > 200) & (picture[:, :, 0] < 60) & (picture[:, :, 1] < 60)
+    assert green.sum() > 50 and red.sum() > 50
     head, rule, row = out.strip().splitlines()
     assert code == 0 and "photos with an unflagged mistake" in head and rule.startswith("|---")
     n = len(LABELS)

@@ -59,6 +59,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         " unsure), and whether it is trusted",
     )
     p.add_argument(
+        "--draw",
+        metavar="DIR",
+        help="write each photo not read exactly into DIR, the labelled dice in green with their"
+        " values, the readings in red ('5?': unsure): unflagged-FOLDER-NAME.jpg for a photo with"
+        " a mistake the reader did not flag, flagged-FOLDER-NAME.jpg for one whose mistakes are"
+        " all marked unsure",
+    )
+    p.add_argument(
         "--table",
         action="store_true",
         help="print a Markdown table, a row per folder (photos with an unflagged mistake, dice"
@@ -198,6 +206,28 @@ def _source_name(folder: str, roots: list[str]) -> str:
     return folder
 
 
+def _drawer(out: Path, prefix: str) -> Any:
+    """An ``each`` callback for ``read_labelled`` drawing every photo not read exactly."""
+    import cv2
+
+    from scorekeeper.vision.draw import draw_verdict
+
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise ImageError(f"--draw {out}: cannot make the folder ({exc})") from None
+
+    def each(path: Path, image: Any, dets: Any, truth: Any, verdict: Any) -> None:
+        if verdict.exact:
+            return
+        kind = "flagged" if verdict.trusted else "unflagged"
+        target = out / f"{kind}-{prefix}-{path.stem}.jpg"
+        if not cv2.imwrite(str(target), draw_verdict(image, dets, truth)):
+            raise ImageError(f"--draw: cannot write {target}")
+
+    return each
+
+
 def cmd_eval_reader(args: argparse.Namespace) -> int:
     """Print per-folder figures as one JSON object keyed by folder (or a Markdown table)."""
     from scorekeeper.vision.evaluate import (
@@ -217,7 +247,9 @@ def cmd_eval_reader(args: argparse.Namespace) -> int:
         pairs = list_labelled(folder, args.split)
         if not pairs:
             raise ImageError(f"{folder}: no images in images/")
-        tally = read_labelled(reader.infer, pairs, grey=args.grey, errata=errata)
+        name = _source_name(folder, [str(r) for r in args.folders]).replace("/", "-")
+        each = _drawer(Path(args.draw), name) if args.draw else None
+        tally = read_labelled(reader.infer, pairs, grey=args.grey, errata=errata, each=each)
         out[folder] = {"split": args.split, "grey": args.grey, **tally.figures()}
         if args.per_photo:
             out[folder]["photos"] = [v.to_dict() for v in tally.photos]

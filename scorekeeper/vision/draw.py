@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from scorekeeper.errors import ImageError
-from scorekeeper.vision.detection import Detection
+from scorekeeper.vision.detection import Box, Detection
 from scorekeeper.vision.imageio import to_grey
 
 
@@ -58,3 +58,31 @@ def annotate(image: np.ndarray, dets: Sequence[Detection], path: str | os.PathLi
         raise ImageError(f"cannot write {p}: {exc}; use a .png or .jpg path") from exc
     if not ok:
         raise ImageError(f"cannot write {p}; use a .png or .jpg path in an existing folder")
+
+
+def draw_verdict(
+    image: np.ndarray, dets: Sequence[Detection], truth: Sequence[tuple[int, Box]]
+) -> np.ndarray:
+    """:func:`draw` of the readings (red, "5?" when unsure) over the labelled dice: each
+    labelled box in green with its value in a green tag under it, to check a reading, or a
+    label, by eye."""
+    out = draw(image, [])
+    thick = max(1, round(max(out.shape[:2]) / 400))
+    for value, box in truth:
+        x0, y0, x1, y1 = (round(v) for v in box)
+        cv2.rectangle(out, (x0, y0), (x1, y1), (0, 160, 0), thick)
+        scale = min(max(0.5, (y1 - y0) / 40), max(0.8, max(out.shape[:2]) / 500))
+        (tw, th), _ = cv2.getTextSize(str(value), cv2.FONT_HERSHEY_SIMPLEX, scale, thick + 1)
+        ty = y1 + th + 3 if y1 + th + 5 < out.shape[0] else y1 - 3  # under the box, else inside
+        cv2.rectangle(out, (x0, ty - th - 2), (x0 + tw + 2, ty + 2), (0, 160, 0), -1)
+        cv2.putText(
+            out,
+            str(value),
+            (x0 + 1, ty),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            scale,
+            (255, 255, 255),
+            thick + 1,
+            cv2.LINE_AA,
+        )
+    return draw(out, dets)

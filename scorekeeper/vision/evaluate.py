@@ -323,6 +323,9 @@ class Tally:
         }
 
 
+PhotoCallback = Callable[[Path, np.ndarray, Sequence[Detection], Truth, PhotoVerdict], None]
+"""What :func:`read_labelled` calls with each photo: path, image, readings, truth, verdict."""
+
 Errata = dict[str, str]
 """Corrected label files: a path ending (``FOLDER/labels/NAME.txt``) -> the file's new text."""
 
@@ -400,11 +403,13 @@ def read_labelled(
     *,
     grey: bool = False,
     errata: Errata | None = None,
+    each: PhotoCallback | None = None,
 ) -> Tally:
     """The tally of ``infer`` (e.g. ``DiceReader.infer``) over labelled (image, label) paths,
     each image turned grey first when ``grey``; a missing label file means no dice (the YOLO
     convention for background images; such images are listed in ``unlabelled``); label files
-    that ``errata`` corrects are read from there.
+    that ``errata`` corrects are read from there. ``each`` is called with every photo read
+    (its path, image, readings, labelled dice and verdict), e.g. to draw the wrong ones.
 
     :raises ImageError: for an unreadable image or a malformed label line.
     """
@@ -414,7 +419,10 @@ def read_labelled(
         img.name for img, lab in pairs if corrected_label(lab, errata) is None and not lab.exists()
     ]
     for img_path, image, truth in load_labelled(pairs, grey=grey, errata=errata):
-        tally.add(img_path.name, infer(image), truth)
+        dets = infer(image)
+        tally.add(img_path.name, dets, truth)
+        if each is not None:
+            each(img_path, image, dets, truth, tally.photos[-1])
     return tally
 
 
