@@ -87,9 +87,12 @@ function renderTurn(st) {
   const p = st.players[st.current];
   $("#bt-who").textContent = `▶ ${p.name}'s turn`;
   $("#bt-total").textContent = fmt(t.total);
-  const sub = [`turn total · ${t.dice_left} ${t.dice_left === 1 ? "die" : "dice"} to throw`];
-  if (t.opening_needed) sub.push(`${fmt(t.opening_needed)} more to get on the board`);
-  if (t.must_roll) sub.push("hot dice: must throw all six");
+  const dice = (n) => `${n} ${n === 1 ? "die" : "dice"}`;
+  const sub = [`turn total · ${dice(t.dice_left)} to throw`];
+  if (t.passed) sub[0] = `${t.passed.from} passes ${fmt(t.passed.total)} and ${dice(t.passed.dice)}: take over or throw fresh?`;
+  if (t.opening_needed && !t.passed) sub.push(`${fmt(t.opening_needed)} more to get on the board`);
+  if (t.took_over) sub.push(`took over ${t.took_over.from}'s ${fmt(t.took_over.total)}`);
+  if (t.must_roll && !t.took_over) sub.push("hot dice: must throw all six");
   fill($("#bt-sub"), h("div", {}, sub.join(" · ")), t.throw ? h("div", {}, diceRow(t.throw, 56)) : null);
 }
 

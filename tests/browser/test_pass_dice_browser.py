@@ -54,7 +54,15 @@ def test_pass_dice_from_setup_to_the_take_over_choice(
     assert page.evaluate(COVERED_JS) == []
     tab.shot("pass-choice-360")
 
+    board = open_tab(1280, 720)
+    board.page.goto(f"{live_server.url}/board/{game_id}")
+    wait_js(board, "document.querySelector('#bt-sub').textContent.includes('passes')")
+    assert "Ann passes 1,000 and 3 dice: take over or throw fresh?" in board.page.inner_text(
+        "#bt-sub"
+    )
     page.click("#pass-take")
+    wait_js(board, "document.querySelector('#bt-sub').textContent.includes('took over')")
+    assert board.errors == []
     page.wait_for_selector("#pad-section:not([hidden])")
     assert page.inner_text("#turn-total") == "1,000" and page.inner_text("#dice-left") == "3"
     assert "Took over Ann's 1,000" in page.inner_text("#turn-note")
