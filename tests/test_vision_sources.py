@@ -146,6 +146,7 @@ def test_make_data_reads_the_pinned_commit_of_a_local_copy(
     monkeypatch.delattr(tarfile, "data_filter")
     assert fetch_data.main(["--out", str(out), "--mirrors", str(tmp_path / "mirror")]) == 0
     assert len(list((out / "tiny" / "valid" / "images").iterdir())) == 2
+
     # no copy of a source and no network: a clear message and exit 2
     def offline(repo: str, into: Path) -> Path:
         raise ImageError(f"{repo}: cannot clone it (offline); give a local copy")
