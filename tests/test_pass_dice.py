@@ -51,6 +51,8 @@ def test_a_bank_passes_the_total_and_dice_and_the_next_player_takes_over(
     assert t.state["turn"]["passed"] == {"total": 200, "dice": 3, "from": "Bob"}
     t.act("pass_choice", choice="fresh")
     assert t.state["turn"]["total"] == 0 and t.state["turn"]["dice_left"] == 6
+    again = t.act("pass_choice", 422, choice="take_over")
+    assert "Cy already chose to throw fresh" in again["message"]
     assert t.event == "pass_fresh"
     t.quick(300)
     assert t.score("Cy") == 300

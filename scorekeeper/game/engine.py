@@ -414,13 +414,18 @@ class Game:
         t, p = self.turn, self._cur()
         offer = t.offer
         if offer is None:
-            why = (
-                "these rules do not pass dice (pass_dice is off)"
-                if not self.rules.pass_dice
-                else "no dice were passed to this turn (only a bank of the turn before passes them)"
-                if t.fresh
-                else f"{p.name}'s turn is under way"
-            )
+            chosen = next((e for e in t.log if "pass" in e), None)
+            if not self.rules.pass_dice:
+                why = "these rules do not pass dice (pass_dice is off)"
+            elif chosen is not None:
+                done = "take them over" if chosen["took"] else "throw fresh"
+                why = f"{p.name} already chose to {done}"
+            elif t.fresh:
+                why = (
+                    "no dice were passed to this turn (only a bank of the turn before passes them)"
+                )
+            else:
+                why = f"{p.name}'s turn is under way"
             raise GameRuleError(f"{p.name} has no passed dice to choose about: {why}")
         t.offer = None
         t.log.append({"pass": offer.to_json(), "took": action.choice == "take_over"})
