@@ -30,12 +30,25 @@ Scorer = Callable[[tuple[int, ...]], int | None]
 
 
 def brute_turn_value(
-    score: Scorer, *, least: int = 0, bonus: int = 0, first_only: bool = False
+    score: Scorer, *, least: int = 0, bonus: int = 0, first_only: bool = False, most: int = 6
 ) -> float:
-    """A turn's optimal expected points from nothing, with no target: plain backward induction
+    """The value of the turn's first throw (see ``brute_states``)."""
+    every = bool(bonus) and not first_only
+    _, throw, farkle6 = brute_states(score, least=least, bonus=bonus, most=most, every=every)
+    first = throw[0, 6]
+    if bonus and first_only:
+        first += farkle6 * throw[bonus // UNIT, 6]
+    return float(first)
+
+
+def brute_states(
+    score: Scorer, *, least: int, bonus: int, most: int, every: bool
+) -> tuple[np.ndarray, np.ndarray, float]:
+    """A turn's optimal values with no target: plain backward induction
     over every total up to ``CAP`` units, every keep of every throw scored by ``score``; a bank
     needs ``least`` points; a six-dice farkle scores ``bonus`` and forces a throw of six (on
-    every six-dice throw, or on the turn's first only)."""
+    every six-dice throw, or on the turn's first only); a bank needs at most ``most`` dice left
+    (six after hot dice count as none)."""
     moves = {}
     farkle6 = 0.0
     for n in range(1, 7):
@@ -63,19 +76,18 @@ def brute_turn_value(
     stand[CAP:] = np.arange(CAP, CAP + pad + 1)[:, None] * float(UNIT)
     throw = np.zeros((CAP + pad + 1, 7))
     throw[CAP:] = stand[CAP:]  # so far up, a forced throw is as good as a bank (negligible)
-    every = bonus and not first_only
     for t in range(CAP - 1, -1, -1):
         for n, (probs, starts, units, left) in moves.items():
             after = stand[t + units, left]
             throw[t, n] = float(probs @ np.maximum.reduceat(after, starts))
         if every:
             throw[t, 6] += farkle6 * throw[t + bu, 6]
-        bankable = t * UNIT >= least and t > 0
-        stand[t, 1:] = np.maximum(t * float(UNIT), throw[t, 1:]) if bankable else throw[t, 1:]
-    first = throw[0, 6]
-    if bonus and first_only:
-        first += farkle6 * throw[bu, 6]
-    return float(first)
+        stand[t, 1:] = throw[t, 1:]
+        if t * UNIT >= least and t > 0:
+            for c in range(1, 7):
+                if c <= most or c == 6:  # column 6: six fresh dice after hot dice
+                    stand[t, c] = max(t * float(UNIT), throw[t, c])
+    return stand, throw, farkle6
 
 
 def table_scorer(rules: Rules) -> Scorer:
@@ -145,11 +157,41 @@ def test_a_bust_is_valued_as_nothing_like_an_overshoot() -> None:
     assert b.to_dict()["exact"] is True
 
 
+@pytest.mark.parametrize(("preset", "most"), [("standard", 2), ("standard", 0), ("minimal", 1)])
+def test_banking_with_few_dice_left_is_the_brute_force(preset: str, most: int) -> None:
+    rules = find_rules(preset, {"opening_minimum": 0, "bank_max_dice_left": most})
+    brute = brute_turn_value(table_scorer(rules), most=most)
+    assert solve_policy(rules).points_per_turn == pytest.approx(brute, abs=1e-9)
+    assert brute != pytest.approx(brute_turn_value(table_scorer(rules)), abs=1.0)
+
+
+def test_states_that_may_not_bank_are_the_brute_force_up_to_and_past_the_cap() -> None:
+    rules = find_rules("standard", {"opening_minimum": 0, "bank_max_dice_left": 2})
+    stand, _, _ = brute_states(table_scorer(rules), least=0, bonus=0, most=2, every=False)
+    table = solve_turn(solve_policy(rules).on_board.model, Context(), (0.0,))
+    rows = range(1, table.top + 3 * table.model.max_units)  # far past the solver's cap
+    for col in (1, 2, 3, 4, 5):
+        got = [table.state(i, col) for i in rows]
+        assert got == pytest.approx([stand[i, col] for i in rows], abs=1e-9), col
+
+
+def test_advice_refuses_a_bank_with_too_many_dice_left() -> None:
+    rules = find_rules("standard", {"bank_max_dice_left": 2})
+    advice = advise(rules, "1 5 2 3 4 6", turn_total=600, banked=1000)
+    assert advice.to_dict()["exact"] is True
+    bank_one = next(o for o in advice.options if o.action == "bank" and str(o.keep) == "1")
+    assert not bank_one.allowed and bank_one.why_not == "a bank needs 2 or fewer dice left (5 left)"
+    final = advise(rules, "1 5 5 2 3", turn_total=600, banked=9000, beat=9700)
+    assert final.best is not None and final.best.allowed
+
+
 @pytest.mark.parametrize(
     ("overrides", "name"),
-    [({"bank_max_dice_left": 2}, "bank_max_dice_left"), ({"farkle_keeps_points": True},
-     "farkle_keeps_points")],
-)  # fmt: skip
+    [
+        ({"bank_max_dice_left": 2, "hot_dice": "must_roll"}, "bank_max_dice_left"),
+        ({"farkle_keeps_points": True}, "farkle_keeps_points"),
+    ],
+)
 def test_advice_says_when_it_is_not_exact(overrides: dict[str, Any], name: str) -> None:
     advice = advise(find_rules("standard", overrides), "1 5 2 3 4 6", banked=1000)
     body = advice.to_dict()

@@ -133,7 +133,15 @@ class Advice:
 # Options the solver does not value, each with when it is in play: advice under them says
 # it is not exact instead of advising as if they were off without a word.
 _NOT_MODELLED: dict[str, Callable[[Rules], bool]] = {
-    "bank_max_dice_left": lambda r: r.bank_max_dice_left < 6,
+    # exact, except where six dice may have to be thrown far above the cap (hot dice that
+    # must roll, a six-dice bonus on every throw): that closed form assumes a plain bank
+    "bank_max_dice_left": lambda r: (
+        r.bank_max_dice_left < 6
+        and (
+            r.hot_dice == "must_roll"
+            or (r.six_dice_farkle_bonus > 0 and not r.six_dice_farkle_bonus_first_throw)
+        )
+    ),
     "farkle_keeps_points": lambda r: r.farkle_keeps_points,
 }
 
@@ -317,11 +325,14 @@ def _describe(dice: Dice) -> str:
 
 
 def _bank_why_not(
-    rules: Rules, ctx: Context, i: int, hot: bool, banked: int, beat: int | None
+    rules: Rules, ctx: Context, i: int, rest: int, banked: int, beat: int | None
 ) -> str | None:
     total = i * UNIT
+    hot = rest == 0
     if hot and rules.hot_dice == "must_roll":
         return "hot dice must be thrown again before banking"
+    if rest > rules.bank_max_dice_left:
+        return f"a bank needs {rules.bank_max_dice_left} or fewer dice left ({rest} left)"
     if i < ctx.min_units:
         least = ctx.min_units * UNIT
         if least > rules.bank_minimum:
@@ -353,7 +364,7 @@ def _options(
     hot = rest == 0
     throw_n = 6 if hot else rest
     roll_value = table.roll(i, throw_n, k)
-    why = _bank_why_not(rules, ctx, i, hot, banked, beat)
+    why = _bank_why_not(rules, ctx, i, rest, banked, beat)
     bank_value = ctx.bank_value(i)
     desc = _describe(keep.dice)
     throw_words = (

@@ -37,7 +37,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Literal
 
 import numpy as np
@@ -120,6 +120,9 @@ class TurnTable:
     a: float
     b: FloatArray
     hot_forced_top: bool
+    _forced: dict[tuple[int, int], FloatArray] = field(
+        default_factory=dict, repr=False, compare=False
+    )
 
     @property
     def model(self) -> ChanceModel:
@@ -143,6 +146,8 @@ class TurnTable:
         k = len(self.farkle_values)
         if self.ctx.overshoots(i):
             return np.zeros(k)
+        if HOT < col <= 5 and col > self.rules.bank_max_dice_left:
+            return self._far_throw(i, col)
         if self.ctx.kind == "win":
             if col == HOT and self.must_roll:
                 return np.full(k, self.a)
@@ -150,6 +155,32 @@ class TurnTable:
         if col == HOT and self.hot_forced_top:
             return self.a * i * UNIT + self.b
         return np.full(k, float(i * UNIT))
+
+    def _far_throw(self, i: int, col: int) -> FloatArray:
+        """``W`` of ``col`` dice that may not bank (``bank_max_dice_left``) at ``i >= top``
+        units: they must be thrown, and every keep leads to fewer dice (or hot dice), whose
+        ``W`` is known, so this recursion ends. Each state that may bank does (see ``_cap``:
+        a forced throw above it is worth no more than its total)."""
+        key = (i, col)
+        found = self._forced.get(key)
+        if found is not None:
+            return found
+        m = self.model
+        first = int(m.n_starts[col - 1])
+        last = int(m.n_starts[col]) if col < 6 else len(m.weights)
+        lo = int(m.o_starts[first])
+        hi = int(m.o_starts[last]) if last < len(m.o_starts) else len(m.entry_units)
+        vals = np.array(
+            [
+                self._far_one(i + int(u), int(c))
+                for u, c in zip(m.entry_units[lo:hi], m.entry_col[lo:hi], strict=True)
+            ]
+        )
+        best = np.maximum.reduceat(vals, m.o_starts[first:last] - lo, axis=0)
+        out: FloatArray = (best * m.weights[first:last, None]).sum(axis=0)
+        out += _constants(self)[col - 1]
+        self._forced[key] = out
+        return out
 
     def forced_six(self, i: int) -> FloatArray:
         """The value of a throw of six dice that must be made at a total of ``i`` units."""
@@ -374,6 +405,7 @@ def _backward(t: TurnTable) -> None:
     must_roll = t.must_roll
     bonus = m.bonus_farkle
     bu = m.bonus_units
+    most = t.rules.bank_max_dice_left
     o_starts, n_starts = m.o_starts, m.n_starts
     for i in range(t.top - 1, -1, -1):
         vals = flat.take(base + 6 * i, axis=0)
@@ -393,6 +425,8 @@ def _backward(t: TurnTable) -> None:
                 D[i, 1:] = bv
             else:
                 D[i, 1:] = np.maximum(sums[:5], bv)
+            if most < 5:  # bank_max_dice_left: more dice than that must be thrown
+                D[i, most + 1 :] = sums[most:5]
             if must_roll:
                 D[i, HOT] = sums[5]
             elif ctx.bank_forced(i):
