@@ -18,6 +18,7 @@ from scorekeeper.vision.datasets import (
     class_values,
     convert_class_folders,
     convert_groundtruth,
+    convert_voc_with_crops,
     convert_yolo_export,
     face_value,
     parse_names,
@@ -317,3 +318,42 @@ def test_calibrate_unsure_prints_the_grid_and_a_choice_made_on_the_other_sources
     assert set(doc["grid"]) == {"0.5/0.8", "0.5/0.9", "0.7/0.8", "0.7/0.9"}
     assert set(doc["chosen"]) == {"a", "b"} and doc["chosen"]["a"]["unflagged"] == 0.0
     assert "- a: chosen on b:" in printed
+
+
+def test_voc_boxes_take_their_values_from_crops_found_in_the_photo(tmp_path: Path) -> None:
+    """labelImg boxes say only "die"; each die's value comes from the crop of it in a class
+    folder, found in the photo by template matching. A photo whose crop is not in it, or with
+    a box no crop lands in, is left out and named."""
+    rng = np.random.default_rng(0)
+    photos, crops = tmp_path / "photos", tmp_path / "crops"
+    photos.mkdir()
+    boxes = {"p1": [(20, 30, 60, 70), (100, 40, 140, 80)], "p2": [(10, 10, 50, 50)]}
+    for stem, stem_boxes in boxes.items():
+        frame = rng.integers(0, 255, (120, 200, 3), dtype=np.uint8)
+        cv2.imwrite(str(photos / f"{stem}.png"), frame)
+        objects = "".join(
+            f"<object><name>die</name><bndbox><xmin>{x0}</xmin><ymin>{y0}</ymin>"
+            f"<xmax>{x1}</xmax><ymax>{y1}</ymax></bndbox></object>"
+            for x0, y0, x1, y1 in stem_boxes
+        )
+        (photos / f"{stem}.xml").write_text(f"<annotation>{objects}</annotation>")
+        for n, ((x0, y0, x1, y1), folder) in enumerate(
+            zip(stem_boxes, ["five", "two"], strict=False)
+        ):
+            (crops / folder).mkdir(parents=True, exist_ok=True)
+            cut = frame[
+                y0 - 3 : y1 + 3, x0 - 8 : x1 + 8
+            ]  # a wider cut than the box, as a detector's
+            cv2.imwrite(str(crops / folder / f"{stem}-die-{n}.png"), cut)
+    # p2's crop comes from another picture: not found in p2
+    cv2.imwrite(
+        str(crops / "five" / "p2-die-0.png"), rng.integers(0, 255, (46, 56, 3), dtype=np.uint8)
+    )
+    (photos / "p3.xml").write_text("<annotation>")
+    done = convert_voc_with_crops([photos], crops, tmp_path / "out")
+    assert (done.photos, done.dice) == (1, 2)
+    truth = parse_yolo((tmp_path / "out" / "labels" / "p1.txt").read_text(), 200, 120)
+    assert truth == [(5, (20.0, 30.0, 60.0, 70.0)), (2, (100.0, 40.0, 140.0, 80.0))]
+    reasons = "\n".join(done.skipped)
+    assert "p2.xml: crop p2-die-0.png is not found in the photo" in reasons
+    assert "p3.xml: no image of that name" in reasons

@@ -28,6 +28,7 @@ from scorekeeper.vision.datasets import (
     class_values,
     convert_class_folders,
     convert_groundtruth,
+    convert_voc_with_crops,
     convert_yolo_export,
     parse_names,
 )
@@ -48,7 +49,9 @@ class Source:
     classes named in ``names_file``), a classification export (``layout="folders"``: one
     folder per face value, one die a photo) or a SageMaker Ground Truth manifest
     (``layout="groundtruth"``: ``manifest`` labels the photos in the split's one folder, those
-    whose names start with one of ``include``)."""
+    whose names start with one of ``include``) or photos with Pascal VOC boxes valued by a
+    classification set of crops cut from them (``layout="voc-crops"``, the crops' folders in
+    ``crops``)."""
 
     name: str
     repo: str
@@ -59,6 +62,7 @@ class Source:
     names_file: str = ""
     manifest: str = ""
     include: tuple[str, ...] = ()
+    crops: str = ""
     exclude: dict[str, str] = field(default_factory=dict)
     """Original photo name -> why it is left out."""
     note: str = ""
@@ -107,6 +111,21 @@ SOURCES = (
         # the workshop's own photos; the others are pictures found on the web
         include=("IMG_", "Image_"),
         note="SageMaker Ground Truth labels; photos with a die labelled 'unclear' are left out",
+    ),
+    Source(
+        name="webcam-desk",
+        repo="skovy/tensorflow-dice-model",
+        commit="0e09d8e2795f2ba366c761f2196e77758b90dbb5",
+        licence="MIT (the repository's LICENSE)",
+        layout="voc-crops",
+        splits=(
+            Split(
+                "all", ("image_data/die_detection/training", "image_data/die_detection/validation")
+            ),
+        ),
+        crops="image_data/die_classification/training",
+        note="labelImg boxes say where each die is; the value of each comes from the crop of it"
+        " in the classification set, found in the photo by template matching",
     ),
 )
 """Every source ``make data`` writes; RESERVED sources (DATA.md) are never listed here."""
@@ -190,7 +209,7 @@ def write_source(source: Source, git_dir: Path, out: Path) -> dict[str, object]:
         extract(
             git_dir,
             source.commit,
-            folders + ([source.manifest] if source.manifest else []),
+            folders + [p for p in (source.manifest, source.crops) if p],
             Path(tmp),
         )
         for split in source.splits:
@@ -200,7 +219,9 @@ def write_source(source: Source, git_dir: Path, out: Path) -> dict[str, object]:
                     for old in (target / sub).glob("*") if (target / sub).is_dir() else ():
                         old.unlink()
             folders_in = [Path(tmp) / f for f in split.folders]
-            if source.layout == "groundtruth":
+            if source.layout == "voc-crops":
+                done = convert_voc_with_crops(folders_in, Path(tmp) / source.crops, target)
+            elif source.layout == "groundtruth":
                 done = convert_groundtruth(
                     Path(tmp) / source.manifest,
                     folders_in[0],
@@ -224,7 +245,8 @@ def write_source(source: Source, git_dir: Path, out: Path) -> dict[str, object]:
                     one_per_original=split.one_per_original,
                 )
             for message in done.skipped:
-                print(f"make data: skipped {message}", file=sys.stderr)
+                where = message.replace(f"{tmp}/", f"{source.repo}@{source.commit[:7]}:")
+                print(f"make data: skipped {where}", file=sys.stderr)
             record["splits"][split.name] = {  # type: ignore[index]
                 "photos": done.photos,
                 "dice": done.dice,

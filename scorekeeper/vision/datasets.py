@@ -369,3 +369,109 @@ def convert_groundtruth(
             continue
         done.skipped.append(f"{name}: a box lies outside the {w}x{h} photo")
     return done
+
+
+def parse_voc(xml_text: str) -> list[tuple[str, tuple[float, float, float, float]]]:
+    """The objects of a Pascal VOC annotation (labelImg's XML): (name, (x0, y0, x1, y1)).
+
+    >>> parse_voc("<annotation><object><name>die</name><bndbox><xmin>1</xmin><ymin>2</ymin>"
+    ...     "<xmax>30</xmax><ymax>40</ymax></bndbox></object></annotation>")
+    [('die', (1.0, 2.0, 30.0, 40.0))]
+
+    :raises ImageError: for text that is not such XML.
+    """
+    import xml.etree.ElementTree as ET
+
+    try:
+        root = ET.fromstring(xml_text)
+        out = []
+        for obj in root.iter("object"):
+            bb = obj.find("bndbox")
+            if bb is None:
+                raise ValueError("an object without a bndbox")
+            x0, y0, x1, y1 = (float(bb.findtext(k) or "") for k in ("xmin", "ymin", "xmax", "ymax"))
+            out.append((str(obj.findtext("name") or "").strip(), (x0, y0, x1, y1)))
+    except (ET.ParseError, ValueError) as exc:
+        raise ImageError(
+            f"expected Pascal VOC XML (<object><name>, <bndbox> xmin ymin xmax ymax) ({exc})"
+        ) from None
+    return out
+
+
+CROP_MATCH = 0.95
+"""Normalised correlation at which a crop counts as found, cut unchanged, in its photo."""
+
+
+def convert_voc_with_crops(
+    photos: Iterable[Path], crops: Path, out: Path, *, min_match: float = CROP_MATCH
+) -> Converted:
+    """Photos whose Pascal VOC boxes say only where the dice are, valued from a classification
+    set of crops cut from them (``crops/<value folder>/<photo stem>-die-<n>.jpg``): each crop is
+    found in its photo (template matching; the crop is an unchanged cut) and gives its value to
+    the box holding its centre. A photo is kept only when every box gets exactly one value and
+    every crop lands in a box; else it is left out and named.
+    """
+    by_photo: dict[str, list[tuple[int, Path]]] = {}
+    for folder in sorted(p for p in crops.iterdir() if p.is_dir()):
+        value = folder_dice(folder.name)
+        for crop in sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES):
+            by_photo.setdefault(crop.stem.rsplit("-", 2)[0], []).append((value, crop))
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
+    done = Converted()
+    for folder in photos:
+        for xml in sorted(folder.glob("*.xml")):
+            why = _label_from_crops(xml, by_photo.get(xml.stem, []), out, min_match)
+            if why:
+                done.skipped.append(f"{xml}: {why}")
+            else:
+                done.photos += 1
+                done.dice += len((out / "labels" / f"{xml.stem}.txt").read_text().splitlines())
+    return done
+
+
+def _label_from_crops(xml: Path, crops: list[tuple[int, Path]], out: Path, min_match: float) -> str:
+    """Write one photo's labels from its VOC boxes and located crops; the reason when not."""
+    image_path = next(
+        (p for p in xml.parent.glob(f"{xml.stem}.*") if p.suffix.lower() in IMAGE_SUFFIXES), None
+    )
+    frame = cv2.imread(str(image_path)) if image_path else None
+    if image_path is None or frame is None:
+        return "no image of that name decodes beside it"
+    try:
+        boxes = [b for _, b in parse_voc(xml.read_text())]
+    except (OSError, UnicodeDecodeError, ImageError) as exc:
+        return str(exc)
+    values: list[int | None] = [None] * len(boxes)
+    for value, crop_path in crops:
+        crop = cv2.imread(str(crop_path))
+        if crop is None or crop.shape[0] > frame.shape[0] or crop.shape[1] > frame.shape[1]:
+            return f"crop {crop_path.name} does not decode or is larger than the photo"
+        score = cv2.minMaxLoc(cv2.matchTemplate(frame, crop, cv2.TM_CCOEFF_NORMED))
+        if score[1] < min_match:
+            return f"crop {crop_path.name} is not found in the photo (best match {score[1]:.2f})"
+        cx, cy = score[3][0] + crop.shape[1] / 2, score[3][1] + crop.shape[0] / 2
+        holding = [
+            i for i, (x0, y0, x1, y1) in enumerate(boxes) if x0 <= cx <= x1 and y0 <= cy <= y1
+        ]
+        if len(holding) != 1 or values[holding[0]] is not None:
+            return f"crop {crop_path.name} does not land in exactly one box of its own"
+        values[holding[0]] = value
+    if not boxes or any(v is None or v == 0 for v in values):
+        return "a box without a valued crop (or no box)"
+    h, w = frame.shape[:2]
+    lines = [yolo_line(v, box, w, h) for v, box in zip(values, boxes, strict=True) if v]
+    shutil.copyfile(image_path, out / "images" / image_path.name)
+    (out / "labels" / f"{xml.stem}.txt").write_text("\n".join(lines) + "\n")
+    return ""
+
+
+def yolo_line(value: int, box: tuple[float, float, float, float], width: int, height: int) -> str:
+    """A YOLO label line (class = value - 1) for a pixel box in a ``width`` × ``height`` image.
+
+    >>> yolo_line(6, (10, 20, 30, 60), 100, 200)
+    '5 0.200000 0.200000 0.200000 0.200000'
+    """
+    x0, y0, x1, y1 = box
+    xc, yc = (x0 + x1) / 2 / width, (y0 + y1) / 2 / height
+    return f"{value - 1} {xc:.6f} {yc:.6f} {(x1 - x0) / width:.6f} {(y1 - y0) / height:.6f}"
