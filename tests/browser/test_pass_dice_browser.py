@@ -8,7 +8,14 @@ from collections.abc import Callable
 
 import pytest
 from helpers.browser import Server, Tab
-from helpers.pages import COVERED_JS, api, choose_keep, tap_throw, wait_js, wait_version
+from helpers.pages import (
+    COVERED_JS,
+    api,
+    choose_keep,
+    tap_throw,
+    wait_js,
+    wait_version,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -54,6 +61,10 @@ def test_pass_dice_from_setup_to_the_take_over_choice(
     assert page.evaluate(COVERED_JS) == []
     tab.shot("pass-choice-360")
 
+    page.set_viewport_size({"width": 1920, "height": 1080})  # the same choice on a laptop
+    assert page.evaluate(COVERED_JS) == [] and page.evaluate(WIDE_JS) <= 0
+    tab.shot("pass-choice-1920")
+    page.set_viewport_size({"width": 360, "height": 740})
     board = open_tab(1280, 720)
     board.page.goto(f"{live_server.url}/board/{game_id}")
     wait_js(board, "document.querySelector('#bt-sub').textContent.includes('passes')")
