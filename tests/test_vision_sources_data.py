@@ -20,11 +20,13 @@ ROOT = Path(__file__).resolve().parents[1]
 EXTRA = Path(os.environ.get("SCOREKEEPER_EXTRA_DATA", ROOT.parent / "dice-extra"))
 
 # folder: (most photos with an unflagged mistake, least recall, precision, value accuracy).
-# Measured: wood-stone 0.392 / 0.877 / 0.966 / 0.935, catan-table 0.643 / 0.753 / 0.573 / 0.782
-# (issue 26's targets: 0.01 / 0.99 / 0.99 / 0.99).
+# Measured: wood-stone 0.392 / 0.877 / 0.966 / 0.935, catan-table 0.643 / 0.753 / 0.573 / 0.782,
+# webcam-desk (48 photos: a margin of two photos) 0.042 / 1.000 / 0.941 / 0.969 (issue 26's
+# targets: 0.01 / 0.99 / 0.99 / 0.99).
 BOUNDS = {
     "wood-stone/all": (0.42, 0.86, 0.95, 0.92),
     "catan-table/test-valid": (0.67, 0.73, 0.55, 0.76),
+    "webcam-desk/all": (0.09, 0.98, 0.92, 0.95),
 }
 
 
@@ -35,7 +37,7 @@ def test_cross_source_figures_stay_within_bounds(folder: str) -> None:
     reader = DiceReader(config=ReaderConfig(threads=1))
     fig = read_labelled(reader.infer, list_labelled(EXTRA / folder)).figures()
     unflagged, recall, precision, value_acc = BOUNDS[folder]
-    assert fig["images"] > 100
+    assert fig["images"] > 40
     assert fig["unflagged_mistake_rate"] <= unflagged, fig
     assert fig["recall"] >= recall, fig
     assert fig["precision"] >= precision, fig
