@@ -42,15 +42,16 @@ def brute_turn_value(
 
 
 def brute_states(
-    score: Scorer, *, least: int, bonus: int, most: int, every: bool
+    score: Scorer, *, least: int, bonus: int, most: int, every: bool, keeps: bool = False
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """A turn's optimal values with no target: plain backward induction
     over every total up to ``CAP`` units, every keep of every throw scored by ``score``; a bank
     needs ``least`` points; a six-dice farkle scores ``bonus`` and forces a throw of six (on
     every six-dice throw, or on the turn's first only); a bank needs at most ``most`` dice left
-    (six after hot dice count as none)."""
+    (six after hot dice count as none); ``keeps``: a farkle banks a bankable total."""
     moves = {}
     farkle6 = 0.0
+    farkles = np.zeros(7)  # by dice thrown
     for n in range(1, 7):
         probs, starts, units, left = [], [], [], []
         for counts, ways in throw_outcomes(n):
@@ -63,6 +64,7 @@ def brute_states(
                     kept[sub] = points
             if not kept:
                 farkle6 += ways / 6**n if n == 6 else 0.0
+                farkles[n] += ways / 6**n
                 continue
             probs.append(ways / 6**n)
             starts.append(len(units))
@@ -82,6 +84,8 @@ def brute_states(
             throw[t, n] = float(probs @ np.maximum.reduceat(after, starts))
         if every:
             throw[t, 6] += farkle6 * throw[t + bu, 6]
+        if keeps and t * UNIT >= least and t > 0:  # a farkle banks a bankable total
+            throw[t, 1:] += farkles[1:] * t * float(UNIT)
         stand[t, 1:] = throw[t, 1:]
         if t * UNIT >= least and t > 0:
             for c in range(1, 7):
@@ -175,6 +179,26 @@ def test_states_that_may_not_bank_are_the_brute_force_up_to_and_past_the_cap() -
         assert got == pytest.approx([stand[i, col] for i in rows], abs=1e-9), col
 
 
+@pytest.mark.parametrize(
+    ("preset", "least"), [("standard", 0), ("standard", 500), ("minimal", 300)]
+)
+def test_a_farkle_that_keeps_its_points_is_the_brute_force(preset: str, least: int) -> None:
+    rules = find_rules(preset, {"opening_minimum": 0, "farkle_keeps_points": True})
+    rules = rules.with_overrides({"bank_minimum": least})
+    stand, throw, _ = brute_states(
+        table_scorer(rules), least=least, bonus=0, most=6, every=False, keeps=True
+    )
+    assert solve_policy(rules).points_per_turn == pytest.approx(throw[0, 6], abs=1e-9)
+    table = solve_turn(solve_policy(rules).on_board.model, Context(min_units=least // UNIT), (0.0,))
+    rows = range(1, table.top + 3 * table.model.max_units)  # past the cap: t + keep_gains
+    for col in (0, 1, 2, 3, 4, 5):
+        got = [table.state(i, col) for i in rows]
+        want = [stand[i, col if col else 6] for i in rows]
+        assert got == pytest.approx(want, rel=1e-12, abs=1e-9), col
+    plain = brute_states(table_scorer(rules), least=least, bonus=0, most=6, every=False)[1]
+    assert throw[0, 6] > plain[0, 6] + 50  # keeping a farkle's points is worth a lot
+
+
 def test_advice_refuses_a_bank_with_too_many_dice_left() -> None:
     rules = find_rules("standard", {"bank_max_dice_left": 2})
     advice = advise(rules, "1 5 2 3 4 6", turn_total=600, banked=1000)
@@ -189,7 +213,7 @@ def test_advice_refuses_a_bank_with_too_many_dice_left() -> None:
     ("overrides", "name"),
     [
         ({"bank_max_dice_left": 2, "hot_dice": "must_roll"}, "bank_max_dice_left"),
-        ({"farkle_keeps_points": True}, "farkle_keeps_points"),
+        ({"farkle_keeps_points": True, "toxic_twos": True}, "farkle_keeps_points"),
     ],
 )
 def test_advice_says_when_it_is_not_exact(overrides: dict[str, Any], name: str) -> None:
@@ -225,7 +249,7 @@ def test_the_review_values_singles_before_the_board(tmp_path: Path) -> None:
 
 
 def test_the_review_says_when_it_is_not_exact(tmp_path: Path) -> None:
-    overrides = {"opening_minimum": 0, "farkle_keeps_points": True}
+    overrides = {"opening_minimum": 0, "farkle_keeps_points": True, "toxic_twos": True}
     events = _events(overrides, [{"type": "quick_score", "points": 300}])
     rules = find_rules("standard", overrides)
     review = review_events(events, policy_for(rules, tmp_path))

@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Literal
 
 import numpy as np
@@ -146,6 +147,8 @@ class TurnTable:
         k = len(self.farkle_values)
         if self.ctx.overshoots(i):
             return np.zeros(k)
+        if self.keeps_on_farkle:
+            return np.full(k, i * UNIT + float(keep_gains(self.rules)[col]))
         if HOT < col <= 5 and col > self.rules.bank_max_dice_left:
             return self._far_throw(i, col)
         if self.ctx.kind == "win":
@@ -178,7 +181,7 @@ class TurnTable:
         )
         best = np.maximum.reduceat(vals, m.o_starts[first:last] - lo, axis=0)
         out: FloatArray = (best * m.weights[first:last, None]).sum(axis=0)
-        out += _constants(self)[col - 1]
+        out += _constants(self, i)[col - 1]
         self._forced[key] = out
         return out
 
@@ -191,7 +194,21 @@ class TurnTable:
             return np.full(len(self.farkle_values), self.a)
         if self.ctx.overshoots(i):
             return np.zeros(len(self.farkle_values))
+        if self.keeps_on_farkle:
+            return self._far_one(i, 6)
         return self.a * i * UNIT + self.b
+
+    @property
+    def keeps_on_farkle(self) -> bool:
+        """Whether ``W`` above the cap is ``t + keep_gains`` (``farkle_keeps_points`` in the
+        points objective with no target: a bankable turn never banks, see ``keep_gains``)."""
+        ctx = self.ctx
+        return (
+            self.rules.farkle_keeps_points
+            and ctx.kind == "points"
+            and ctx.target_units is None
+            and ctx.exact_units is None
+        )
 
     def state(self, i: int, col: int, k: int = 0) -> float:
         """The value of holding ``col`` dice (``HOT`` for six after hot dice) at ``i`` units."""
@@ -223,7 +240,7 @@ def _combine(t: TurnTable, vals: FloatArray, i: int) -> FloatArray:
     m = t.model
     best = np.maximum.reduceat(vals, m.o_starts, axis=0)
     sums: FloatArray = np.add.reduceat(best * m.weights[:, None], m.n_starts, axis=0)
-    sums += _constants(t)
+    sums += _constants(t, i)
     six = np.array(m.six_ones[1:])
     if six.any():
         sums += six[:, None] * t.ctx.six_ones_value(i, m.six_ones_units)
@@ -245,14 +262,44 @@ def _first_throw_bonus(t: TurnTable, forced: FloatArray) -> FloatArray:
     return out
 
 
-def _constants(t: TurnTable) -> FloatArray:
+def _constants(t: TurnTable, i: int) -> FloatArray:
+    """What the farkles and wipes of a throw at ``i`` units add, by dice thrown (shape
+    ``(6, K)``); under ``farkle_keeps_points`` a farkle on a bankable total banks it."""
     m = t.model
     far = np.array(m.farkle[1:])[:, None]
     tox = np.array(m.toxic[1:])[:, None]
+    kept = t.rules.farkle_keeps_points and i > 0 and t.ctx.bank_ok(i)
     if t.ctx.kind == "win":
-        return np.zeros((6, len(t.farkle_values)))
-    out: FloatArray = far * t.farkle_values[None, :] + tox * t.ctx.toxic_value
-    return out
+        out = np.zeros((6, len(t.farkle_values)))
+        return out + far * t.ctx.bank_value(i) if kept else out
+    farkle = np.full(len(t.farkle_values), t.ctx.bank_value(i)) if kept else t.farkle_values
+    result: FloatArray = far * farkle[None, :] + tox * t.ctx.toxic_value
+    return result
+
+
+@lru_cache(maxsize=64)
+def keep_gains(rules: Rules) -> FloatArray:
+    """Under ``farkle_keeps_points`` (no toxic twos, no six-dice bonus, optional hot dice):
+    ``c[n]``, the expected points still to come from throwing ``n`` dice on a bankable
+    total when the turn never banks (``c[0]``: six dice after hot dice). A farkle then loses
+    nothing, so throwing on is never worse than banking, and a bankable total ``t`` holding
+    ``n`` dice is worth exactly ``t + c[n]``: every choice adds a constant to ``t``, so
+    ``c = max over keeps (points + c[dice left])`` averaged over the throws, solved by value
+    iteration (each throw may farkle and stop, so it converges)."""
+    m = chance_model(rules)
+    c = np.zeros(7)
+    col_index = np.where(m.entry_col == HOT, 6, m.entry_col)
+    six = np.array(m.six_ones[1:]) * m.six_ones_units * UNIT
+    for _ in range(100_000):
+        vals = m.entry_units * UNIT + c[col_index]
+        best = np.maximum.reduceat(vals, m.o_starts)
+        new = np.zeros(7)
+        new[1:] = np.add.reduceat(best * m.weights, m.n_starts) + six
+        new[0] = new[6]
+        if np.max(np.abs(new - c)) <= 1e-12 * max(1.0, float(np.max(new))):
+            return new
+        c = new
+    return c
 
 
 def _six_entries(m: ChanceModel) -> list[tuple[float, list[tuple[int, int]]]]:
@@ -398,7 +445,8 @@ def _backward(t: TurnTable) -> None:
     m, ctx, D, R = t.model, t.ctx, t.D, t.R
     flat = D.reshape(-1, D.shape[2])
     base = m.entry_units * 6 + m.entry_col
-    const = _constants(t)
+    const = _constants(t, 0)
+    per_row = t.rules.farkle_keeps_points
     six = np.array(m.six_ones[1:])[:, None]
     has_six = bool(six.any())
     weights = m.weights[:, None]
@@ -411,7 +459,7 @@ def _backward(t: TurnTable) -> None:
         vals = flat.take(base + 6 * i, axis=0)
         best = np.maximum.reduceat(vals, o_starts, axis=0)
         sums = np.add.reduceat(best * weights, n_starts, axis=0)
-        sums += const
+        sums += _constants(t, i) if per_row else const
         if has_six:
             sums += six * ctx.six_ones_value(i, m.six_ones_units)
         if bonus:
