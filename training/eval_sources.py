@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -29,8 +30,9 @@ from scorekeeper.vision.evaluate import (
 )
 from training.sets import DEFAULT_DATA, ROOT, VALID_FOLDERS
 
-DEFAULT_EXTRA = ROOT.parent / "dice-extra"
-"""Where ``make data`` writes by default (``DATA=../dice-extra``)."""
+DEFAULT_EXTRA = Path(os.environ.get("SCOREKEEPER_EXTRA_DATA", ROOT.parent / "dice-extra"))
+"""Where ``make data`` writes by default (``DATA=../dice-extra``), or
+``$SCOREKEEPER_EXTRA_DATA``."""
 
 
 def main(argv: list[str] | None = None) -> int:
