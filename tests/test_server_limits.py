@@ -188,3 +188,10 @@ def test_streams_are_bounded_and_a_closed_one_frees_its_slot_at_once(running: Ru
         for sock in (b, c, d, mine, full):
             sock.close()
         assert _wait_for(lambda: open_streams() == 0, 2)
+
+
+def test_a_connection_that_sends_nothing_is_dropped(running: Running) -> None:
+    sock = running.raw()
+    started = time.monotonic()
+    assert _closed_within(sock, 3)
+    assert LIMITS.header_s <= time.monotonic() - started < 2.5

@@ -26,7 +26,6 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import ServiceUnavailable
 
-from scorekeeper.cache import LRU
 from scorekeeper.game import replay
 from scorekeeper.game.export import game_csv, game_export
 from scorekeeper.store import CHANGES, connect, read_log, snapshot, version_of
@@ -38,7 +37,7 @@ bp = Blueprint("api_stream", __name__, url_prefix="/api")
 
 DEFAULT_MAX_STREAMS = 16
 DEFAULT_MAX_STREAMS_PER_CLIENT = 8
-CHECK_S = 0.25
+CHECK_S = 0.5
 """How often a stream looks whether its client has left (its slot is then free at once)."""
 _slots_lock = threading.Lock()
 
@@ -98,40 +97,60 @@ def _event_id(snap_body: dict[str, Any]) -> str:
     return f"{snap_body['version']}{'p' if pending else ''}"
 
 
-PAYLOADS = 64  # recent events kept, by (game id, version)
-_payloads: LRU[tuple[str, int], tuple[bool, str]] = LRU(PAYLOADS)
-_versions: LRU[str, tuple[int, int]] = LRU(256)  # game id -> (CHANGES.count, version)
+_latest: dict[str, tuple[int, bool, str]] = {}  # game id -> its newest event (version, pending)
+_versions: dict[str, tuple[int, float, int]] = {}  # game id -> (CHANGES.count, read at, version)
+_shared_lock = threading.Lock()
+SHARED_GAMES = 512  # games whose newest version and event are shared, before starting over
 
 
 def _sse(snap_body: dict[str, Any]) -> str:
-    """The event for one game body, kept for the other streams of the game."""
+    """The event for one game body."""
     data = json.dumps(snap_body, separators=(",", ":"))
-    text = f"id: {_event_id(snap_body)}\nevent: state\ndata: {data}\n\n"
-    pending = bool(snap_body["state"]["turn"]["advice_pending"])
-    _payloads.put((snap_body["id"], snap_body["version"]), (pending, text))
-    return text
+    return f"id: {_event_id(snap_body)}\nevent: state\ndata: {data}\n\n"
 
 
-def _current_version(conn: Any, game_id: str, count: int, fresh: bool) -> int:
-    """The game's version; streams woken by the same commit share one read (``fresh``: read
-    the database anyway, for commits of other processes)."""
-    hit = _versions.get(game_id)
-    if not fresh and hit is not None and hit[0] == count:
-        return hit[1]
-    version = version_of(conn, game_id)
-    _versions.put(game_id, (count, version))
-    return version
+def _current_version(conn: Any, game_id: str, count: int, poll: float) -> int:
+    """The game's version. Streams woken by the same commit share one read of it, and a read
+    at most ``poll`` seconds old (other processes' commits are seen within ``poll``)."""
+    now = time.monotonic()
+    hit = _versions.get(game_id)  # without the lock: most streams find it here
+    if hit is not None and hit[0] == count and now - hit[1] < poll:
+        return hit[2]
+    with _shared_lock:  # one stream reads; the others woken with it wait and share it
+        hit = _versions.get(game_id)
+        if hit is not None and hit[0] == count and now - hit[1] < poll:
+            return hit[2]
+        version = version_of(conn, game_id)
+        if len(_versions) >= SHARED_GAMES:
+            _versions.clear()
+        _versions[game_id] = (count, time.monotonic(), version)
+        return version
 
 
 def _event(conn: Any, game_id: str, version: int, settings: Any) -> tuple[int, bool, str]:
     """(version, advice pending, event text) of the game now: worked out once per version
     (and once more when its advice arrives) for every stream watching the game."""
-    hit = _payloads.get((game_id, version))
-    if hit is not None and not (hit[0] and advice_known(game_id, version)):
-        return version, hit[0], hit[1]
-    body = game_json(snapshot(conn, game_id), settings)
-    text = _sse(body)
-    return body["version"], bool(body["state"]["turn"]["advice_pending"]), text
+
+    def usable(hit: tuple[int, bool, str] | None) -> bool:
+        return (
+            hit is not None and hit[0] >= version and not (hit[1] and advice_known(game_id, hit[0]))
+        )
+
+    hit = _latest.get(game_id)  # without the lock: most streams find it here
+    if usable(hit):
+        assert hit is not None
+        return hit
+    with _shared_lock:  # one stream works it out; the others woken with it wait and share it
+        hit = _latest.get(game_id)
+        if usable(hit):
+            assert hit is not None
+            return hit
+        body = game_json(snapshot(conn, game_id), settings)
+        made = (body["version"], bool(body["state"]["turn"]["advice_pending"]), _sse(body))
+        if len(_latest) >= SHARED_GAMES:
+            _latest.clear()
+        _latest[game_id] = made
+        return made
 
 
 @bp.get("/games/<game_id>/stream")
@@ -177,7 +196,7 @@ def stream(game_id: str) -> Response:
                     return
                 fresh = now - polled >= poll
                 if woke or fresh or pending:
-                    version = _current_version(conn, game_id, seen, fresh)
+                    version = _current_version(conn, game_id, seen, poll)
                     polled = now if fresh else polled
                     if version != sent or (pending and advice_known(game_id, version)):
                         sent, pending, text = _event(conn, game_id, version, settings)

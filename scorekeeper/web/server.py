@@ -4,9 +4,10 @@ Waitress stays (pure Python, no build step, already the app's server): its async
 every request whole before a worker thread sees it, so a slow client never holds a thread while
 it sends. What it lacks is added here, by subclassing its server, channel and parser:
 
-- a request's header must arrive within ``header_s`` seconds and its body within ``body_s``
-  (waitress's ``channel_timeout`` only closes connections idle between requests, so a client
-  sending one header line every few seconds was never dropped);
+- a request's header must arrive within ``header_s`` seconds and its body within ``body_s``,
+  and a new connection must send its first byte within ``header_s`` (waitress's
+  ``channel_timeout`` only closes connections idle between requests, so a client sending one
+  header line every few seconds was never dropped);
 - a chunk-size line longer than :data:`MAX_CHUNK_LINE` bytes is a 400 (waitress kept growing
   and re-scanning it, a busy network thread for everyone);
 - at most ``per_client`` connections from one address (a 503 with words beyond it), so one
@@ -17,6 +18,8 @@ it sends. What it lacks is added here, by subclassing its server, channel and pa
 
 from __future__ import annotations
 
+import contextlib
+import resource
 import time
 from dataclasses import dataclass
 from typing import Any, cast
@@ -62,6 +65,9 @@ class ServerLimits:
             "outbuf_high_watermark": self.outbuf_high_bytes,
             # read on while a request runs, so a live stream notices a client that left
             "channel_request_lookahead": 2,
+            # poll(), not select(): select() fails outright past file descriptor 1024, and
+            # each live stream holds a socket and a database connection (3 descriptors)
+            "asyncore_use_poll": True,
         }
 
 
@@ -134,8 +140,12 @@ class LimitedServer(TcpWSGIServer):
         super().maintenance(cast(int, now))  # the stubs say int; waitress passes time.time()
         mono = time.monotonic()
         stalled = now - self.adj.channel_timeout
+        header_s = self.limits.header_s
         for channel in _channels(self):
             request = channel.request
+            silent = channel.last_activity == channel.creation_time  # not one byte either way
+            if silent and not channel.requests and now - channel.creation_time > header_s:
+                channel.will_close = True
             if isinstance(request, LimitedParser) and not request.completed:
                 allowed = self.limits.body_s if request.headers_finished else self.limits.header_s
                 if mono - request.started > allowed:
@@ -144,11 +154,24 @@ class LimitedServer(TcpWSGIServer):
                 channel.will_close = True
 
 
+def raise_file_limit(wanted: int = 8192) -> int:
+    """Raise this process's soft limit on open files towards ``wanted`` (as far as the hard
+    limit allows; a Raspberry Pi's default of 1024 is below what 240 live streams hold);
+    the limit now."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    return int(resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+
+
 def make_server(app: Any, host: str, port: int, limits: ServerLimits) -> Any:
     """A waitress server of ``app`` on ``host``:``port`` with ``limits`` (call ``run()``).
 
     :raises OSError: when it cannot listen there.
     """
+    raise_file_limit()
     adj = Adjustments(**limits.adjustments(host, port))
     dispatcher = ThreadedTaskDispatcher()
     dispatcher.set_thread_count(adj.threads)
