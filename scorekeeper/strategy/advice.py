@@ -336,7 +336,7 @@ def _bank_why_not(
     if hot and rules.hot_dice == "must_roll":
         return "hot dice must be thrown again before banking"
     if rest > rules.bank_max_dice_left:
-        return f"a bank needs {rules.bank_max_dice_left} or fewer dice left ({rest} left)"
+        return f"a bank needs {rules.bank_max_dice_left} or fewer dice left and {rest} are left"
     if i < ctx.min_units:
         least = ctx.min_units * UNIT
         if least > rules.bank_minimum:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pytest
 from helpers.browser import Server, Tab
-from helpers.pages import COVERED_JS, WIDE_JS, api, tap_throw
+from helpers.pages import COVERED_JS, WIDE_JS, api, choose_keep, tap_throw
 
 pytestmark = pytest.mark.browser
 
@@ -69,4 +69,47 @@ def test_scoring_options_from_setup_to_the_keeps(
     page.wait_for_selector("#opt-four_kind_pair-three_pairs", state="attached")
     assert page.is_checked("#opt-four_kind_pair-three_pairs")
     assert page.input_value("#opt-full_house") == "250"
+    assert tab.errors == []
+
+
+@pytest.mark.parametrize(("width", "height"), [(360, 740), (1920, 1080)])
+def test_turn_options_from_setup_to_a_refused_bank(
+    live_server: Server, open_tab: Callable[..., Tab], width: int, height: int
+) -> None:
+    tab = open_tab(width, height)
+    page = tab.page
+    page.goto(live_server.url + "/")
+    page.wait_for_selector("#presets input[value='standard']")
+    page.fill("#players li:nth-child(1) input.name", "Ann")
+    page.fill("#players li:nth-child(2) input.name", "Bob")
+    page.click("#options-box summary")
+    page.fill("#opt-opening_minimum", "0")
+    page.dispatch_event("#opt-opening_minimum", "change")
+    page.fill("#opt-bank_max_dice_left", "2")
+    page.dispatch_event("#opt-bank_max_dice_left", "change")
+    page.select_option("#opt-tie_break", "full_round")
+    page.check("#opt-exact_target")
+    page.select_option("#opt-exact_overshoot", "bust")
+    page.check("#opt-farkle_keeps_points")
+    assert "lost (bust)" in page.inner_text("#help-exact_overshoot")
+    page.locator("#opt-exact_overshoot").scroll_into_view_if_needed()
+    assert page.evaluate(WIDE_JS) <= 0
+    tab.shot(f"turn-options-setup-{width}")
+    page.click("#start")
+    page.wait_for_url("**/play/**")
+    game_id = page.url.rsplit("/", 1)[1]
+    rules = api(live_server, f"/api/games/{game_id}")["rules"]
+    assert (rules["bank_max_dice_left"], rules["tie_break"], rules["exact_overshoot"]) == (
+        2,
+        "full_round",
+        "bust",
+    )
+    page.wait_for_selector("#pad button[data-face='1']:not([disabled])")
+    tap_throw(tab, [1, 5, 2, 3, 4, 6])
+    choose_keep(tab, [1])
+    page.wait_for_selector("#keeps-section:not([hidden])")
+    assert page.is_disabled("#act-bank") or "2 dice or fewer" in page.inner_text("#actions")
+    assert "2 dice or fewer left" in page.inner_text("body")
+    assert page.evaluate(COVERED_JS) == []
+    tab.shot(f"turn-options-play-{width}")
     assert tab.errors == []
