@@ -22,6 +22,7 @@ import tarfile
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from scorekeeper.errors import ImageError
 from scorekeeper.vision.datasets import (
@@ -187,13 +188,14 @@ def extract(git_dir: Path, commit: str, paths: list[str], into: Path) -> None:
         tar.extractall(into)
 
 
-def write_source(source: Source, git_dir: Path, out: Path) -> dict[str, object]:
+def write_source(source: Source, git_dir: Path, out: Path) -> dict[str, Any]:
     """Convert one source into ``out/NAME/SPLIT`` folders; returns its provenance record."""
     values: dict[int, int] = {}
     if source.layout == "yolo":
         names = _git(git_dir, "show", f"{source.commit}:{source.names_file}").decode()
         values = class_values(parse_names(names))
-    record: dict[str, object] = {
+    splits: dict[str, dict[str, int]] = {}
+    record: dict[str, Any] = {
         "source": source.name,
         "repository": f"https://github.com/{source.repo}",
         "commit": source.commit,
@@ -202,7 +204,7 @@ def write_source(source: Source, git_dir: Path, out: Path) -> dict[str, object]:
         "class_values": {str(k): v for k, v in values.items()},
         "excluded": source.exclude,
         "note": source.note,
-        "splits": {},
+        "splits": splits,
     }
     with tempfile.TemporaryDirectory() as tmp:
         folders = sorted({f for split in source.splits for f in split.folders})
@@ -247,7 +249,7 @@ def write_source(source: Source, git_dir: Path, out: Path) -> dict[str, object]:
             for message in done.skipped:
                 where = message.replace(f"{tmp}/", f"{source.repo}@{source.commit[:7]}:")
                 print(f"make data: skipped {where}", file=sys.stderr)
-            record["splits"][split.name] = {  # type: ignore[index]
+            splits[split.name] = {
                 "photos": done.photos,
                 "dice": done.dice,
                 "skipped": len(done.skipped),
@@ -292,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
                 source.repo, out / ".git" / source.repo.replace("/", "+")
             )
             record = write_source(source, git_dir, out)
-            for split, counts in record["splits"].items():  # type: ignore[attr-defined]
+            for split, counts in record["splits"].items():
                 print(
                     f"{out / source.name / split}: {counts['photos']} photos,"
                     f" {counts['dice']} dice ({source.licence})"
