@@ -507,8 +507,8 @@ def _summarise(game: Game, turns: list[TurnReview], have_win: bool) -> GameRevie
     unmodelled = not_modelled(game.rules)
     if unmodelled:
         caveat = (
-            f"Not exact: the advisor does not model {' or '.join(unmodelled)}, so these"
-            " judgements value each turn as if that rule were off."
+            f"Not exact: the advisor cannot value {' or '.join(unmodelled)} exactly with these"
+            " rules, so these judgements are approximate."
         )
         message = caveat if message is None else f"{message} {caveat}"
     return GameReview(

@@ -297,8 +297,8 @@ def advise(
     unmodelled = not_modelled(rules)
     if unmodelled:
         msg = (
-            f"Not exact: the advisor does not model {' or '.join(unmodelled)}, so it values"
-            f" the turn as if that rule were off. {msg}"
+            f"Not exact: the advisor cannot value {' or '.join(unmodelled)} exactly with these"
+            f" rules, so these figures are approximate. {msg}"
         )
     return Advice(**state, outcome=outcome.advice_word, message=msg, options=ranked, rules=rules)  # type: ignore[arg-type]
 
