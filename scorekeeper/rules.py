@@ -195,6 +195,12 @@ class Rules:
                 "final_round_defend needs final_round=true: a win is defended in the final"
                 " round; set final_round=true or final_round_defend=false"
             )
+        if self.bank_max_dice_left == 0 and self.hot_dice == "must_roll":
+            raise RulesError(
+                "bank_max_dice_left=0 needs hot_dice=optional: a bank is then allowed only on"
+                " hot dice, which must_roll makes throw again, so no turn could ever bank;"
+                " set hot_dice=optional or raise bank_max_dice_left"
+            )
         for option, value, needs, why in _NEEDS:
             if getattr(self, option) == value and not getattr(self, needs):
                 raise RulesError(

@@ -41,6 +41,10 @@ def test_an_overshoot_of_an_exact_target_busts(new_table: NewTable) -> None:
             "six_dice_farkle_bonus_first_throw=true needs six_dice_farkle_bonus",
         ),
         ({"bank_max_dice_left": 7}, "bank_max_dice_left: it accepts a whole number from 0 to 6"),
+        (
+            {"bank_max_dice_left": 0, "hot_dice": "must_roll"},
+            "bank_max_dice_left=0 needs hot_dice=optional",
+        ),
         ({"tie_break": "coin"}, "one of extra_round, shared, full_round"),
     ],
 )
