@@ -195,3 +195,20 @@ def test_a_connection_that_sends_nothing_is_dropped(running: Running) -> None:
     started = time.monotonic()
     assert _closed_within(sock, 3)
     assert LIMITS.header_s <= time.monotonic() - started < 2.5
+
+
+def test_near_the_connection_limit_idle_connections_make_way(
+    make_app: Callable[..., Flask],
+) -> None:
+    limits = ServerLimits(threads=4, header_s=30, connection_limit=20, per_client=100)
+    srv = Running(make_app(TESTING=False, ADVICE=False), limits)
+    try:
+        held = [srv.raw("127.0.0.8") for _ in range(25)]  # past the limit, saying nothing
+        started = time.monotonic()
+        assert srv.request("GET", "/api/games")[0] == 200
+        assert time.monotonic() - started < 3
+        for sock in held:
+            sock.close()
+    finally:
+        srv.server.task_dispatcher.shutdown(timeout=1)
+        srv.server.close()

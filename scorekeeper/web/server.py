@@ -13,7 +13,9 @@ it sends. What it lacks is added here, by subclassing its server, channel and pa
 - at most ``per_client`` connections from one address (a 503 with words beyond it), so one
   device cannot use up ``connection_limit``;
 - a response the client stopped reading for ``channel_timeout`` seconds is closed, freeing its
-  thread (a live stream to a phone that went to sleep).
+  thread (a live stream to a phone that went to sleep);
+- near ``connection_limit``, the oldest connections not being answered are closed, so
+  waitress never stops accepting new ones.
 """
 
 from __future__ import annotations
@@ -34,6 +36,9 @@ from waitress.utilities import BadRequest
 
 MAX_CHUNK_LINE = 1024
 """The longest chunk-size line of a chunked body, in bytes."""
+SHED_AT, SHED_TO = 0.8, 0.7
+"""Past this share of ``connection_limit`` open, connections not being answered are closed,
+oldest first, down to the second share."""
 
 
 @dataclass(frozen=True)
@@ -152,6 +157,29 @@ class LimitedServer(TcpWSGIServer):
                     channel.will_close = True
             if channel.requests and channel.total_outbufs_len and channel.last_activity < stalled:
                 channel.will_close = True
+        self._shed()
+
+    def readable(self) -> bool:
+        """Shed connections as soon as too many are open (not only each second), then
+        let waitress decide whether to accept more."""
+        if len(_channels(self)) > self.adj.connection_limit * SHED_AT:
+            self._shed()
+        return bool(super().readable())
+
+    def _shed(self) -> None:
+        """Near the connection limit, close the oldest connections that are not being
+        answered (idle, silent, or still sending their request), so that waitress never
+        stops accepting and a tablet can always connect."""
+        channels = _channels(self)
+        high = int(self.adj.connection_limit * SHED_AT)
+        if len(channels) <= high:
+            return
+        waiting = sorted(
+            (ch for ch in channels if not ch.requests and not ch.will_close),
+            key=lambda ch: ch.last_activity,
+        )
+        for channel in waiting[: len(channels) - int(self.adj.connection_limit * SHED_TO)]:
+            channel.will_close = True
 
 
 def raise_file_limit(wanted: int = 8192) -> int:
