@@ -4,7 +4,9 @@ against a plain brute force), and saying so where it does not.
 * ``six_dice_farkle_bonus_first_throw``: the bonus counts on the turn's first throw only;
 * ``singles_until_open``: before the board only single 1s and 5s score;
 * ``exact_overshoot=bust``: the points objective already counts an overshoot as nothing;
-* ``bank_max_dice_left`` and ``farkle_keeps_points``: not modelled, and the advice says so.
+* ``bank_max_dice_left`` and ``farkle_keeps_points``: exact (brute force state by state past
+  the solver's cap), except with must-roll hot dice or a bonus on every six-dice throw (the
+  first) or toxic twos (the second), where the advice says it is not exact.
 """
 
 from __future__ import annotations
@@ -42,13 +44,21 @@ def brute_turn_value(
 
 
 def brute_states(
-    score: Scorer, *, least: int, bonus: int, most: int, every: bool, keeps: bool = False
+    score: Scorer,
+    *,
+    least: int,
+    bonus: int,
+    most: int,
+    every: bool,
+    keeps: bool = False,
+    must_roll: bool = False,
 ) -> tuple[np.ndarray, np.ndarray, float]:
     """A turn's optimal values with no target: plain backward induction
     over every total up to ``CAP`` units, every keep of every throw scored by ``score``; a bank
     needs ``least`` points; a six-dice farkle scores ``bonus`` and forces a throw of six (on
     every six-dice throw, or on the turn's first only); a bank needs at most ``most`` dice left
-    (six after hot dice count as none); ``keeps``: a farkle banks a bankable total."""
+    (six after hot dice count as none); ``keeps``: a farkle banks a bankable total;
+    ``must_roll``: six dice after hot dice must be thrown."""
     moves = {}
     farkle6 = 0.0
     farkles = np.zeros(7)  # by dice thrown
@@ -85,11 +95,14 @@ def brute_states(
         if every:
             throw[t, 6] += farkle6 * throw[t + bu, 6]
         if keeps and t * UNIT >= least and t > 0:  # a farkle banks a bankable total
-            throw[t, 1:] += farkles[1:] * t * float(UNIT)
+            kept = farkles.copy()
+            if every:
+                kept[6] = 0.0  # a six-dice farkle scores the bonus instead
+            throw[t, 1:] += kept[1:] * t * float(UNIT)
         stand[t, 1:] = throw[t, 1:]
         if t * UNIT >= least and t > 0:
             for c in range(1, 7):
-                if c <= most or c == 6:  # column 6: six fresh dice after hot dice
+                if c <= most or (c == 6 and not must_roll):  # 6: six dice after hot dice
                     stand[t, c] = max(t * float(UNIT), throw[t, c])
     return stand, throw, farkle6
 
@@ -180,13 +193,31 @@ def test_states_that_may_not_bank_are_the_brute_force_up_to_and_past_the_cap() -
 
 
 @pytest.mark.parametrize(
-    ("preset", "least"), [("standard", 0), ("standard", 500), ("minimal", 300)]
+    ("preset", "least", "house"),
+    [
+        ("standard", 0, {}),
+        ("standard", 500, {}),
+        ("minimal", 300, {}),
+        ("original", 0, {}),  # hot dice must roll
+        ("standard", 0, {"six_dice_farkle_bonus": 500}),
+    ],
+    ids=str,
 )
-def test_a_farkle_that_keeps_its_points_is_the_brute_force(preset: str, least: int) -> None:
-    rules = find_rules(preset, {"opening_minimum": 0, "farkle_keeps_points": True})
+def test_a_farkle_that_keeps_its_points_is_the_brute_force(
+    preset: str, least: int, house: dict[str, Any]
+) -> None:
+    rules = find_rules(preset, {"opening_minimum": 0, "farkle_keeps_points": True, **house})
     rules = rules.with_overrides({"bank_minimum": least})
+    bonus = rules.six_dice_farkle_bonus
+    must_roll = rules.hot_dice == "must_roll"
     stand, throw, _ = brute_states(
-        table_scorer(rules), least=least, bonus=0, most=6, every=False, keeps=True
+        table_scorer(rules),
+        least=least,
+        bonus=bonus,
+        most=6,
+        every=bonus > 0,
+        keeps=True,
+        must_roll=must_roll,
     )
     assert solve_policy(rules).points_per_turn == pytest.approx(throw[0, 6], abs=1e-9)
     table = solve_turn(solve_policy(rules).on_board.model, Context(min_units=least // UNIT), (0.0,))
@@ -195,8 +226,33 @@ def test_a_farkle_that_keeps_its_points_is_the_brute_force(preset: str, least: i
         got = [table.state(i, col) for i in rows]
         want = [stand[i, col if col else 6] for i in rows]
         assert got == pytest.approx(want, rel=1e-12, abs=1e-9), col
-    plain = brute_states(table_scorer(rules), least=least, bonus=0, most=6, every=False)[1]
+    plain = brute_states(
+        table_scorer(rules), least=least, bonus=bonus, most=6, every=bonus > 0, must_roll=must_roll
+    )[1]
     assert throw[0, 6] > plain[0, 6] + 50  # keeping a farkle's points is worth a lot
+    assert advise(rules, "1 5 2 3 4 6", banked=1000).to_dict()["exact"] is True
+
+
+def test_a_forced_six_past_the_target_keeps_a_farkle_s_points() -> None:
+    """Must-roll hot dice past the target: every keep banks (or is hot dice again) and a
+    farkle banks too, so the forced throw is worth ``t + b`` with ``b`` the fixed point of
+    ``b = sum over throws of max(plain keep points, hot keep points + b)``."""
+    rules = find_rules("original", {"opening_minimum": 0, "farkle_keeps_points": True})
+    table = table_for(rules)
+    b = 0.0
+    for _ in range(10_000):
+        new = 0.0
+        for counts, ways in throw_outcomes(6):
+            keeps = table.keeps(counts)
+            hot = [k.points + b for k in keeps if len(k.dice) == 6]
+            plain = [float(k.points) for k in keeps if len(k.dice) < 6]
+            new += ways / 6**6 * max(plain + hot, default=0.0)
+        if abs(new - b) < 1e-13:
+            break
+        b = new
+    solved = solve_turn(solve_policy(rules).on_board.model, Context(target_units=20), (0.0,))
+    i = solved.top + 7
+    assert float(solved.forced_six(i)[0]) == pytest.approx(i * UNIT + b, abs=1e-9)
 
 
 def test_advice_refuses_a_bank_with_too_many_dice_left() -> None:

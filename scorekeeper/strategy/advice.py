@@ -142,11 +142,8 @@ _NOT_MODELLED: dict[str, Callable[[Rules], bool]] = {
             or (r.six_dice_farkle_bonus > 0 and not r.six_dice_farkle_bonus_first_throw)
         )
     ),
-    # exact without toxic twos, must-roll hot dice or a six-dice bonus (see keep_gains)
-    "farkle_keeps_points": lambda r: (
-        r.farkle_keeps_points
-        and (r.toxic_twos or r.hot_dice == "must_roll" or r.six_dice_farkle_bonus > 0)
-    ),
+    # exact without toxic twos (a wipe loses the total: see keep_gains)
+    "farkle_keeps_points": lambda r: r.farkle_keeps_points and r.toxic_twos,
 }
 
 

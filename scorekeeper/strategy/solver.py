@@ -279,7 +279,7 @@ def _constants(t: TurnTable, i: int) -> FloatArray:
 
 @lru_cache(maxsize=64)
 def keep_gains(rules: Rules) -> FloatArray:
-    """Under ``farkle_keeps_points`` (no toxic twos, no six-dice bonus, optional hot dice):
+    """Under ``farkle_keeps_points`` (without toxic twos):
     ``c[n]``, the expected points still to come from throwing ``n`` dice on a bankable
     total when the turn never banks (``c[0]``: six dice after hot dice). A farkle then loses
     nothing, so throwing on is never worse than banking, and a bankable total ``t`` holding
@@ -295,6 +295,7 @@ def keep_gains(rules: Rules) -> FloatArray:
         best = np.maximum.reduceat(vals, m.o_starts)
         new = np.zeros(7)
         new[1:] = np.add.reduceat(best * m.weights, m.n_starts) + six
+        new[6] += m.bonus_farkle * (m.bonus_units * UNIT + c[6])  # the throw after a bonus
         new[0] = new[6]
         if np.max(np.abs(new - c)) <= 1e-12 * max(1.0, float(np.max(new))):
             return new
@@ -366,13 +367,15 @@ def _asymptote(
                     else (w * max(u for u, c in ents if c != HOT) * UNIT)
                 )
         denom = 1.0 - loop - m.bonus_farkle
-        a = (n_plain + six) / denom
+        # farkle_keeps_points: far up a farkle banks the total, like a keep of no points
+        kept = m.farkle[6] if m.rules.farkle_keeps_points else 0.0
+        a = (n_plain + six + kept) / denom
         b = (
             s_plain
             + a * s_hot
             + a * m.bonus_farkle * m.bonus_units * UNIT
             + six * six_pts
-            + m.farkle[6] * fv
+            + (m.farkle[6] - kept) * fv
             + m.toxic[6] * ctx.toxic_value
         ) / denom
     s1 = 0.0
