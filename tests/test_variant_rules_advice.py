@@ -325,3 +325,18 @@ def test_the_review_counts_the_bonus_on_the_first_throw_only(tmp_path: Path) -> 
     review = review_events(events, policy_for(rules, tmp_path))
     outcomes = [th.outcome for th in review.turns[0].throws]
     assert outcomes == ["six_dice_bonus", "farkle"]
+
+
+def test_a_policy_read_from_disk_values_singles_before_the_board_too(tmp_path: Path) -> None:
+    from scorekeeper.strategy import clear_memory
+
+    rules = find_rules("standard", {"singles_until_open": True, "bank_max_dice_left": 3})
+    solved = policy_for(rules, tmp_path)
+    clear_memory()
+    read = policy_for(rules, tmp_path)
+    assert read is not solved
+    assert read.off_board.model.rules == rules.opening_scoring()
+    assert np.array_equal(read.off_board.D, solved.off_board.D)
+    first = advise(rules, "1 1 1 5 2 3", on_board=False, policy=solved).to_dict()
+    again = advise(rules, "1 1 1 5 2 3", on_board=False, policy=read).to_dict()
+    assert first == again and first["best"]["points"] <= 350
