@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import logging
+import sqlite3
 import threading
 import time
 from collections.abc import Iterator
@@ -26,6 +28,7 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 from werkzeug.exceptions import ServiceUnavailable
 
+from scorekeeper.errors import GameNotFoundError
 from scorekeeper.game import replay
 from scorekeeper.game.export import game_csv, game_export
 from scorekeeper.store import CHANGES, connect, read_log, snapshot, version_of
@@ -34,6 +37,7 @@ from scorekeeper.web.api_advice import advice_known
 from scorekeeper.web.db import db_path, get_db
 
 bp = Blueprint("api_stream", __name__, url_prefix="/api")
+log = logging.getLogger(__name__)
 
 DEFAULT_MAX_STREAMS = 16
 DEFAULT_MAX_STREAMS_PER_CLIENT = 8
@@ -210,6 +214,10 @@ def stream(game_id: str) -> Response:
                     return
                 count = CHANGES.wait(seen, min(CHECK_S, left, keepalive))
                 woke, seen = count != seen, count
+        except (GameNotFoundError, sqlite3.OperationalError) as exc:
+            # the game is gone, or the database cannot be read now: end the stream (the
+            # browser reconnects in a second and gets the answer in words)
+            log.info("stream of game %s ended: %s", game_id, exc)
         finally:
             conn.close()
 
