@@ -46,6 +46,7 @@ OPTIONS: dict[str, dict[str, object]] = {
     "exact target, bust": {"exact_target": True, "exact_overshoot": "bust"},
     "tie_break=full_round": {"tie_break": "full_round"},
     "bank_max_dice_left=2": {"bank_max_dice_left": 2},
+    "bank_max=2, must roll": {"bank_max_dice_left": 2, "hot_dice": "must_roll"},
     "farkle_keeps_points": {"farkle_keeps_points": True},
 }
 

@@ -5,8 +5,8 @@ against a plain brute force), and saying so where it does not.
 * ``singles_until_open``: before the board only single 1s and 5s score;
 * ``exact_overshoot=bust``: the points objective already counts an overshoot as nothing;
 * ``bank_max_dice_left`` and ``farkle_keeps_points``: exact (brute force state by state past
-  the solver's cap), except with must-roll hot dice or a bonus on every six-dice throw (the
-  first) or toxic twos (the second), where the advice says it is not exact.
+  the solver's cap), with optional or must-roll hot dice and a six-dice bonus; the second not
+  with toxic twos, where the advice says it is not exact.
 """
 
 from __future__ import annotations
@@ -174,12 +174,53 @@ def test_a_bust_is_valued_as_nothing_like_an_overshoot() -> None:
     assert b.to_dict()["exact"] is True
 
 
-@pytest.mark.parametrize(("preset", "most"), [("standard", 2), ("standard", 0), ("minimal", 1)])
-def test_banking_with_few_dice_left_is_the_brute_force(preset: str, most: int) -> None:
-    rules = find_rules(preset, {"opening_minimum": 0, "bank_max_dice_left": most})
-    brute = brute_turn_value(table_scorer(rules), most=most)
-    assert solve_policy(rules).points_per_turn == pytest.approx(brute, abs=1e-9)
-    assert brute != pytest.approx(brute_turn_value(table_scorer(rules)), abs=1.0)
+@pytest.mark.parametrize(
+    ("preset", "most", "house"),
+    [
+        ("standard", 2, {}),
+        ("standard", 0, {}),
+        ("minimal", 1, {}),
+        ("original", 2, {"opening_minimum": 0}),  # must-roll hot dice
+        ("standard", 2, {"six_dice_farkle_bonus": 500}),
+    ],
+    ids=str,
+)
+def test_banking_with_few_dice_left_is_the_brute_force(
+    preset: str, most: int, house: dict[str, Any]
+) -> None:
+    rules = find_rules(preset, {"opening_minimum": 0, "bank_max_dice_left": most, **house})
+    bonus = rules.six_dice_farkle_bonus
+    must_roll = rules.hot_dice == "must_roll"
+    stand, throw, _ = brute_states(
+        table_scorer(rules), least=0, bonus=bonus, most=most, every=bonus > 0, must_roll=must_roll
+    )
+    assert solve_policy(rules).points_per_turn == pytest.approx(throw[0, 6], abs=1e-9)
+    free = brute_states(
+        table_scorer(rules), least=0, bonus=bonus, most=6, every=bonus > 0, must_roll=must_roll
+    )[1]
+    assert throw[0, 6] != pytest.approx(free[0, 6], abs=1.0)
+    table = solve_turn(solve_policy(rules).on_board.model, Context(), (0.0,))
+    rows = range(1, 600)
+    for col in (0, 1, 2, 3, 4, 5):
+        got = [table.state(i, col) for i in rows]
+        want = [stand[i, col if col else 6] for i in rows]
+        assert got == pytest.approx(want, rel=1e-12, abs=1e-9), col
+    assert advise(rules, "1 5 2 3 4 6", banked=1000).to_dict()["exact"] is True
+
+
+def test_a_longer_extension_above_the_cap_changes_nothing(monkeypatch: pytest.MonkeyPatch) -> None:
+    from scorekeeper.strategy import solver
+
+    rules = find_rules("original", {"bank_max_dice_left": 2})
+    model = solve_policy(rules).on_board.model
+    first = solve_turn(model, Context(target_units=200), (0.0,))
+    monkeypatch.setattr(solver, "FORCED_EXTENSION", 2 * solver.FORCED_EXTENSION)
+    longer = solve_turn(model, Context(target_units=200), (0.0,))
+    assert longer.top > first.top
+    rows = first.top - solver.FORCED_EXTENSION // 2  # the extension the solve relies on
+    assert rows > 200  # every total below the target and far above
+    assert np.max(np.abs(longer.D[:rows] - first.D[:rows])) < 1e-12
+    assert np.max(np.abs(longer.R[:rows] - first.R[:rows])) < 1e-12
 
 
 def test_states_that_may_not_bank_are_the_brute_force_up_to_and_past_the_cap() -> None:
@@ -269,7 +310,6 @@ def test_advice_refuses_a_bank_with_too_many_dice_left() -> None:
 @pytest.mark.parametrize(
     ("overrides", "name"),
     [
-        ({"bank_max_dice_left": 2, "hot_dice": "must_roll"}, "bank_max_dice_left"),
         ({"farkle_keeps_points": True, "toxic_twos": True}, "farkle_keeps_points"),
     ],
 )

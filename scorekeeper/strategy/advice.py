@@ -133,15 +133,6 @@ class Advice:
 # Options the solver does not value, each with when it is in play: advice under them says
 # it is not exact instead of advising as if they were off without a word.
 _NOT_MODELLED: dict[str, Callable[[Rules], bool]] = {
-    # exact, except where six dice may have to be thrown far above the cap (hot dice that
-    # must roll, a six-dice bonus on every throw): that closed form assumes a plain bank
-    "bank_max_dice_left": lambda r: (
-        r.bank_max_dice_left < 6
-        and (
-            r.hot_dice == "must_roll"
-            or (r.six_dice_farkle_bonus > 0 and not r.six_dice_farkle_bonus_first_throw)
-        )
-    ),
     # exact without toxic twos (a wipe loses the total: see keep_gains)
     "farkle_keeps_points": lambda r: r.farkle_keeps_points and r.toxic_twos,
 }

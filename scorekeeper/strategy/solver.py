@@ -411,6 +411,26 @@ def _cap(m: ChanceModel, ctx: Context, fv: FloatArray, hot_forced: bool, b: Floa
     return cap
 
 
+# Units solved above the cap when six dice may have to be thrown there under
+# ``bank_max_dice_left`` (see ``_forced_sixes_limited``).
+FORCED_EXTENSION = 1200
+
+
+def _forced_sixes_limited(m: ChanceModel) -> bool:
+    """Whether six dice may have to be thrown above the cap (must-roll hot dice, a six-dice
+    bonus on any throw) while ``bank_max_dice_left`` stops some keeps from banking.
+
+    The closed form of such a throw (``_asymptote``) takes every plain keep as a bank, which
+    a keep that leaves too many dice is not. So the grid runs ``FORCED_EXTENSION`` units (60,000
+    points) above the cap by backward induction, every state exact, and only beyond it uses
+    the closed form: a value there reaches a state below the cap only through a chain of
+    forced throws that climbs all that way without a bank or a farkle, far below 1e-12 (a
+    test doubles the extension and sees no change)."""
+    rules = m.rules
+    forced = rules.hot_dice == "must_roll" or m.bonus_farkle > 0
+    return rules.bank_max_dice_left < 6 and forced
+
+
 def solve_turn(
     m: ChanceModel, ctx: Context, farkle_values: Sequence[float] = (0.0,), min_top: int = 0
 ) -> TurnTable:
@@ -430,6 +450,8 @@ def solve_turn(
         bound = max(_cap(m, ctx, fv, hot_forced, b), s1, ctx.six_ones_floor or 0.0)
         top = max(math.ceil(bound / UNIT), ctx.min_units, ctx.target_units or 0) + 1
     top = max(top, min_top)
+    if _forced_sixes_limited(m) and ctx.exact_units is None:
+        top += FORCED_EXTENSION
     n_rows = top + m.max_units + 1
     k = len(fv)
     D = np.zeros((n_rows, 6, k))
