@@ -280,3 +280,22 @@ def test_tablet_upload_refusals(camera_app: Callable[..., Flask], tablet_app: Fl
     demo = camera_app(CAMERA="none").test_client()
     r = demo.post("/api/camera/frame", data=data, content_type="image/jpeg")
     assert r.status_code == 409 and "--camera tablet" in r.get_json()["message"]
+
+
+def test_camera_views_are_bounded_per_device_and_in_all(demo_app: Flask) -> None:
+    demo_app.config.update(CAMERA_MAX_STREAMS=3, CAMERA_MAX_STREAMS_PER_CLIENT=2)
+    client = demo_app.test_client()
+    here = {"REMOTE_ADDR": "10.0.0.5"}
+    open_views = [client.get("/api/camera/stream", environ_base=here) for _ in range(2)]
+    refused = client.get("/api/camera/stream", environ_base=here)
+    assert refused.status_code == 503 and "already has 2 camera views" in refused.json["message"]
+    other = client.get("/api/camera/stream", environ_base={"REMOTE_ADDR": "10.0.0.6"})
+    assert other.status_code == 200
+    full = client.get("/api/camera/stream", environ_base={"REMOTE_ADDR": "10.0.0.7"})
+    assert full.status_code == 503 and "all 3 camera views" in full.json["message"]
+    assert full.headers["Retry-After"] == "5"
+    for resp in [*open_views, other]:
+        resp.close()
+    again = client.get("/api/camera/stream", environ_base={"REMOTE_ADDR": "10.0.0.7"})
+    assert again.status_code == 200
+    again.close()

@@ -66,6 +66,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         CAMERA=None,  # None: "none" when testing, else "auto"
         CAMERA_LOG=None,  # None: beside DATABASE
         CAMERA_MAX_STREAMS=4,
+        CAMERA_MAX_STREAMS_PER_CLIENT=2,
         CAMERA_MAX_UPLOAD_BYTES=MAX_UPLOAD_BYTES,
         PHOTO_MAX_UPLOAD_BYTES=camera_api.PHOTO_MAX_BYTES,
         CAMERA_STREAM_FPS=15.0,

@@ -54,18 +54,20 @@ class StreamSlots:
         self.open = 0
         self.by_client: dict[str, int] = {}
 
-    def take(self, client: str, limit: int, per_client: int) -> str | None:
+    def take(
+        self, client: str, limit: int, per_client: int, what: str = "live views"
+    ) -> str | None:
         """Take a slot for ``client``; or, when ``limit`` streams are open in all or
-        ``per_client`` from this client, take none and say why."""
+        ``per_client`` from this client, take none and say why (naming them ``what``)."""
         with _slots_lock:
             mine = self.by_client.get(client, 0)
             if mine >= per_client:
                 return (
-                    f"this device ({client}) already has {mine} live views open, the most one"
-                    " device may; close a tab or window showing a game and retry"
+                    f"this device ({client}) already has {mine} {what} open, the most one"
+                    " device may; close one (a tab or window) and retry"
                 )
             if self.open >= limit:
-                return f"all {limit} live views this server allows are open; retry in a few seconds"
+                return f"all {limit} {what} this server allows are open; retry in a few seconds"
             self.open += 1
             self.by_client[client] = mine + 1
             return None

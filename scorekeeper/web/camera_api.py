@@ -11,7 +11,7 @@ from __future__ import annotations
 import atexit
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -28,6 +28,7 @@ from scorekeeper.errors import CameraError
 from scorekeeper.store import default_db_path
 from scorekeeper.vision.imageio import decode_image
 from scorekeeper.web.api import json_body, require_control
+from scorekeeper.web.api_stream import StreamSlots
 from scorekeeper.web.params import game_id_field, opt_int_arg, text_arg
 
 bp = Blueprint("camera_api", __name__, url_prefix="/api/camera")
@@ -61,9 +62,7 @@ def camera_service(app: Flask | None = None) -> CameraService:
         if svc is None:
             svc = _build_service(app)
             app.extensions["camera"] = svc
-            app.extensions["camera_streams"] = threading.BoundedSemaphore(
-                int(app.config.get("CAMERA_MAX_STREAMS", 4))
-            )
+            app.extensions["camera_streams"] = StreamSlots()
             svc.start()
             atexit.register(svc.stop)
     return svc
@@ -236,27 +235,37 @@ def snapshot() -> Any:
 def stream() -> Any:
     """``GET /api/camera/stream``: MJPEG (multipart/x-mixed-replace) live view with the overlay."""
     svc = camera_service()
-    slots: threading.BoundedSemaphore = current_app.extensions["camera_streams"]
-    if not slots.acquire(blocking=False):
-        return jsonify(
-            error="service_unavailable",
-            message="too many live views are open; close one or use /api/camera/snapshot.jpg",
-        ), 503
-    max_fps = float(current_app.config.get("CAMERA_STREAM_FPS", 15.0))
+    slots: StreamSlots = current_app.extensions["camera_streams"]
+    client = request.remote_addr or "?"
+    cfg = current_app.config
+    refusal = slots.take(
+        client,
+        int(cfg.get("CAMERA_MAX_STREAMS", 4)),
+        int(cfg.get("CAMERA_MAX_STREAMS_PER_CLIENT", 2)),
+        "camera views",
+    )
+    if refusal is not None:
+        resp = jsonify(
+            error="service_unavailable", message=f"{refusal}, or use /api/camera/snapshot.jpg"
+        )
+        resp.headers["Retry-After"] = "5"
+        return resp, 503
+    max_fps = float(cfg.get("CAMERA_STREAM_FPS", 15.0))
+    gone = request.environ.get("waitress.client_disconnected") or (lambda: False)
     resp = Response(
-        _mjpeg(svc, max_fps),
+        _mjpeg(svc, max_fps, gone),
         mimetype=f"multipart/x-mixed-replace; boundary={BOUNDARY}",
         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"},
     )
-    resp.call_on_close(slots.release)
+    resp.call_on_close(lambda: slots.release(client))
     return resp
 
 
-def _mjpeg(svc: CameraService, max_fps: float) -> Iterator[bytes]:
+def _mjpeg(svc: CameraService, max_fps: float, gone: Callable[[], bool]) -> Iterator[bytes]:
     last = -1
     next_t = 0.0
     first = True
-    while svc.running:
+    while svc.running and not gone():
         now = time.monotonic()
         if next_t > now:
             time.sleep(next_t - now)
