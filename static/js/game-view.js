@@ -108,7 +108,7 @@ export function eventFlash(st) {
   const ev = st.last_event || {};
   const all = ev.all || [ev.type];
   const text = ev.message || "";
-  const farkle = all.includes("farkle") || all.includes("farkle_penalty");
+  const farkle = all.includes("farkle") || all.includes("farkle_penalty") || all.includes("farkle_kept");
   // a game won (or tied) on the last turn's farkle or toxic twos flashes the winner
   const how = farkle ? "A farkle on the last turn. " : all.includes("toxic_twos") ? "Toxic twos on the last turn. " : "";
   if (all.includes("win")) return { kind: "good", big: "★ WINNER! ★", text: how + text, ms: 3000 };

@@ -28,7 +28,8 @@ function renderSheet(st) {
         const t = r[i];
         if (!t) return h("td", {}, "");
         const signed = t.banked >= 0 ? `+${fmt(t.banked)}` : fmt(t.banked);
-        const pts = t.outcome === "farkle" ? (t.banked < 0 ? `F ${fmt(t.banked)}` : "F") : signed;
+        const pts = t.outcome === "farkle" ? (t.banked < 0 ? `F ${fmt(t.banked)}` : "F")
+          : t.outcome === "farkle_kept" ? `F ${signed}` : signed;
         const mark = t.corrected ? " ✎" : "";
         return h("td", { title: t.corrected ? "corrected" : null }, `${pts} / ${fmt(t.scores ? t.scores[i] : t.score)}${mark}`);
       })))),
