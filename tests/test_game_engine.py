@@ -128,7 +128,7 @@ def test_bad_rules_in_a_setup() -> None:
 @pytest.mark.parametrize(
     ("body", "words"),
     [
-        ({"type": "roll"}, "unknown action type"),
+        ({"type": "rol"}, "unknown action type"),
         ({"type": "throw"}, "needs dice"),
         ({"type": "throw", "dice": "115"}, "needs dice"),
         ({"type": "throw", "dice": [1, 7]}, "bad die 7"),

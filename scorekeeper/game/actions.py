@@ -2,7 +2,8 @@
 
 An action is a frozen dataclass (:class:`Throw`, :class:`KeepDice`, :class:`Bank`,
 :class:`QuickScore`, :class:`PassChoice`, :class:`Join`, :class:`Leave`, :class:`End`,
-:class:`Undo`, :class:`Redo`, :class:`Correct`); the stored
+:class:`Undo`, :class:`Redo`, :class:`Correct`, :class:`Adjust`; and :class:`Roll`, which a
+client sends and the server stores as the throw of its virtual dice); the stored
 event log holds their JSON form, and ``from_json``/``to_json`` round-trip it (``from_json``
 checks each field's value; ``parse_action`` also refuses fields an action does not take).
 ``parse_setup`` checks the body of ``POST /api/games`` into the ``create`` event;
@@ -33,6 +34,8 @@ from scorekeeper.scoring import MAX_DICE
 MAX_PLAYERS = 86
 MAX_NAME = 40
 MAX_QUICK_POINTS = 1_000_000
+MAX_ADJUST_POINTS = 1_000_000
+MAX_REASON = 80
 
 
 def clean_name(value: Any, what: str = "a player name") -> str:
@@ -212,24 +215,100 @@ class _Plain:
 
 @dataclass(frozen=True)
 class Throw:
-    """Dice thrown, entered by hand or read by the camera."""
+    """Dice thrown: entered by hand, read by the camera, or rolled by the app's virtual dice
+    (``app``: stored by the server for a :class:`Roll`, never accepted from a client)."""
 
     TYPE: ClassVar[str] = "throw"
     dice: tuple[int, ...]
-    source: Literal["manual", "camera"] = "manual"
+    source: Literal["manual", "camera", "app"] = "manual"
 
     @classmethod
     def from_json(cls, data: Mapping[str, Any]) -> Throw:
         """The throw of an event ``{"type": "throw", "dice": [...], "source": ...}``."""
         dice = _dice(data.get("dice"), cls.TYPE)
         source = data.get("source", "manual")
-        if source == "manual" or source == "camera":
+        if source == "manual" or source == "camera" or source == "app":
             return cls(dice, source)
         raise ActionError(f"unknown throw source {source!r}; it is manual or camera")
 
     def to_json(self) -> dict[str, Any]:
         """The event as stored."""
         return {"type": self.TYPE, "dice": list(self.dice), "source": self.source}
+
+
+@dataclass(frozen=True)
+class Roll(_Plain):
+    """A throw of the app's fair virtual dice for the dice not set aside: the server rolls
+    them and stores a :class:`Throw` with source ``app`` (so a client cannot choose them)."""
+
+    TYPE: ClassVar[str] = "roll"
+
+
+@dataclass(frozen=True)
+class Adjust:
+    """Points added to (or taken from, when negative) a player's score by hand, with the
+    reason: a table's own penalty or bonus."""
+
+    TYPE: ClassVar[str] = "adjust"
+    player: str | int
+    points: int
+    reason: str
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Adjust:
+        """The adjustment of an event ``{"type": "adjust", "player": name or seat,
+        "points": N, "reason": text}``."""
+        player = data.get("player")
+        if isinstance(player, bool) or not isinstance(player, (str, int)):
+            raise ActionError(
+                "an adjustment needs player: the name (or seat number) of the player whose"
+                f" score changes, got {_kind(player)}"
+            )
+        points = data.get("points")
+        if isinstance(points, bool) or not isinstance(points, int):
+            raise ActionError(
+                "an adjustment needs points: a whole number of points to add (negative to take"
+                f" away), e.g. -1 or 500, got {_kind(points)}"
+            )
+        if points == 0 or abs(points) > MAX_ADJUST_POINTS:
+            raise ActionError(
+                f"an adjustment of {points:,} points is not accepted: it is a whole number from"
+                f" -{MAX_ADJUST_POINTS:,} to {MAX_ADJUST_POINTS:,}, and not 0"
+            )
+        reason = data.get("reason")
+        if reason is None or (isinstance(reason, str) and not reason.strip()):
+            raise ActionError(
+                'an adjustment needs a reason, e.g. "sang the farkle song": the table sees'
+                " it in the history and the exports"
+            )
+        return cls(
+            player if isinstance(player, int) else clean_name(player),
+            points,
+            _reason(reason),
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The event as stored."""
+        return {
+            "type": self.TYPE,
+            "player": self.player,
+            "points": self.points,
+            "reason": self.reason,
+        }
+
+
+def _reason(value: Any) -> str:
+    """An adjustment's reason: text of 1 to 80 printable characters, trimmed."""
+    if not isinstance(value, str):
+        raise ActionError(f"an adjustment's reason must be text, got {_kind(value)}")
+    text = unicodedata.normalize("NFC", " ".join(value.split()))
+    if len(text) > MAX_REASON:
+        raise ActionError(
+            f"the reason has {len(text)} characters; at most {MAX_REASON} are accepted"
+        )
+    if any(unicodedata.category(ch).startswith("C") for ch in text):
+        raise ActionError(f"the reason {text!r} contains control characters")
+    return text
 
 
 @dataclass(frozen=True)
@@ -445,12 +524,29 @@ def _turn_actions(value: Any) -> tuple[TurnAction, ...]:
                 f"unknown field(s) {sorted(extra)} in action {n} of the correction (a {kind});"
                 f" it accepts: {', '.join(sorted(allowed))}"
             )
+        if kind == Throw.TYPE and item.get("source") == "app":
+            raise ActionError(
+                f'action {n} of the correction claims source "app" (the server\'s virtual'
+                " dice); a corrected throw is entered by hand: leave source out or send manual"
+            )
         out.append(TURN_ACTIONS[kind].from_json(item))
     return tuple(out)
 
 
 Action = (
-    Throw | KeepDice | Bank | QuickScore | PassChoice | Join | Leave | End | Undo | Redo | Correct
+    Throw
+    | KeepDice
+    | Bank
+    | QuickScore
+    | PassChoice
+    | Join
+    | Leave
+    | End
+    | Undo
+    | Redo
+    | Correct
+    | Roll
+    | Adjust
 )
 ACTIONS: dict[str, type[Action]] = {
     a.TYPE: a
@@ -466,6 +562,8 @@ ACTIONS: dict[str, type[Action]] = {
         Join,
         Leave,
         End,
+        Roll,
+        Adjust,
     )
 }
 ACTION_TYPES = tuple(ACTIONS)
@@ -493,6 +591,12 @@ def parse_action(body: Any) -> dict[str, Any]:
         raise ActionError(
             f"unknown field(s) {sorted(extra)} for a {kind}; it accepts: "
             + ", ".join(sorted(allowed))
+        )
+    if kind == Throw.TYPE and body.get("source") == "app":
+        raise ActionError(
+            'a throw\'s source "app" is the server\'s own virtual dice: send {"type": "roll"}'
+            " to have the dice not set aside rolled, or enter the dice with source manual or"
+            " camera"
         )
     return ACTIONS[kind].from_json(body).to_json()
 

@@ -26,6 +26,7 @@ from scorekeeper.errors import ActionError, GameRuleError
 from scorekeeper.game.actions import (
     ACTIONS,
     Action,
+    Adjust,
     Bank,
     Correct,
     End,
@@ -35,6 +36,7 @@ from scorekeeper.game.actions import (
     PassChoice,
     QuickScore,
     Redo,
+    Roll,
     Throw,
     Undo,
     action_from_json,
@@ -80,6 +82,7 @@ class Game:
         self.winners: list[int] = []
         self.over = False
         self.history: list[dict[str, Any]] = []
+        self.adjustments: list[dict[str, Any]] = []  # scores changed by hand, with reasons
         self.last_event: dict[str, Any] = {}
         self.version = 0  # the log's version this state is at (set by the log's replay)
         self.undoable: dict[str, Any] | None = None  # what the next undo would take back
@@ -129,6 +132,13 @@ class Game:
         match action:
             case Undo() | Redo() | Correct():
                 raise GameRuleError(f"{action.TYPE!r} is not an action the game can apply")
+            case Roll():
+                raise GameRuleError(
+                    "a roll is turned into the throw of the virtual dice before the game"
+                    " applies it (scorekeeper.game.roller.rolled_event)"
+                )
+            case Adjust():
+                self._adjust(action)
             case Throw():
                 self._throw(action)
             case KeepDice():
@@ -162,7 +172,13 @@ class Game:
     def _words(self, action: Action, who: str, total: int) -> str:
         match action:
             case Throw():
-                return f"{who} threw {Dice(action.dice)}"
+                rolled = " (virtual dice)" if action.source == "app" else ""
+                return f"{who} threw {Dice(action.dice)}{rolled}"
+            case Roll():
+                return f"{who} rolled the virtual dice"
+            case Adjust():
+                name = self._name_of(action.player)
+                return f"{name} {action.points:+,} ({action.reason})"
             case KeepDice():
                 keep = self.table.keep(Dice(action.dice).counts)
                 points = f", {_n(keep.points)}" if keep is not None else ""
@@ -185,13 +201,7 @@ class Game:
             case Join():
                 return f"{action.name} joined"
             case Leave():
-                seat = action.player
-                name = (
-                    self.players[seat].name
-                    if isinstance(seat, int) and 0 <= seat < len(self.players)
-                    else str(seat)
-                )
-                return f"{name} left"
+                return f"{self._name_of(action.player)} left"
             case End():
                 return "the game ended"
             case Correct():
@@ -201,6 +211,11 @@ class Game:
 
     def _cur(self) -> Player:
         return self.players[self.current]
+
+    def _name_of(self, seat: str | int) -> str:
+        if isinstance(seat, int) and 0 <= seat < len(self.players):
+            return self.players[seat].name
+        return str(seat)
 
     def _require_playing(self) -> None:
         if self.over:
@@ -275,7 +290,8 @@ class Game:
             return
         t.throw = dice
         t.source = entry["source"]
-        self._event("throw", f"{p.name} threw {dice}.", points=None)
+        rolled = " with the virtual dice" if action.source == "app" else ""
+        self._event("throw", f"{p.name} threw {dice}{rolled}.", points=None)
 
     def _farkle(self, p: Player, note: str) -> None:
         t = self.turn
@@ -594,6 +610,39 @@ class Game:
         if seat == self.current:
             self.turn.log.append({"left": True})
             self._end_turn(Outcome.LEFT, 0, f"{p.name} left", count=False)
+
+    def _adjust(self, action: Adjust) -> None:
+        if self.over:
+            raise GameRuleError(
+                f"the game is over ({self._result_words()}): its scores are final, so an"
+                " adjustment is refused; undo the last action to reopen the game first"
+            )
+        seat = self._seat(action.player)
+        p = self.players[seat]
+        if not p.active:
+            raise GameRuleError(f"{p.name} has left the game; only a player in it is adjusted")
+        p.score += action.points
+        if seat == self.leader and self.to_beat is not None:
+            self.to_beat = p.score  # the final round's score to beat follows the leader
+        self.adjustments.append(
+            {
+                "turn": self.turn.number,
+                "after_turns": len(self.history),
+                "seat": seat,
+                "player": p.name,
+                "points": action.points,
+                "reason": action.reason,
+                "score": p.score,
+                "scores": [pl.score for pl in self.players],
+            }
+        )
+        self._event(
+            "adjust",
+            f"{p.name}'s score adjusted by {action.points:+,} ({action.reason}): now"
+            f" {_n(p.score)}.",
+            points=action.points,
+            player=p.name,
+        )
 
     def _end(self) -> None:
         self._require_playing()

@@ -63,7 +63,9 @@ def _team_seats(game: Game) -> dict[str, list[int]]:
 def game_csv(game: Game) -> str:
     """The turn log as CSV: one row per turn (``corrected`` says what a corrected turn was),
     then every player's score after that turn and, in a team game, every team's total
-    (columns ``team NAME``).
+    (columns ``team NAME``). A score adjusted by hand is a row of its own, outcome
+    ``adjustment``, its reason in ``note``, where it was entered (a throw of the app's virtual
+    dice reads ``(virtual dice)`` in ``throws``).
 
     When a player starts on points (a handicap) a first row, turn 0 with outcome ``start``,
     gives everyone's starting score.
@@ -89,8 +91,33 @@ def game_csv(game: Game) -> str:
         given = ", ".join(f"{p.name} {p.start_score}" for p in game.players if p.start_score)
         note = _cell(f"starting points: {given}")
         writer.writerow([0, "", "start", "", "", "", "", note, "", *starts, *totals(starts)])
-    for h in game.history:
-        scores = list(h["scores"]) + [0] * (len(game.players) - len(h["scores"]))
+
+    def padded(scores: Sequence[int]) -> list[int]:
+        return list(scores) + [0] * (len(game.players) - len(scores))
+
+    def adjustments(done: int) -> None:
+        for a in game.adjustments:
+            if a["after_turns"] == done:
+                scores = padded(a["scores"])
+                writer.writerow(
+                    [
+                        a["turn"],
+                        _cell(a["player"]),
+                        "adjustment",
+                        a["points"],
+                        a["points"],
+                        a["score"],
+                        "",
+                        _cell(a["reason"]),
+                        "",
+                        *scores,
+                        *totals(scores),
+                    ]
+                )
+
+    adjustments(0)
+    for done, h in enumerate(game.history, 1):
+        scores = padded(h["scores"])
         writer.writerow(
             [
                 h["turn"],
@@ -106,6 +133,7 @@ def game_csv(game: Game) -> str:
                 *totals(scores),
             ]
         )
+        adjustments(done)
     won = game.to_json()["team_winners"] if teams else []
     if won:
         scores = [p.score for p in game.players]

@@ -33,6 +33,7 @@ class GameView(Protocol):
     out: list[int]
     team_draw: dict[str, Any] | None
     history: list[dict[str, Any]]
+    adjustments: list[dict[str, Any]]
     last_event: dict[str, Any]
     undoable: dict[str, Any] | None
     redoable: dict[str, Any] | None
@@ -86,6 +87,8 @@ def throws_text(throws: Sequence[dict[str, Any]]) -> str:
             parts.append(f"quick score {t['quick']}")
         elif "dice" in t:
             text = " ".join(map(str, t["dice"]))
+            if t.get("source") == "app":
+                text += " (virtual dice)"
             if t.get("keep"):
                 text += f" kept {' '.join(map(str, t['keep']))} ({t.get('points', 0)})"
             elif t.get("result"):
@@ -187,6 +190,7 @@ def state_json(game: GameView) -> dict[str, Any]:
         "team_winner": " and ".join(won) or None,
         "team_winners": won,
         "history": list(game.history),  # a copy: the game appends to its own list
+        "adjustments": list(game.adjustments),
         "stats": [{"name": pl.name, **pl.stats.to_json()} for pl in game.players],
         "last_event": game.last_event,
         "undoable": game.undoable,

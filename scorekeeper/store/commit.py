@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from scorekeeper.errors import StaleVersionError
-from scorekeeper.game import LOG_EVENTS, Game, advance, replay
+from scorekeeper.game import LOG_EVENTS, Game, advance, replay, rolled_event
 from scorekeeper.store.cache import CACHE, CHANGES, GameKey, game_key
 from scorekeeper.store.games import Snapshot, load_events, summary
 from scorekeeper.store.pool import writer_lock
@@ -125,11 +125,12 @@ def _append_one(conn: sqlite3.Connection, item: _Pending, games: _Held) -> tuple
     if game is None or item.event["type"] in LOG_EVENTS:
         events = load_events(conn, game_id)
         game = game or replay(events)
-    game = advance(game, events, item.event)
+    event = rolled_event(game, item.event)  # a roll is stored as the throw it rolled
+    game = advance(game, events, event)
     now = time.time()
     conn.execute(
         "INSERT INTO events(game_id, seq, type, data, created_at) VALUES (?, ?, ?, ?, ?)",
-        (game_id, version + 1, item.event["type"], json.dumps(dict(item.event)), now),
+        (game_id, version + 1, event["type"], json.dumps(dict(event)), now),
     )
     playing = [p.name for p in game.players if p.active] or [p.name for p in game.players]
     conn.execute(
