@@ -256,3 +256,29 @@ def test_the_final_round_score_to_beat_follows_an_adjusted_leader() -> None:
         ]
     )
     assert game.final_round and game.to_beat == 9_999
+
+
+def test_the_advisor_counts_an_adjusted_score_in_whole_50s() -> None:
+    from scorekeeper.rules import Rules
+    from scorekeeper.web.api_advice import advisor_score
+
+    plain, penalty = Rules(), Rules(farkle_streak_penalty=1000)
+    assert advisor_score(9_949, plain) == 9_900  # still needs 100 to reach 10,000, exactly
+    assert advisor_score(500, plain) == 500
+    assert advisor_score(-1, plain) == 0
+    assert advisor_score(-1, penalty) == -50
+
+
+def test_advice_goes_on_after_a_score_adjusted_off_the_50s(
+    client: FlaskClient, new_table: NewTable, app: object
+) -> None:
+    from flask import Flask
+
+    assert isinstance(app, Flask)
+    app.config["ADVICE"] = True
+    app.config["ADVICE_WAIT_S"] = 30.0
+    t = new_table(["Ann", "Bob"])
+    t.act("adjust", player="Ann", points=-1, reason="song")
+    t.throw(1, 5, 2, 3, 4, 6)
+    advice = t.state["turn"]["advice"]
+    assert advice is not None and advice["best"]

@@ -27,6 +27,7 @@ from scorekeeper.rules import Rules, named_rules
 from scorekeeper.scoring import Dice
 from scorekeeper.store import CHANGES, Snapshot
 from scorekeeper.strategy import advise, advise_pass
+from scorekeeper.strategy.model import UNIT
 from scorekeeper.web.jobs import in_advice_worker, start_advice_worker
 from scorekeeper.web.params import (
     MultiArgs,
@@ -158,6 +159,14 @@ def _compute(key: tuple[str, int], query: AdviceQuery, in_process: bool) -> None
         CHANGES.bump()  # wakes the event streams, which resend the state with its advice
 
 
+def advisor_score(score: int, rules: Rules) -> int:
+    """A score as the advisor counts it, in whole units of 50: a score adjusted by hand off
+    the 50s plays as the multiple of 50 below it (exact for the points still needed to reach
+    the target), and below 0 as 0 unless the rules' farkle penalty lets scores go negative."""
+    units = score - score % UNIT
+    return units if units >= 0 or rules.farkle_streak_penalty else 0
+
+
 def advice_known(game_id: str, version: int) -> bool:
     """Whether the advice for this game version has been worked out (it may be null)."""
     return (game_id, version) in _cache
@@ -204,10 +213,13 @@ def with_advice(snap: Snapshot, settings: AdviceSettings) -> dict[str, Any]:
                     turn["total"],
                     # starting points (a handicap) off the board: the advisor's model has
                     # no banked points before the board, so it plays them as 0
-                    player["score"] if player["on_board"] else min(player["score"], 0),
+                    advisor_score(
+                        player["score"] if player["on_board"] else min(player["score"], 0),
+                        snap.rules,
+                    ),
                     player["on_board"],
                     player["farkle_streak"],
-                    state["to_beat"] if state["final_round"] else None,
+                    advisor_score(state["to_beat"], snap.rules) if state["final_round"] else None,
                     cache_dir,
                     (passed["total"], passed["dice"]) if passed else None,
                 )

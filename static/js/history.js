@@ -52,14 +52,31 @@ function wasText(t) {
   return was ? `was ${was.throws || "no throws"}, ${String(was.outcome).replace(/_/g, " ")} ${fmt(was.banked)}` : "";
 }
 
+/** A score adjusted by hand, as a row of the log: who, the reason, the points, the score. */
+function adjustRow(a) {
+  const signed = a.points >= 0 ? `+${fmt(a.points)}` : fmt(a.points);
+  return h("tr", { class: "adjustment", "data-adjust-turn": a.turn },
+    h("td", {}, String(a.turn)), h("td", { title: a.player }, a.player),
+    h("td", {}, "± adjusted"),
+    h("td", {}, h("span", { class: "adjust-reason" }, a.reason)),
+    h("td", { class: "num" }, signed), h("td", { class: "num" }, fmt(a.score)));
+}
+
+/** The log's rows: each finished turn, with the adjustments entered after it in between. */
+function logRows(turns, adjustments, turnRow) {
+  const after = (n) => adjustments.filter((a) => a.after_turns === n).map(adjustRow);
+  return [...after(0), ...turns.flatMap((t, i) => [turnRow(t), ...after(i + 1)])];
+}
+
 function renderLog(st) {
   const turns = st.history || [];
-  if (!turns.length) { fill($("#log"), h("p", { class: "muted" }, "No turns played yet.")); return; }
+  const adjustments = st.adjustments || [];
+  if (!turns.length && !adjustments.length) { fill($("#log"), h("p", { class: "muted" }, "No turns played yet.")); return; }
   const controls = Boolean(game && game.control);
   fill($("#log"), h("table", { class: "log" },
     h("thead", {}, h("tr", {}, ["#", "Player", "Throws", "Result", "Points", "Score"].map((c, i) =>
       h("th", { scope: "col", class: i >= 4 ? "num" : "" }, c)))),
-    h("tbody", {}, turns.map((t) => h("tr", {
+    h("tbody", {}, logRows(turns, adjustments, (t) => h("tr", {
       class: [t.outcome === "farkle" ? "farkle" : "", t.corrected ? "corrected" : ""].join(" ").trim(),
       "data-turn": t.turn },
       h("td", {}, String(t.turn)), h("td", { title: t.player }, t.player),
@@ -71,7 +88,8 @@ function renderLog(st) {
           return h("div", {}, th.took ? `took over ${what}` : `declined ${what}`);
         }
         if (th.left) return h("div", {}, "left the game");
-        return h("div", {}, diceRow(th.dice || [], 22), th.keep ? ` keep ${th.keep.join(" ")} → ${fmt(th.points)}` : "",
+        const rolled = th.source === "app" ? h("span", { class: "rolled-tag", title: "rolled by the app's virtual dice" }, " (virtual dice)") : "";
+        return h("div", {}, diceRow(th.dice || [], 22), rolled, th.keep ? ` keep ${th.keep.join(" ")} → ${fmt(th.points)}` : "",
           th.result ? ` (${th.result.replace(/_/g, " ")})` : "");
       })),
       h("td", {}, turnLine(t),

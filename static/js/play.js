@@ -187,7 +187,8 @@ function renderTurn(st) {
   const t = st.turn;
   const p = st.players[st.current];
   fill($("#turn-title"), h("span", { class: "tname", title: p.name }, p.name), "'s turn");
-  $("#turn-sub").textContent = `turn ${t.number}${t.source === "camera" ? " · throw read by the camera" : ""}`;
+  const from = { camera: " · throw read by the camera", app: " · rolled by the app's virtual dice" }[t.source] || "";
+  $("#turn-sub").textContent = `turn ${t.number}${from}`;
   $("#turn-total").textContent = fmt(t.total);
   $("#dice-left").textContent = String(t.dice_left);
   if (t.opening_needed === null || t.opening_needed === undefined) {
@@ -279,6 +280,12 @@ function renderPadNow(t) {
     onclick: () => addDie(v) }, die(v, 56), h("span", { class: "face-num", "aria-hidden": "true" }, String(v)))));
   $("#pad-back").disabled = ui.entered.length === 0;
   $("#pad-clear").disabled = ui.entered.length === 0;
+  const roll = $("#roll-btn");
+  roll.disabled = !controls || ui.busy;
+  const icon = die(5, 22);
+  for (const name of ["role", "aria-label"]) icon.removeAttribute(name);
+  icon.setAttribute("aria-hidden", "true");
+  fill(roll, icon, ` Roll ${n} ${n === 1 ? "die" : "dice"} for me `, h("kbd", {}, "r"));
   const photo = $("#photo-btn");
   photo.disabled = !controls || ui.busy || ui.photoBusy;
   photo.textContent = ui.photoBusy ? "Reading the photo…" : "Read the dice from a photo";
@@ -481,6 +488,11 @@ $("#pad-submit").addEventListener("click", async () => {
   if (await act([{ type: "throw", dice, source }])) ui.entered = [];
   if (client.game) render(client.game, "local");
 });
+$("#roll-btn").addEventListener("click", async () => {
+  // the server rolls the dice not set aside; dice tapped on the pad give way to them
+  if (await act([{ type: "roll" }])) ui.entered = [];
+  if (client.game) render(client.game, "local");
+});
 $("#pass-take").addEventListener("click", () => act([{ type: "pass_choice", choice: "take_over" }]));
 $("#pass-fresh").addEventListener("click", () => act([{ type: "pass_choice", choice: "fresh" }]));
 $("#pad-back").addEventListener("click", () => { ui.entered.pop(); renderPad(client.game.state.turn); });
@@ -611,6 +623,7 @@ function renderTools(st) {
   $("#join-submit").disabled = !controls || st.final_round || st.tie_break;
   $("#leave-submit").disabled = !controls || active.length < 2;
   $("#end-game").disabled = !controls;
+  $("#adjust-open").hidden = !client.canControl || st.over;
 }
 
 $("#join-form").addEventListener("submit", async (e) => {
@@ -635,6 +648,42 @@ $("#end-game").addEventListener("click", (e) => {
   button.dataset.armed = "";
   button.textContent = "End the game now";
   act([{ type: "end" }]);
+});
+
+// ---------- a score adjusted by hand ----------
+function openAdjust() {
+  const st = client.game && client.game.state;
+  if (!st || !client.canControl || st.over) return;
+  const active = st.players.filter((p) => p.active !== false);
+  fill($("#adjust-player"), active.map((p) => h("option", { value: p.name, selected: p.name === st.players[st.current].name }, p.name)));
+  $("#adjust-points").value = "";
+  $("#adjust-reason").value = "";
+  $("#adjust-error").textContent = "";
+  $("#adjust-dialog").showModal();
+  $("#adjust-points").focus();
+}
+$("#adjust-open").addEventListener("click", openAdjust);
+$("#adjust-cancel").addEventListener("click", () => $("#adjust-dialog").close());
+$("#adjust-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const raw = $("#adjust-points").value.trim();
+  const points = Number(raw);
+  const reason = $("#adjust-reason").value.trim();
+  const error = $("#adjust-error");
+  if (!raw || !Number.isInteger(points) || points === 0) {
+    error.textContent = "Type a whole number of points, not 0: e.g. -1 to take a point away, 500 to add.";
+    $("#adjust-points").focus();
+    return;
+  }
+  if (!reason) {
+    error.textContent = "Give a reason (the table sees it in the history), e.g. sang the farkle song.";
+    $("#adjust-reason").focus();
+    return;
+  }
+  error.textContent = "";
+  const ok = await act([{ type: "adjust", player: $("#adjust-player").value, points, reason }]);
+  if (ok) $("#adjust-dialog").close();
+  else error.textContent = $("#message").textContent;
 });
 
 // ---------- keyboard ----------
@@ -674,6 +723,8 @@ document.addEventListener("keydown", (e) => {
     if (!$("#pass-fresh").disabled) $("#pass-fresh").click();
   } else if (e.key === "u" || e.key === "U") {
     if (!$("#undo").disabled) $("#undo").click();
+  } else if ((e.key === "r" || e.key === "R") && st.phase === "throw") {
+    if (!$("#pad-section").hidden && !$("#roll-btn").disabled) $("#roll-btn").click();
   } else if (e.key === "q" || e.key === "Q") {
     $("#quick-toggle").click();
   }
