@@ -38,6 +38,9 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
             # Streams of closed pages end at their next write: keep-alives find them soon.
             "STREAM_KEEPALIVE_S": 2,
             "MAX_STREAMS": 40,
+            # every tab comes from 127.0.0.1: the per-address limit (tested in
+            # test_server_limits) would refuse a page whose closed predecessors still stream
+            "MAX_STREAMS_PER_CLIENT": 40,
         }
     )
     server = create_server(app, host="127.0.0.1", port=0, threads=48)
