@@ -134,7 +134,7 @@ def test_demo_end_to_end_records_a_camera_throw(demo_app: Flask, tmp_path: Path)
     out = client.post(url, json=outcome, headers=auth)
     assert out.status_code == 200 and out.get_json()["exact"] is False
 
-    stats = CameraLog(log_path_for(tmp_path / "games.sqlite3")).stats()
+    stats = CameraLog(log_path_for(tmp_path / "games.sqlite3")).stats(include_demo=True)
     assert stats["recorded"] == 1 and stats["exact"] == 0
     assert stats["dice_accuracy"] == pytest.approx(5 / 6, abs=1e-3)
     assert stats["proposals"] >= 2 and stats["truth_exact_share"] == 1.0

@@ -28,6 +28,10 @@ def test_camera_stats_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixtur
     log.close()
 
     assert main(["camera-stats", "--db", str(db), "--json"]) == 0
+    stats = json.loads(capsys.readouterr().out)  # the demo's proposal is left out
+    assert stats["proposals"] == 3 and stats["demo_left_out"] == 1
+    assert "demo" not in stats["sources"]
+    assert main(["camera-stats", "--db", str(db), "--json", "--with-demo"]) == 0
     stats = json.loads(capsys.readouterr().out)
     assert stats["proposals"] == 4 and stats["recorded"] == 2 and stats["dismissed"] == 1
     assert stats["exact"] == 1 and stats["exact_share"] == 0.5
@@ -39,6 +43,7 @@ def test_camera_stats_text_and_json(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert main(["camera-stats", "--log", str(log_path_for(db))]) == 0
     text = capsys.readouterr().out
     assert "webcam" in text and "50.0%" in text and "75.0%" in text
+    assert "1 proposal of the demo camera left out" in text
 
     assert main(["camera-stats", "--db", str(tmp_path / "none.sqlite3")]) == 2
     assert "no camera log" in capsys.readouterr().err

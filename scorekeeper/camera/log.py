@@ -157,15 +157,21 @@ class CameraLog:
                 r[k] = json.loads(r[k]) if r[k] is not None else None
         return out
 
-    def stats(self) -> dict[str, Any]:
-        """Accuracy at the table: totals and per source (see :func:`summarise`)."""
+    def stats(self, *, include_demo: bool = False) -> dict[str, Any]:
+        """Accuracy at the table: totals and per source (see :func:`summarise`). The demo
+        camera's proposals are left out (its dice are no real table's, ``demo_left_out`` counts
+        them) unless ``include_demo``."""
         rows = self.rows()
+        demo = sum(1 for r in rows if r["source"] == "demo")
+        if not include_demo:
+            rows = [r for r in rows if r["source"] != "demo"]
         by_source: dict[str, list[dict[str, Any]]] = {}
         for r in rows:
             by_source.setdefault(r["source"], []).append(r)
         return {
             "log": str(self.path),
             **summarise(rows),
+            "demo_left_out": 0 if include_demo else demo,
             "sources": {s: summarise(rs) for s, rs in sorted(by_source.items())},
         }
 

@@ -52,6 +52,8 @@ class Proposal:
     votes: int
     time: float
     truth: tuple[int, ...] | None = None
+    since_frame: int = 0
+    """The first still frame of the settle it was read from (every voted frame is as new)."""
 
     def unsure(self) -> list[bool]:
         """For each of :attr:`dice` (sorted), whether the reader was unsure of it (confidence

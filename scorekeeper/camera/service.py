@@ -51,6 +51,9 @@ UPLOAD_FPS = 12.0
 FRAME_WAIT_S = 0.5
 """How long the reading thread waits for a frame before it looks whether to stop."""
 
+NO_CAMERA_FOUND = "No camera found"
+"""What the status says where ``auto`` found no webcam."""
+
 STOP_JOIN_S = 2.0
 """How long :meth:`CameraService.stop` waits for the reading thread."""
 
@@ -91,6 +94,8 @@ class CameraService:
         self._uploads = UploadLimit(max_upload_fps)
         self._capture: Capture | None = None
         self._thread: threading.Thread | None = None
+        self._threads_lock = threading.Lock()
+        self._first_cam: FrameSource | None = None
 
     # -- life cycle -----------------------------------------------------------------------
     @property
@@ -124,17 +129,62 @@ class CameraService:
         return self._uploads.rate
 
     def start(self) -> None:
-        """Start the capture and reading threads (none for ``none`` and ``tablet``)."""
+        """Start the capture and reading threads (none for ``none`` and ``tablet``; ``auto``
+        first looks for a webcam in a thread of its own and, finding none, runs no camera)."""
         if self.started:
             return
         self.started = True
         if self.spec.kind in (SourceKind.NONE, SourceKind.TABLET):
             return
-        label = "camera" if self.spec.kind == SourceKind.AUTO else self.spec.label
-        self._capture = Capture(self._make_source, label=label, **self.capture_options)
-        self._capture.start()
-        self._thread = threading.Thread(target=self._loop, name="camera-read", daemon=True)
-        self._thread.start()
+        if self.spec.kind == SourceKind.AUTO:
+            threading.Thread(target=self._probe, name="camera-probe", daemon=True).start()
+            return
+        self._start_threads()
+
+    def _start_threads(self) -> None:
+        """Start capturing and reading the resolved source (once)."""
+        with self._threads_lock:
+            if self._capture is not None or self._stop.is_set():
+                return
+            self._capture = Capture(self._make_source, label=self.label, **self.capture_options)
+            self._capture.start()
+            self._thread = threading.Thread(target=self._loop, name="camera-read", daemon=True)
+            self._thread.start()
+
+    def _probe(self) -> None:
+        """``auto``: a webcam if one opens, else no camera (the demo only when asked)."""
+        spec = SourceSpec(SourceKind.WEBCAM, "0")
+        cam = self.source_factory(spec) if self.source_factory else OpenCVSource(spec)
+        try:
+            cam.open()
+        except OSError:
+            self._resolved = SourceSpec(SourceKind.NONE)
+            return
+        self._first_cam = cam
+        self._resolved = spec
+        self._start_threads()
+
+    @property
+    def demo_available(self) -> bool:
+        """True when ``auto`` found no webcam: the demo camera starts if asked
+        (:meth:`start_demo`)."""
+        return self.spec.kind == SourceKind.AUTO and self.kind == SourceKind.NONE
+
+    def start_demo(self) -> None:
+        """Start the built-in demo camera, asked for where ``auto`` found no webcam.
+
+        :raises CameraError: the camera source is a real one, or none by choice.
+        """
+        if self.kind == SourceKind.DEMO:
+            return
+        if not self.demo_available:
+            raise CameraError(
+                f"the camera source is {self.label}; the demo camera starts only where the "
+                "server looked for a camera (--camera auto) and found none"
+            )
+        self._resolved = SourceSpec(SourceKind.DEMO)
+        self._note = "the demo camera, started on request: its dice are not a real throw"
+        self._start_threads()
 
     def stop(self) -> None:
         """Stop the threads (the log stays open)."""
@@ -147,17 +197,10 @@ class CameraService:
 
     def _make_source(self) -> FrameSource:
         spec = self._resolved
-        if spec is None:  # auto: a webcam if one opens, else the demo
-            cam = OpenCVSource(SourceSpec(SourceKind.WEBCAM, "0"))
-            try:
-                cam.open()
-            except OSError:
-                self._resolved = SourceSpec(SourceKind.DEMO)
-                self._note = "no webcam found: the demo throws the dice the game has left"
-            else:
-                self._resolved = cam.spec
-                return cam
-            spec = self._resolved
+        assert spec is not None, "a source is made only once resolved"
+        cam, self._first_cam = self._first_cam, None
+        if cam is not None:  # the webcam auto opened: its first connection
+            return cam
         if self.source_factory is not None:
             return self.source_factory(spec)
         if spec.kind == SourceKind.DEMO:
@@ -244,12 +287,17 @@ class CameraService:
             "area": self.area.to_dict(),
             "reconnects": self._capture.reconnects if self._capture else 0,
             "accepts_uploads": kind == SourceKind.TABLET,
+            "demo_available": self.demo_available,
         }
 
     def _state(self, kind: SourceKind, reading: Reading | None) -> tuple[CameraStatus, str]:
         """The picture's state and words for people, before any reader error."""
         if kind == SourceKind.NONE:
+            if self.demo_available:
+                return CameraStatus.NO_CAMERA, f"{NO_CAMERA_FOUND}: enter the dice by tapping"
             return CameraStatus.NO_CAMERA, "no camera: enter the dice by tapping"
+        if kind == SourceKind.AUTO:
+            return CameraStatus.NO_CAMERA, "looking for a camera"
         if kind == SourceKind.TABLET:
             age = time.time() - reading.time if reading else None
             if age is None:
@@ -293,12 +341,28 @@ class CameraService:
             self.log.set_setting("area", None if self.area.is_whole() else self.area.to_dict())
         return self.area
 
-    def ask_throw(self, dice: int, key: str) -> None:
-        """Ask the built-in demo for a throw of ``dice`` dice; a key not seen before throws them
-        (the play page sends a new one whenever its game waits for a throw). Keys seen before
-        change nothing, so two play pages open at once (two games, or a tab left open) do not
-        make the demo throw again at every poll. Real cameras ignore it."""
-        self._asks.ask(dice, key)
+    def ask_throw(self, dice: int, key: str) -> int:
+        """Note the throw of ``dice`` dice that a play page waits for, named by ``key`` (the
+        page sends a new one whenever its game waits for a throw), and return the frame it began
+        after: the newest frame when the key was first seen. A new key asks the built-in demo
+        to throw the dice; keys seen before change nothing, so two play pages open at once (two
+        games, or a tab left open) do not make the demo throw again at every poll."""
+        return self._asks.ask(dice, key, self._newest_frame_id())
+
+    def _newest_frame_id(self) -> int:
+        """The id of the newest frame taken (captured, if not yet read), 0 before any."""
+        cap = self._capture.latest() if self._capture is not None else None
+        reading = self.latest()
+        return max(cap.frame_id if cap else 0, reading.frame_id if reading else 0)
+
+    @staticmethod
+    def offered(proposal: Proposal | None, began_after: int | None) -> Proposal | None:
+        """``proposal`` if it may be offered for a throw that began after frame
+        ``began_after`` (None: no throw named): only one settled from later frames, never the
+        dice that were lying there before the throw began."""
+        if proposal is None or began_after is None or proposal.since_frame > began_after:
+            return proposal
+        return None
 
     def asked_throw(self) -> tuple[int, str] | None:
         """The last throw asked for (:meth:`ask_throw`), or None."""

@@ -40,6 +40,7 @@ class ThrowWatcher:
         self._proposal: Proposal | None = None
         self._light: str | None = None
         self._resting: tuple[list[Die], list[Die]] | None = None
+        self._still_from = 0
         self._lock = threading.Lock()
 
     @property
@@ -55,6 +56,7 @@ class ThrowWatcher:
             self._settler = Settler(self.config)
             self._proposal = None
             self._resting = None
+            self._still_from = 0
 
     def process(
         self,
@@ -75,6 +77,10 @@ class ThrowWatcher:
             blown = blown_out_share(img, area.pixels(w, h))
             self._light = exposure_advice(blown, KEEP_ADVISING_AT if self._light else ADVISE_AT)
             stable = self._settler.motion(motion > self.config.moving_fraction)
+            if motion > self.config.moving_fraction:
+                self._still_from = 0
+            elif not self._still_from:
+                self._still_from = frame_id
             if not stable:
                 self._proposal = None
                 self._resting = None
@@ -106,6 +112,7 @@ class ThrowWatcher:
                     votes=vote.votes,
                     time=time.time(),
                     truth=tuple(sorted(truth)) if truth is not None else None,
+                    since_frame=self._still_from,
                 )
                 remember(self._proposal)
             return Reading(

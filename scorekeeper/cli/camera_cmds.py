@@ -33,6 +33,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--log", metavar="PATH", help="read this camera log file instead")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument(
+        "--with-demo",
+        action="store_true",
+        help="count the demo camera's proposals too (left out by default: its dice are no"
+        " real table's)",
+    )
     p.set_defaults(func=cmd_camera_stats)
 
 
@@ -70,6 +76,12 @@ def format_stats(stats: dict[str, Any]) -> str:
         "exact: recorded throws equal to the proposal; dice ok: dice the proposal had right;"
         " demo truth: proposals equal to the demo scene's true dice"
     )
+    if stats.get("demo_left_out"):
+        n = stats["demo_left_out"]
+        lines.append(
+            f"{n} proposal{'s' if n != 1 else ''} of the demo camera left out (--with-demo"
+            " counts them)"
+        )
     return "\n".join(lines)
 
 
@@ -88,7 +100,7 @@ def cmd_camera_stats(args: argparse.Namespace) -> int:
         )
     log = CameraLog(path)
     try:
-        stats = log.stats()
+        stats = log.stats(include_demo=args.with_demo)
     finally:
         log.close()
     if args.json:
@@ -104,7 +116,8 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
         "--camera",
         metavar="SRC",
         default=None,
-        help=f"camera source: {SOURCES_HELP} (default auto: a webcam if one opens, else the demo)",
+        help=f"camera source: {SOURCES_HELP} (default auto: a webcam if one opens, else none,"
+        " with the demo camera offered on the play page)",
     )
     p.add_argument(
         "--https",

@@ -1,7 +1,8 @@
 """The camera API (``/api/camera...``): status, the latest reading, the MJPEG live view, uploads.
 
 The app's camera is chosen by the config key ``CAMERA``: ``auto`` (a webcam if one opens,
-else the demo), ``none``, ``demo``, ``tablet``, a webcam index or a stream URL. Under
+else none, the demo camera a ``POST /api/camera/demo`` away), ``none``, ``demo``, ``tablet``,
+a webcam index or a stream URL. Under
 ``TESTING`` it defaults to ``none`` so tests start no threads unless they ask.
 The service starts on the first camera request and never blocks a request on the device.
 """
@@ -92,7 +93,11 @@ def _dice_left() -> int | None:
     return opt_int_arg(request.args, "dice_left", 0, 6)
 
 
-def _reading_answer(svc: CameraService, dice_left: int | None) -> dict[str, Any]:
+def _reading_answer(
+    svc: CameraService, dice_left: int | None, began_after: int | None = None
+) -> dict[str, Any]:
+    """The newest reading as JSON; its proposal only if settled after frame ``began_after``
+    (the frame the named throw began after), so dice already lying there are never offered."""
     reading = svc.latest()
     st = svc.status()
     if reading is None:
@@ -107,8 +112,12 @@ def _reading_answer(svc: CameraService, dice_left: int | None) -> dict[str, Any]
         }
     else:
         body = reading.to_dict(dice_left)
-        if reading.proposal is not None:
-            svc.note_shown(reading.proposal, dice_left)
+        offered = svc.offered(reading.proposal, began_after)
+        body["before_throw"] = reading.proposal is not None and offered is None
+        if offered is None:
+            body["proposal"] = None
+        else:
+            svc.note_shown(offered, dice_left)
     body.update(status=st["status"], message=st["message"], source=st["source"])
     return body
 
@@ -126,15 +135,35 @@ def _throw_key() -> str | None:
 @bp.get("/latest")
 def latest() -> Any:
     """``GET /api/camera/latest[?dice_left=N[&throw=KEY]]``: the newest reading and any
-    proposal; a new ``throw`` key asks the built-in demo to throw ``dice_left`` dice."""
+    proposal. ``throw`` names the throw the game waits for: only a proposal settled after the
+    key was first seen is offered, and a new key asks the built-in demo to throw the dice."""
     dice_left = _dice_left()
-    key = _throw_key()
     svc = camera_service()
-    if key is not None:
-        if not dice_left:
-            raise CameraError("throw needs dice_left, the number of dice to throw (1 to 6)")
-        svc.ask_throw(dice_left, key)
-    return jsonify(_reading_answer(svc, dice_left))
+    return jsonify(_reading_answer(svc, dice_left, _throw_began(svc, dice_left)))
+
+
+def _throw_began(svc: CameraService, dice_left: int | None) -> int | None:
+    """The frame the throw named by the ``throw`` key began after (None: no key)."""
+    key = _throw_key()
+    if key is None:
+        return None
+    if not dice_left:
+        raise CameraError("throw needs dice_left, the number of dice to throw (1 to 6)")
+    return svc.ask_throw(dice_left, key)
+
+
+@bp.post("/demo")
+def start_demo() -> Any:
+    """``POST /api/camera/demo`` ``{}``: start the built-in demo camera where ``auto`` found no
+    webcam (409 otherwise); answers the status."""
+    if not isinstance(json_body(), dict):
+        raise CameraError("send a JSON object, {}")
+    svc = camera_service()
+    try:
+        svc.start_demo()
+    except CameraError as exc:
+        return jsonify(error="conflict", message=str(exc)), 409
+    return jsonify(svc.status())
 
 
 def _upload(name: str, limit: int) -> bytes:
@@ -162,7 +191,8 @@ def _too_many(message: str) -> tuple[Response, int]:
 
 @bp.post("/frame")
 def frame() -> Any:
-    """``POST /api/camera/frame``: one JPEG/PNG from the tablet; answers like ``latest``."""
+    """``POST /api/camera/frame[?dice_left=N[&throw=KEY]]``: one JPEG/PNG from the tablet;
+    answers like ``latest``."""
     svc = camera_service()
     dice_left = _dice_left()
     if svc.kind != SourceKind.TABLET:
@@ -175,8 +205,9 @@ def frame() -> Any:
     data = _upload("frame", limit)
     if not svc.allow_upload():
         return _too_many(f"too many frames; at most {svc.max_upload_fps:g} per second are accepted")
+    began_after = _throw_began(svc, dice_left)
     svc.submit(decode_upload(data, limit))
-    return jsonify(_reading_answer(svc, dice_left))
+    return jsonify(_reading_answer(svc, dice_left, began_after))
 
 
 def photo_reader(app: Flask) -> tuple[Any, threading.Lock]:

@@ -43,6 +43,11 @@ function build() {
   els.areaBtn = h("button", { type: "button", id: "cam-area-btn", onclick: startArea }, "Mark throwing area");
   els.wholeBtn = h("button", { type: "button", id: "cam-area-clear", onclick: () => sendArea(null) }, "Whole picture");
   els.tabletBtn = h("button", { type: "button", id: "cam-tablet", hidden: true, onclick: startTablet }, "Start this tablet's camera");
+  els.demoBtn = h("button", { type: "button", id: "cam-demo", onclick: tryDemo }, "Try the demo camera");
+  els.none = h("div", { class: "cam-none", id: "cam-none", hidden: true },
+    h("p", { id: "cam-none-line" }, h("strong", {}, "No camera found."),
+      " Tap the dice in on the pad. The demo camera throws pretend dice: for trying the app, not for a real game."),
+    els.demoBtn);
   els.msg = h("span", { id: "cam-msg" });
   els.dice = h("div", { id: "cam-dice", class: "cam-dice", role: "group", "aria-label": "The camera's dice: tap one to change it" });
   els.use = h("button", { type: "button", id: "cam-use", class: "primary", onclick: useThrow }, "Use this throw");
@@ -63,7 +68,7 @@ function build() {
   fill(panel,
     h("div", { class: "cam-head" }, h("h2", {}, "Camera"), els.status,
       h("span", { class: "cam-tools" }, els.tabletBtn, els.areaBtn, els.wholeBtn)),
-    els.banner, els.light, els.view, els.proposal);
+    els.banner, els.none, els.light, els.view, els.proposal);
   els.img.addEventListener("error", () => setTimeout(startStream, 2000));
 }
 
@@ -75,8 +80,9 @@ function diceLeft() {
   return g && g.state && g.state.turn ? g.state.turn.dice_left : null;
 }
 
-/** While the game waits for a throw, a key naming that moment (the game and its version): each
- * new key asks the built-in demo camera to throw the dice left; real cameras ignore it. */
+/** While the game waits for a throw, a key naming that moment (the game and its version): the
+ * server offers only a proposal settled after it first saw the key (never the dice already
+ * lying there), and each new key asks the built-in demo camera to throw the dice left. */
 function throwKey() {
   const g = game();
   if (!g || !g.state || g.state.phase !== "throw" || !g.state.turn || !g.state.turn.dice_left) return "";
@@ -93,7 +99,10 @@ function showStatus(st) {
   cam.status = st;
   const ok = st.status === "ok";
   const noCam = st.kind === "none";
-  els.status.textContent = noCam
+  els.none.hidden = !st.demo_available;
+  els.status.textContent = st.demo_available
+    ? "No camera found"
+    : noCam
     ? "off: tap the dice in on the pad, or read them from a photo"
     : `${ok ? "●" : "○"} ${st.source}${ok && st.fps ? ` · ${st.fps} fps` : ""}`;
   els.status.className = `cam-status ${ok ? "ok" : noCam ? "" : "down"}`;
@@ -110,6 +119,20 @@ function showStatus(st) {
   cam.area = st.area;
   drawArea();
   if (first && !noCam) startStream();
+}
+
+/** Start the built-in demo camera (only offered where the server found no camera). */
+async function tryDemo() {
+  els.demoBtn.disabled = true;
+  try {
+    showStatus(await call("POST", "/api/camera/demo", {}));
+    startStream();
+    announce("The demo camera is on: it throws pretend dice whenever the game waits for a throw.");
+  } catch (err) {
+    showBanner(`Camera: ${err.message}`);
+  } finally {
+    els.demoBtn.disabled = false;
+  }
 }
 
 /** Show a fault in the panel's banner (an alert: set only when the words change). */
@@ -432,7 +455,7 @@ async function sendFrame() {
     const blob = await new Promise((res) => t.grab.toBlob(res, "image/jpeg", 0.75));
     const left = diceLeft();
     try {
-      const resp = await fetch(`/api/camera/frame${left !== null ? `?dice_left=${left}` : ""}`, {
+      const resp = await fetch(`/api/camera/frame${left !== null ? `?dice_left=${left}${throwKey()}` : ""}`, {
         method: "POST", headers: { "Content-Type": "image/jpeg" }, body: blob, cache: "no-store",
       });
       const data = await resp.json().catch(() => null);

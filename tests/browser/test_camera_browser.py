@@ -6,6 +6,7 @@ import json
 import time
 import urllib.request
 from collections.abc import Callable, Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -50,7 +51,9 @@ def camera_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tu
             "CACHE_DIR": str(tmp_path / "cache"),
             "PUBLIC_URL": None,
             "CAMERA": (
-                f"demo:{demo}"
+                "auto"
+                if request.param == "auto-none"
+                else f"demo:{demo}"
                 if request.param.startswith("demo")
                 else "demo"
                 if request.param == "builtin"
@@ -63,6 +66,10 @@ def camera_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tu
                 else None
                 if request.param == "builtin"
                 else PipReader
+            ),
+            # "auto-none": no webcam on the machine; the demo (when asked) plays the folder
+            "CAMERA_SOURCE_FACTORY": (
+                partial(no_webcam_or_demo, demo) if request.param == "auto-none" else None
             ),
             # seed 0: the built-in demo throws the same dice every run
             "CAMERA_DEMO_OPTIONS": {"fps": 15, "tumble_frames": 6, "still_frames": 40, "seed": 0},
@@ -82,6 +89,19 @@ def camera_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tu
         server.pull_trigger = lambda: None  # type: ignore[method-assign]
         server.close()
         thread.join(timeout=1)  # waitress keeps its trigger in the map; the thread is a daemon
+
+
+def no_webcam_or_demo(folder: Path, spec: Any) -> Any:
+    """A machine without a webcam: opening one fails; the demo plays ``folder``."""
+    from scorekeeper.camera import DemoSource
+
+    class Missing(DemoSource):
+        def open(self) -> None:
+            raise OSError("cannot open webcam 0")
+
+    if spec.kind == "webcam":
+        return Missing(folder)
+    return DemoSource(folder, fps=15, tumble_frames=6, still_frames=40)
 
 
 def post(url: str, body: Any, token: str | None = None) -> Any:
@@ -199,9 +219,9 @@ def test_play_page_camera_proposal_corrected_and_recorded(
     record_figure("camera_live_view_fps_browser", status["fps"])
     log = CameraLog(log_path_for(server.db))
     deadline = time.monotonic() + 5
-    while log.stats()["recorded"] < 1 and time.monotonic() < deadline:
+    while log.stats(include_demo=True)["recorded"] < 1 and time.monotonic() < deadline:
         time.sleep(0.1)
-    stats = log.stats()  # the proposal and the corrected throw are logged
+    stats = log.stats(include_demo=True)  # the proposal and the corrected throw are logged
     assert stats["recorded"] == 1 and stats["exact"] == 0 and stats["count_wrong"] == 0
     log.close()
     tab.shot("camera-recorded")
@@ -224,7 +244,7 @@ def test_a_throw_typed_instead_is_logged_for_the_proposal(
     wait_gone(page, shown)
     log = CameraLog(log_path_for(server.db))
     deadline = time.monotonic() + 5
-    while log.stats()["recorded"] < 1 and time.monotonic() < deadline:
+    while log.stats(include_demo=True)["recorded"] < 1 and time.monotonic() < deadline:
         time.sleep(0.1)
     rows = log.rows()
     log.close()
@@ -467,3 +487,38 @@ def test_tablet_camera_posts_frames_from_the_browser(
         assert errors == []
     finally:
         browser.close()
+
+
+@pytest.mark.parametrize("camera_server", ["auto-none"], indirect=True)
+@pytest.mark.parametrize("size", [(360, 740), (1920, 1080)])
+def test_no_camera_found_offers_the_demo_only_when_asked(
+    camera_server: tuple[Server, Any], open_tab: Callable[..., Tab], size: tuple[int, int]
+) -> None:
+    """``auto`` on a machine without a webcam: the panel says "No camera found", the pad stays,
+    and the demo camera runs only once "Try the demo camera" is pressed."""
+    server, app = camera_server
+    game = post(f"{server.url}/api/games", {"players": ["Ann", "Bob"]})
+    tab = open_tab(*size)
+    page = tab.page
+    page.goto(f"{server.url}/play/{game['id']}#t={game['control_token']}")
+    line = page.locator("#cam-none-line")
+    line.wait_for(state="visible", timeout=10_000)
+    assert "No camera found." in line.inner_text()
+    assert page.locator("#camera-panel .cam-status").inner_text() == "No camera found"
+    assert page.locator("#cam-view").is_hidden()
+    button = page.locator("#cam-demo")
+    assert button.is_visible() and button.inner_text() == "Try the demo camera"
+    box = button.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size[0]
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= size[0]
+    page.wait_for_timeout(1000)
+    assert app.extensions["camera"].latest() is None  # no demo runs by itself
+    tab.shot(f"camera-none-found-{size[0]}x{size[1]}")
+    button.click()
+    page.locator("#cam-none").wait_for(state="hidden")
+    assert page.locator("#cam-view").is_visible()
+    # the demo's dice come to rest after the page named its throw: they are offered
+    page.locator("#cam-proposal").wait_for(state="visible", timeout=15_000)
+    assert len(shown_values(page)) == 6
+    tab.shot(f"camera-demo-asked-{size[0]}x{size[1]}")
+    assert [e for e in tab.errors if e.startswith("page error")] == []
