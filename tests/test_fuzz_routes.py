@@ -33,9 +33,12 @@ FIELDS = [
 BODY_KEYS = [
     "version", "type", "dice", "source", "points", "name", "team", "player", "undoes",
     "redoes", "turn", "actions", "players", "teams", "rules", "start_scores", "preset",
-    "overrides", "recorded", "game", "area", "x0", "y0", "x1", "y1", "into",
+    "overrides", "recorded", "game", "area", "x0", "y0", "x1", "y1", "into", "reason",
 ]  # fmt: skip
-ACTION_TYPES = ["throw", "keep", "bank", "quick_score", "join", "leave", "undo", "redo", "correct"]
+ACTION_TYPES = [
+    "throw", "keep", "bank", "quick_score", "join", "leave", "undo", "redo", "correct", "roll",
+    "adjust",
+]  # fmt: skip
 NASTY = ["", "²", "①", "٣", "9" * 5000, "-1", "1e9", "%FF%FE", "\x00", "\ud800", "a\n", "1,1,5"]
 
 ALPHABET = "aZ09_-.,=/%?&#\n\t \x00²①٣é😀\ud800"

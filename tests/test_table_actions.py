@@ -282,3 +282,15 @@ def test_advice_goes_on_after_a_score_adjusted_off_the_50s(
     t.throw(1, 5, 2, 3, 4, 6)
     advice = t.state["turn"]["advice"]
     assert advice is not None and advice["best"]
+
+
+def test_win_chances_say_why_they_skip_a_score_adjusted_off_the_50s() -> None:
+    from typing import Any, cast
+
+    from scorekeeper.errors import PositionError
+    from scorekeeper.winprob.position import position_chances
+
+    setup = parse_setup({"players": ["Ann", "Bob"], "rules": {"preset": "standard"}})
+    game = replay([setup, {"type": "adjust", "player": "Bob", "points": -1, "reason": "song"}])
+    with pytest.raises(PositionError, match="Bob has -1 \\(a score adjusted by hand\\)"):
+        position_chances(game.to_json(), cast(Any, None))

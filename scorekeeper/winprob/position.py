@@ -13,6 +13,7 @@ from typing import Any
 
 from scorekeeper.errors import PositionError
 from scorekeeper.scoring import Dice
+from scorekeeper.strategy.model import UNIT
 from scorekeeper.winprob import words
 from scorekeeper.winprob.table import Option, WinTable
 
@@ -60,6 +61,12 @@ def position_chances(state: Mapping[str, Any], table: WinTable) -> Chances:
         raise PositionError(seats)
     cur, other = seats
     me, opp = players[cur], players[other]
+    for p in (me, opp):
+        if p["score"] < 0 or p["score"] % UNIT:
+            raise PositionError(
+                f"the win chances count scores in whole 50s from 0, and {p['name']} has"
+                f" {p['score']:,} (a score adjusted by hand)"
+            )
     turn = state["turn"]
     total, dice = int(turn["total"]), int(turn["dice_left"])
     final = bool(state.get("final_round")) and state.get("to_beat") is not None
