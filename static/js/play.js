@@ -664,6 +664,9 @@ function openAdjust() {
 }
 $("#adjust-open").addEventListener("click", openAdjust);
 $("#adjust-cancel").addEventListener("click", () => $("#adjust-dialog").close());
+for (const sel of ["#adjust-points", "#adjust-reason"]) {
+  $(sel).addEventListener("input", () => { $("#adjust-error").textContent = ""; });
+}
 $("#adjust-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const raw = $("#adjust-points").value.trim();
