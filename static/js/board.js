@@ -186,9 +186,19 @@ function renderChart(st) {
   fill($("#chart"), svg, h("div", { class: "chart-legend" }, legend));
 }
 
+/** A score adjusted by hand in words: "Ann -1 (sang the farkle song) → 499". */
+function adjustLine(a) {
+  const signed = a.points >= 0 ? `+${fmt(a.points)}` : fmt(a.points);
+  return `${a.player} ${signed} (${a.reason}) → ${fmt(a.score)}`;
+}
+
 function renderRecent(st) {
-  const turns = (st.history || []).slice(-3).reverse();
-  fill($("#recent"), turns.length ? turns.map((t) => h("li", {}, turnLine(t))) : h("li", { class: "muted" }, "No turns yet."));
+  // the turns, each adjustment by hand after the turns that had finished when it was entered
+  const adjusted = st.adjustments || [];
+  const after = (n) => adjusted.filter((a) => a.after_turns === n).map(adjustLine);
+  const lines = [...after(0), ...(st.history || []).flatMap((t, i) => [turnLine(t), ...after(i + 1)])];
+  const recent = lines.slice(-3).reverse();
+  fill($("#recent"), recent.length ? recent.map((line) => h("li", {}, line)) : h("li", { class: "muted" }, "No turns yet."));
 }
 
 function renderQr() {

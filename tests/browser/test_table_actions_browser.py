@@ -10,7 +10,15 @@ from collections.abc import Callable
 
 import pytest
 from helpers.browser import Server, Tab
-from helpers.pages import COVERED_JS, WIDE_JS, api, new_game, open_play_page, wait_version
+from helpers.pages import (
+    COVERED_JS,
+    WIDE_JS,
+    api,
+    new_game,
+    open_play_page,
+    wait_js,
+    wait_version,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -78,6 +86,9 @@ def test_roll_for_me_and_adjust_a_score(
     _close_flash(tab)
     _check(tab, f"table-adjusted-{size[0]}")
 
+    page.goto(f"{live_server.url}/board/{game_id}")
+    wait_js(tab, "document.querySelector('#recent').textContent.includes('farkle song')")
+    assert "Ann -1 (sang the farkle song) → -1" in page.inner_text("#recent")
     page.goto(f"{live_server.url}/history/{game_id}")
     page.wait_for_selector("#log tr.adjustment")
     row = page.inner_text("#log tr.adjustment")
