@@ -63,7 +63,8 @@ class StreamSlots:
             mine = self.by_client.get(client, 0)
             if mine >= per_client:
                 return (
-                    f"this device ({client}) already has {mine} {what} open, the most one"
+                    f"this device ({client}) already has {mine}"
+                    f" {what if mine != 1 else what.removesuffix('s')} open, the most one"
                     " device may; close one (a tab or window) and retry"
                 )
             if self.open >= limit:

@@ -151,6 +151,7 @@ export class GameClient {
     this.source = es;
     es.onopen = () => {
       this.retryMs = 1000;
+      this.refusedText = "";
       clearTimeout(this.lostTimer);
       this.lostTimer = null;
       this._connection(true);
@@ -164,16 +165,33 @@ export class GameClient {
         this.lostTimer = setTimeout(() => {
           this.lostTimer = null;
           if (this.source && this.source.readyState !== EventSource.OPEN) {
-            this._connection(false, "Connection to the server lost. Retrying…");
+            this._connection(false, this.refusedText || "Connection to the server lost. Retrying…");
           }
         }, 2500);
       }
       if (es.readyState === EventSource.CLOSED) {
         es.close();
+        this._whyRefused(es);
         setTimeout(() => { if (this.source === es) this.stream(); }, this.retryMs);
         this.retryMs = Math.min(this.retryMs * 2, 8000);
       }
     };
+  }
+
+  /** An EventSource refused with an HTTP error hides the answer: ask once more and, when
+   * the server is full (503), show its words ("this device already has 8 live views open"). */
+  _whyRefused(es) {
+    const ctl = new AbortController();
+    fetch(`${this.url}/stream`, { signal: ctl.signal, cache: "no-store" }).then(async (resp) => {
+      if (resp.status === 503 && this.source === es) {
+        const data = await resp.json().catch(() => null);
+        if (data && data.message) {
+          this.refusedText = `Live updates paused: ${data.message}. Retrying…`;
+          this._connection(false, this.refusedText);
+        }
+      }
+      ctl.abort();
+    }).catch(() => {});
   }
 
   _onEvent(ev) {
