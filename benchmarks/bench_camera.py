@@ -2,13 +2,16 @@
 and the time from a still scene to a proposal.
 
     python benchmarks/bench_camera.py [--images sample_images] [--frames 300] [--scenes 6]
+        [--slow 10] [--only-proposal]
 
 Prints one JSON line per measurement. ``fps_all`` is the demo's loop (tumbling frames are not
 read, still frames are until their throw is proposed, then the reader rests); ``fps_still``
 reads every frame (a settle that never proposes: the worst case); both include the
 overlay drawn and JPEG-encoded as the live view does. ``proposal_s`` is measured on the
 threaded service with the demo paced at 15 frames per second: from the capture of the first
-still frame of a scene to the proposal; ``live_view_fps`` counts the frames of the MJPEG live
+still frame of a scene to the proposal, with the reader as it is and slowed ``--slow`` times
+(each read sleeps nine times as long as it took: a slow machine), with the reads per second the
+camera panel shows; ``live_view_fps`` counts the frames of the MJPEG live
 view (``/api/camera/stream``, demo at 15 fps, capped at 15); ``cpu_share_*`` the process's CPU
 seconds per second while thrown dice lie still, with and without the reader resting. Without
 the ONNX model
@@ -76,21 +79,41 @@ def _fps_round(folder: Path, factory: Callable[[], Any], frames: int, still_only
     settle = SettleConfig(min_confidence=1.01) if still_only else None
     svc = CameraService("none", reader_factory=factory, settle=settle)
     for i in range(10):  # warm-up
-        svc.jpeg(svc.process(src.read(), i + 1, src.info))  # type: ignore[arg-type]
+        svc.jpeg(svc.process(src.read(), i + 1, src.info, i / 15))  # type: ignore[arg-type]
     t0 = time.perf_counter()
     for i in range(frames):
         img = src.read()
         assert img is not None
-        svc.jpeg(svc.process(img, i + 100, src.info))
+        svc.jpeg(svc.process(img, i + 100, src.info, (i + 100) / 15))  # a 15 fps camera
     return frames / (time.perf_counter() - t0)
 
 
-def bench_proposal(folder: Path, factory: Callable[[], Any], scenes: int) -> dict[str, Any]:
-    """Seconds from the first still frame of a scene to its proposal, and how many were right."""
+def slowed(factory: Callable[[], Any], factor: float) -> Callable[[], Any]:
+    """``factory``'s reader made ``factor`` times slower: each read sleeps ``factor - 1``
+    times as long as it took (a slow machine, as far as time goes)."""
+
+    class Slowed:
+        def __init__(self) -> None:
+            self.inner = factory()
+
+        def infer(self, frame: Any) -> Any:
+            t0 = time.perf_counter()
+            out = self.inner.infer(frame)
+            time.sleep((factor - 1) * (time.perf_counter() - t0))
+            return out
+
+    return Slowed
+
+
+def bench_proposal(
+    folder: Path, factory: Callable[[], Any], scenes: int, slow: float = 1.0
+) -> dict[str, Any]:
+    """Seconds from the first still frame of a scene to its proposal, and how many were right;
+    ``slow``: the reader made that many times slower (:func:`slowed`)."""
     tumble = 8
     svc = CameraService(
         f"demo:{folder}",
-        reader_factory=factory,
+        reader_factory=slowed(factory, slow) if slow != 1 else factory,
         demo_options={"fps": 15, "tumble_frames": tumble, "still_frames": 30},
     )
     svc.start()
@@ -100,27 +123,41 @@ def bench_proposal(folder: Path, factory: Callable[[], Any], scenes: int) -> dic
     done: set[str] = set()
     last = 0
     fps = 15.0
-    deadline = time.monotonic() + 10 + scenes * 3.5
+    scene: tuple[Any, int] | None = None  # (the scene shown, its cycle)
+    cycles = 0
+    proposed: set[int] = set()
+    deadline = time.monotonic() + 10 + scenes * 3.5 * max(1.0, slow / 3)
     try:
         while len(delays) < scenes and time.monotonic() < deadline:
             r = svc.wait_reading(last, 1.0)
             if r is None:
                 continue
             last = r.frame_id
-            if r.info.get("phase") != "still":
+            phase, step = r.info.get("phase"), int(r.info.get("step", tumble))
+            if scene is None or r.info.get("scene") != scene[0] or phase != "still":
+                if scene is None or r.info.get("scene") != scene[0]:
+                    cycles += 1  # a new scene (a slow reader may never see it tumble)
+                    scene = (r.info.get("scene"), cycles)
                 still_at = None
-            elif still_at is None:  # the first still frame seen (frames may be skipped)
-                still_at = r.captured - (int(r.info.get("step", tumble)) - tumble) / fps
+            if phase == "still" and still_at is None:  # the first still frame seen
+                still_at = r.captured - (step - tumble) / fps
             p = r.proposal
             if p is not None and p.id not in done and still_at is not None:
                 done.add(p.id)
+                if cycles == 1 or cycles in proposed:
+                    continue  # the first scene waits for the reader to load
+                proposed.add(cycles)
                 delays.append(r.time - still_at)
                 truth = r.info.get("truth")
                 right += truth is not None and sorted(truth) == list(p.dice)
+        reads_per_s = svc.status().get("reads_per_s")
     finally:
         svc.stop()
     return {
+        "slowed": slow,
+        "reads_per_s": reads_per_s,
         "proposals": len(delays),
+        "scenes_without_proposal": max(0, cycles - 2 - len(proposed)),
         "right": right,
         "proposal_s_median": round(statistics.median(delays), 3) if delays else None,
         "proposal_s_max": round(max(delays), 3) if delays else None,
@@ -187,8 +224,15 @@ def main() -> int:
     ap.add_argument("--images", type=Path, default=ROOT / "sample_images")
     ap.add_argument("--frames", type=int, default=150, help="frames per round (3 rounds)")
     ap.add_argument("--scenes", type=int, default=6)
+    ap.add_argument(
+        "--slow",
+        type=float,
+        default=10.0,
+        help="also time the proposals with the reader made this many times slower (1: skip)",
+    )
+    ap.add_argument("--only-proposal", action="store_true", help="time the proposals only")
     args = ap.parse_args()
-    for threads in (1, 2):
+    for threads in () if args.only_proposal else (1, 2):
         cv2.setNumThreads(threads)
         name, factory, folder = pick_reader(args.images, threads)
         out = {
@@ -203,6 +247,11 @@ def main() -> int:
     name, factory, folder = pick_reader(args.images, 1)
     latency = bench_proposal(folder, factory, args.scenes)
     print(json.dumps({"bench": "camera_proposal", "reader": name, **latency}), flush=True)
+    if args.slow != 1:
+        latency = bench_proposal(folder, factory, args.scenes, args.slow)
+        print(json.dumps({"bench": "camera_proposal", "reader": name, **latency}), flush=True)
+    if args.only_proposal:
+        return 0
     live = bench_stream(folder, factory)
     print(json.dumps({"bench": "camera_live_view", "reader": name, **live}), flush=True)
     idle = bench_idle(factory)

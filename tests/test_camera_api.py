@@ -16,6 +16,7 @@ from flask.testing import FlaskClient
 from helpers.camera import PipReader, scene
 
 from scorekeeper.camera.log import CameraLog, log_path_for
+from scorekeeper.camera.settle import SettleConfig
 
 SCENES = {
     "a_six.png": [
@@ -193,7 +194,10 @@ def test_status_stream_snapshot_and_area(demo_app: Flask) -> None:
 
 @pytest.fixture
 def tablet_app(camera_app: Callable[..., Flask]) -> Flask:
-    return camera_app(CAMERA="tablet", CAMERA_UPLOAD_FPS=1000.0)
+    # frames posted as fast as the test runs: settle on the first still ones, whatever the time
+    return camera_app(
+        CAMERA="tablet", CAMERA_UPLOAD_FPS=1000.0, CAMERA_SETTLE=SettleConfig(still_s=0, vote_s=0)
+    )
 
 
 def jpeg(img: Any) -> bytes:

@@ -15,7 +15,7 @@ import pytest
 from flask import Flask
 from helpers.camera import PipReader, scene
 
-from scorekeeper.camera import CameraService, SourceKind, SourceSpec
+from scorekeeper.camera import CameraService, SettleConfig, SourceKind, SourceSpec
 from scorekeeper.camera.sources import FrameSource
 
 THROW = [(1, 100, 120), (5, 220, 260), (5, 330, 140)]
@@ -134,7 +134,12 @@ def jpeg(img: Any) -> bytes:
 def test_dice_lying_before_the_throw_began_are_never_offered(
     make_app: Callable[..., Flask],
 ) -> None:
-    app = make_app(CAMERA="tablet", CAMERA_UPLOAD_FPS=1000.0, CAMERA_READER_FACTORY=PipReader)
+    app = make_app(
+        CAMERA="tablet",
+        CAMERA_UPLOAD_FPS=1000.0,
+        CAMERA_READER_FACTORY=PipReader,
+        CAMERA_SETTLE=SettleConfig(still_s=0, vote_s=0),  # frames come as fast as the test runs
+    )
     client = app.test_client()
     post = partial(client.post, content_type="image/jpeg")
     lying = jpeg(scene(THROW))

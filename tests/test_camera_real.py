@@ -43,7 +43,7 @@ def test_every_demo_scene_settles_into_its_true_values() -> None:
     for i in range(len(src.scenes) * (TUMBLE + STILL)):
         img = src.read()
         assert img is not None
-        r = svc.process(img, i + 1, src.info)
+        r = svc.process(img, i + 1, src.info, captured=i / 15)
         if r.proposal is not None and r.proposal.id not in seen:
             seen.add(r.proposal.id)
             assert src.info["phase"] == "still"  # never while tumbling

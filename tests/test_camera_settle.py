@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from helpers.camera import PipReader, scene
@@ -32,12 +34,16 @@ def still_frames(n: int, seed: int = 2) -> list[np.ndarray]:
     ]
 
 
+FPS = 15.0
+
+
 def run(frames: list[np.ndarray], svc: CameraService) -> list[tuple[int, tuple[int, ...]]]:
-    """Feed frames; the frame numbers at which a new proposal appeared, with its dice."""
+    """Feed frames taken at 15 a second; the frame numbers at which a new proposal appeared,
+    with its dice."""
     seen: list[tuple[int, tuple[int, ...]]] = []
     last = None
     for i, f in enumerate(frames):
-        r = svc.process(f, i + 1)
+        r = svc.process(f, i + 1, captured=i / FPS)
         if r.proposal is not None and r.proposal.id != last:
             last = r.proposal.id
             seen.append((i, r.proposal.dice))
@@ -53,8 +59,8 @@ def test_moving_then_still_proposes_exactly_once_after_the_dice_stop() -> None:
     at, dice = proposals[0]
     assert dice == (1, 3, 5, 5)
     cfg = SettleConfig()
-    # after the stop: not before frame 12, and by still_frames + vote_frames frames later
-    assert 12 <= at <= 12 + cfg.still_frames + cfg.vote_frames
+    # after the stop: not before frame 12, and by the still time and the votes later
+    assert 12 <= at <= 12 + math.ceil(cfg.still_s * FPS) + cfg.vote_reads
     # the reader runs only on still frames
     assert reader.calls <= 30
 
@@ -66,14 +72,14 @@ def test_the_reader_rests_once_a_still_throw_is_proposed() -> None:
     reader = PipReader()
     svc = CameraService("none", reader_factory=lambda: reader)
     cfg = SettleConfig()
-    readings = [svc.process(f, i + 1) for i, f in enumerate(still_frames(60))]
+    readings = [svc.process(f, i + 1, captured=i / FPS) for i, f in enumerate(still_frames(60))]
     proposed = next(i for i, r in enumerate(readings) if r.proposal is not None)
-    assert reader.calls == cfg.vote_frames  # the votes, then no more reads
+    assert reader.calls == cfg.vote_reads  # the votes, then no more reads
     for r in readings[proposed:]:
         assert r.proposal is readings[proposed].proposal
         assert sorted(d.value for d in r.dice) == [1, 3, 5, 5]
     frames = moving_frames(3) + still_frames(20, seed=5)
-    assert len(run(frames, svc)) == 1 and reader.calls == 2 * cfg.vote_frames
+    assert len(run(frames, svc)) == 1 and reader.calls == 2 * cfg.vote_reads
 
 
 def test_a_new_throw_after_motion_proposes_again() -> None:
@@ -94,10 +100,10 @@ def test_no_proposal_while_moving_or_without_dice() -> None:
 def test_low_confidence_or_disagreement_gives_no_proposal() -> None:
     svc = CameraService("none", reader_factory=lambda: PipReader(confidence=0.3))
     assert run(still_frames(20), svc) == []
-    settler = Settler(SettleConfig(still_frames=1, vote_frames=5, min_agree=4))
+    settler = Settler(SettleConfig(still_s=0))
     results = []
     for i in range(10):
-        settler.motion(False)
+        settler.motion(False, i / FPS)
         value = 1 + i % 3  # the reader flips between three readings
         results.append(settler.vote([Die(value, (0, 0, 10, 10), 0.9)]))
     assert all(r is None for r in results)

@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from scorekeeper.camera.reading import ReaderLike
+
+READ_TIMES = 20
+"""The reads per second are the mean of the last this many reads' durations."""
 
 READER_RETRY_S = 30.0
 """Seconds before the camera tries again to build a reader that failed to load."""
@@ -24,6 +30,25 @@ class ReaderSlot:
         self.error: str | None = None
         self._reader: ReaderLike | None = None
         self._retry_at = 0.0
+        self._lock = threading.Lock()
+        self._durations: deque[float] = deque(maxlen=READ_TIMES)
+
+    @contextmanager
+    def timed(self) -> Iterator[None]:
+        """Time one read of a frame (for :meth:`reads_per_s`)."""
+        t0 = time.perf_counter()
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._durations.append(time.perf_counter() - t0)
+
+    def reads_per_s(self) -> float | None:
+        """Frames the reader manages to read a second (from its last reads), None before any."""
+        with self._lock:
+            if not self._durations:
+                return None
+            return len(self._durations) / max(1e-9, sum(self._durations))
 
     def get(self) -> ReaderLike | None:
         """The reader, built now if need be; None without a factory or while a failed build

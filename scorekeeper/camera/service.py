@@ -284,6 +284,7 @@ class CameraService:
             "message": message,
             "frame_id": reading.frame_id if reading else 0,
             "fps": round(self.fps(), 1),
+            "reads_per_s": None if (rps := self._reader.reads_per_s()) is None else round(rps, 1),
             "area": self.area.to_dict(),
             "reconnects": self._capture.reconnects if self._capture else 0,
             "accepts_uploads": kind == SourceKind.TABLET,

@@ -1,9 +1,10 @@
 """Settled-throw detection: frame differences say when the dice stopped, votes say what they show.
 
 The pieces are pure and single-threaded: :class:`MotionDetector` scores how much of the
-throwing area changed since the previous frame, :class:`Settler` waits for a few still frames,
-collects the reader's dice over several more, and proposes one throw when the frames agree and
-the reader is confident. It proposes once per settle; the next motion starts a new throw.
+throwing area changed since the previous frame, :class:`Settler` waits until the scene has been
+still for a moment (in seconds of capture time), has the reader read the first still frames,
+and proposes one throw as soon as the reads agree and the reader is confident. It proposes once
+per settle; the next motion starts a new throw.
 """
 
 from __future__ import annotations
@@ -125,24 +126,36 @@ class MotionDetector:
 
 @dataclass(frozen=True)
 class SettleConfig:
-    """Thresholds of settled-throw detection."""
+    """Thresholds of settled-throw detection, in seconds of the frames' capture times (not in
+    frames: a slow machine reads fewer frames a second, and must not take longer to propose)."""
 
     moving_fraction: float = 0.003
     """A frame moves when more than this share of the area's pixels changed."""
-    still_frames: int = 2
-    """Still frames in a row before the scene counts as stable and the reader runs."""
-    vote_frames: int = 5
-    """Stable frames voted over."""
-    min_agree: int = 4
-    """Votes (of ``vote_frames``) that must read the same dice."""
+    still_s: float = 0.06
+    """Seconds the scene must have been still before the reader runs."""
+    vote_s: float = 0.25
+    """Seconds of reads voted over, from the first read of a settle: a reader that manages
+    fewer than :attr:`vote_reads` reads in them votes with those it made."""
+    vote_reads: int = 5
+    """At most this many reads (the latest) are voted over; as many are enough to vote."""
+    min_reads: int = 2
+    """Reads that must agree, however slow the reader."""
+    min_agree_share: float = 0.75
+    """Share of the reads voted over that must read the same dice (4 of 5, 2 of 2)."""
     min_confidence: float = 0.6
     """Mean confidence of the agreeing readings needed to propose."""
 
     def __post_init__(self) -> None:
-        if not 1 <= self.min_agree <= self.vote_frames:
-            raise CameraError("min_agree must be from 1 to vote_frames")
-        if self.still_frames < 1:
-            raise CameraError("still_frames must be at least 1")
+        """Refuse thresholds that could never propose or make no sense.
+
+        :raises CameraError: a negative time, or read counts out of order.
+        """
+        if self.still_s < 0 or self.vote_s < 0:
+            raise CameraError("still_s and vote_s are seconds, 0 or more")
+        if not 1 <= self.min_reads <= self.vote_reads:
+            raise CameraError("min_reads must be from 1 to vote_reads")
+        if not 0 < self.min_agree_share <= 1:
+            raise CameraError("min_agree_share must be above 0 and at most 1")
 
 
 @dataclass(frozen=True)
@@ -157,11 +170,16 @@ class Vote:
 
 @dataclass
 class Settler:
-    """Turns a stream of (moving?, dice) into at most one proposal per settled throw."""
+    """Turns a stream of (moving?, dice) with capture times into at most one proposal per
+    settled throw: the reader runs on the first frames still for :attr:`SettleConfig.still_s`,
+    and the throw is proposed as soon as its reads agree."""
 
     config: SettleConfig = field(default_factory=SettleConfig)
-    still_count: int = 0
+    still_since: float | None = None
+    """Capture time of the first still frame since the last motion (None: moving)."""
     locked: bool = False
+    _now: float = 0.0
+    _first_read: float | None = None
     _votes: deque[tuple[tuple[int, ...], tuple[Die, ...], float]] = field(
         default_factory=deque, repr=False
     )
@@ -169,35 +187,44 @@ class Settler:
     @property
     def stable(self) -> bool:
         """True when the scene has been still long enough to read."""
-        return self.still_count >= self.config.still_frames
+        return self.still_since is not None and self._now - self.still_since >= self.config.still_s
 
-    def motion(self, moving: bool) -> bool:
-        """Note one frame's motion; returns :attr:`stable` (whether to read this frame)."""
+    def motion(self, moving: bool, now: float) -> bool:
+        """Note the motion of the frame captured at ``now`` (seconds); returns :attr:`stable`
+        (whether to read this frame)."""
+        self._now = now
         if moving:
-            self.still_count = 0
+            self.still_since = None
             self.locked = False
+            self._first_read = None
             self._votes.clear()
-        else:
-            self.still_count += 1
+        elif self.still_since is None:
+            self.still_since = now
         return self.stable
 
     def vote(self, dice: Sequence[Die]) -> Vote | None:
-        """Add one stable frame's dice; a :class:`Vote` the first time the window agrees."""
+        """Add the reading of the stable frame just noted (:meth:`motion`); a :class:`Vote`
+        the first time the reads agree."""
         if not self.stable:
             return None
+        cfg = self.config
         values = tuple(sorted(d.value for d in dice))
         conf = float(np.mean([d.confidence for d in dice])) if dice else 0.0
+        if self._first_read is None:
+            self._first_read = self._now
         self._votes.append((values, tuple(dice), conf))
-        while len(self._votes) > self.config.vote_frames:
+        while len(self._votes) > cfg.vote_reads:
             self._votes.popleft()
-        if self.locked or len(self._votes) < self.config.vote_frames:
+        n_votes = len(self._votes)
+        window_done = self._now - self._first_read >= cfg.vote_s
+        if self.locked or not (n_votes >= cfg.vote_reads or window_done):
             return None
         best, n = Counter(v for v, _, _ in self._votes).most_common(1)[0]
-        if not best or n < self.config.min_agree:
+        if not best or n < cfg.min_reads or n < cfg.min_agree_share * n_votes:
             return None
         agreeing = [(d, c) for v, d, c in self._votes if v == best]
         confidence = float(np.mean([c for _, c in agreeing]))
-        if confidence < self.config.min_confidence:
+        if confidence < cfg.min_confidence:
             return None
         self.locked = True
         return Vote(values=best, dice=agreeing[-1][0], confidence=confidence, votes=n)

@@ -76,7 +76,7 @@ class ThrowWatcher:
             motion = self._motion.update(img, area)
             blown = blown_out_share(img, area.pixels(w, h))
             self._light = exposure_advice(blown, KEEP_ADVISING_AT if self._light else ADVISE_AT)
-            stable = self._settler.motion(motion > self.config.moving_fraction)
+            stable = self._settler.motion(motion > self.config.moving_fraction, captured)
             if motion > self.config.moving_fraction:
                 self._still_from = 0
             elif not self._still_from:
@@ -91,7 +91,8 @@ class ThrowWatcher:
             model = reader.get() if stable and resting is None else None
             if model is not None:
                 try:
-                    dice = [to_die(d) for d in model.infer(img)]
+                    with reader.timed():
+                        dice = [to_die(d) for d in model.infer(img)]
                 except Exception as exc:
                     reader.error = f"the dice reader failed on a frame: {exc}"
                     dice = []

@@ -104,7 +104,10 @@ function showStatus(st) {
     ? "No camera found"
     : noCam
     ? "off: tap the dice in on the pad, or read them from a photo"
-    : `${ok ? "●" : "○"} ${st.source}${ok && st.fps ? ` · ${st.fps} fps` : ""}`;
+    : `${ok ? "●" : "○"} ${st.source}${ok && st.fps ? ` · ${st.fps} fps` : ""}${ok && st.reads_per_s ? ` · reads ${st.reads_per_s}/s` : ""}`;
+  els.status.title = st.reads_per_s
+    ? `This machine reads the dice in ${st.reads_per_s} frames a second; the camera needs two reads that agree.`
+    : "";
   els.status.className = `cam-status ${ok ? "ok" : noCam ? "" : "down"}`;
   if (ok || noCam) {
     els.banner.hidden = true;

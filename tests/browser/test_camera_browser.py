@@ -520,5 +520,11 @@ def test_no_camera_found_offers_the_demo_only_when_asked(
     # the demo's dice come to rest after the page named its throw: they are offered
     page.locator("#cam-proposal").wait_for(state="visible", timeout=15_000)
     assert len(shown_values(page)) == 6
+    # the panel shows how many frames a second this machine reads the dice in
+    page.wait_for_function(
+        "() => /reads [0-9.]+\\/s/.test(document.querySelector('#camera-panel .cam-status')"
+        ".textContent)",
+        timeout=10_000,
+    )
     tab.shot(f"camera-demo-asked-{size[0]}x{size[1]}")
     assert [e for e in tab.errors if e.startswith("page error")] == []
