@@ -107,6 +107,13 @@ def parse_source(text: str | int | None) -> SourceSpec:
     raise CameraError(f"unknown camera source {s!r}; accepted: {ACCEPTED}")
 
 
+def video_interval(cap: Any) -> float:
+    """Seconds between the frames of an opened video file (its own frame rate), 0 when the
+    file names none: a recording plays at the speed it was taken, not as fast as it decodes."""
+    fps = float(cap.get(cv2.CAP_PROP_FPS) or 0)
+    return 1.0 / fps if 0 < fps <= 240 else 0.0
+
+
 class OpenCVSource:
     """A webcam index or a stream URL / video file read through ``cv2.VideoCapture``."""
 
@@ -135,6 +142,7 @@ class OpenCVSource:
             cap.release()
             raise OSError(f"cannot open {self.name} (not connected, busy or permission refused)")
         self._cap = cap
+        self.interval = video_interval(cap) if Path(str(target)).is_file() else 0.0
 
     def read(self) -> Image | None:
         """The next frame, or None when the device gave none."""

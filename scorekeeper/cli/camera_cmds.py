@@ -41,6 +41,29 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.set_defaults(func=cmd_camera_stats)
 
+    p = sub.add_parser(
+        "eval-camera",
+        help="replay a recorded video through the camera and score its proposals against the truth",
+    )
+    p.add_argument("video", metavar="VIDEO", help="a video file (what a camera saw)")
+    p.add_argument(
+        "truth",
+        metavar="TRUTH.json",
+        help='{"throws": [{"rest_s": seconds, "dice": [values]}, ...]}: when each throw came to'
+        " rest and what it shows",
+    )
+    p.add_argument("--threads", type=int, default=1, help="threads of the dice reader (1)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_eval_camera)
+
+    p = sub.add_parser(
+        "record-demo", help="record throws of the demo tabletop as a video and its truth"
+    )
+    p.add_argument("video", metavar="OUT.avi", help="the video to write (Motion JPEG)")
+    p.add_argument("--throws", type=int, default=6, help="throws to record (6)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the dice and tables (0)")
+    p.set_defaults(func=cmd_record_demo)
+
 
 def _log_path(args: argparse.Namespace) -> Path:
     from scorekeeper.camera.log import log_path_for
@@ -107,6 +130,58 @@ def cmd_camera_stats(args: argparse.Namespace) -> int:
         print_json(stats)
     else:
         print(format_stats(stats))
+    return 0
+
+
+def format_eval(result: dict[str, Any]) -> str:
+    """The replay's score as a few lines of text."""
+    lines = [
+        f"{'rest s':>7} {'true':<14} {'proposed':<14} {'delay s':>7}",
+        *(
+            f"{t['rest_s']:>7.2f} {' '.join(map(str, t['dice'])):<14}"
+            f" {' '.join(map(str, t['proposed'])) if t['proposed'] else 'missed':<14}"
+            f" {t['delay_s'] if t['delay_s'] is not None else '-':>7}"
+            for t in result["per_throw"]
+        ),
+        f"{result['throws']} throws: {result['right']} right, {result['wrong']} wrong,"
+        f" {result['missed']} missed, {result['extra']} extra; delay after rest: median"
+        f" {result['delay_s_median']} s, at most {result['delay_s_max']} s",
+    ]
+    return "\n".join(lines)
+
+
+def cmd_eval_camera(args: argparse.Namespace) -> int:
+    """Replay a recording through the camera and score its proposals.
+
+    :raises CameraError: a video or truth file that cannot be read.
+    """
+    from scorekeeper.camera.reading import default_reader_factory
+    from scorekeeper.camera.replay import load_truth, replay, score
+
+    if not 1 <= args.threads <= 64:
+        raise CameraError(f"--threads must be from 1 to 64, got {args.threads}")
+    video = Path(args.video).expanduser()
+    if not video.is_file():
+        raise CameraError(f"no video at {video}")
+    truth = load_truth(Path(args.truth).expanduser())
+    reader = default_reader_factory(threads=args.threads)()
+    proposals, fps = replay(video, reader)
+    result = {"video": str(video), "fps": fps, **score(proposals, truth)}
+    if args.json:
+        print_json(result)
+    else:
+        print(format_eval(result))
+    return 0
+
+
+def cmd_record_demo(args: argparse.Namespace) -> int:
+    """Record throws of the demo tabletop and write their truth beside the video."""
+    from scorekeeper.camera.replay import make_demo_recording
+
+    if not 1 <= args.throws <= 100:
+        raise CameraError(f"--throws must be from 1 to 100, got {args.throws}")
+    truth = make_demo_recording(Path(args.video).expanduser(), args.throws, seed=args.seed)
+    print(f"wrote {args.video} ({len(truth['throws'])} throws) and {args.video}.json")
     return 0
 
 
