@@ -54,6 +54,9 @@ FRAME_WAIT_S = 0.5
 NO_CAMERA_FOUND = "No camera found"
 """What the status says where ``auto`` found no webcam."""
 
+PROBE_WAIT_S = 1.0
+"""How long a status request waits for ``auto`` to find out whether a webcam opens."""
+
 STOP_JOIN_S = 2.0
 """How long :meth:`CameraService.stop` waits for the reading thread."""
 
@@ -96,6 +99,7 @@ class CameraService:
         self._thread: threading.Thread | None = None
         self._threads_lock = threading.Lock()
         self._first_cam: FrameSource | None = None
+        self._probed = threading.Event()
 
     # -- life cycle -----------------------------------------------------------------------
     @property
@@ -159,9 +163,11 @@ class CameraService:
             cam.open()
         except OSError:
             self._resolved = SourceSpec(SourceKind.NONE)
+            self._probed.set()
             return
         self._first_cam = cam
         self._resolved = spec
+        self._probed.set()
         self._start_threads()
 
     @property
@@ -271,7 +277,10 @@ class CameraService:
         return self._latest.fps()
 
     def status(self) -> dict[str, Any]:
-        """``{"source", "status", "message", ...}`` for ``GET /api/camera``."""
+        """``{"source", "status", "message", ...}`` for ``GET /api/camera`` (while ``auto``
+        looks for a webcam, waiting up to :data:`PROBE_WAIT_S` for the answer)."""
+        if self.kind == SourceKind.AUTO and self.started:
+            self._probed.wait(PROBE_WAIT_S)
         kind = self.kind
         reading = self.latest()
         state, message = self._state(kind, reading)
