@@ -59,8 +59,31 @@ export async function call(method, url, body = undefined, token = null) {
  * onState(game, why) runs after every change ("load", "action", "stream", "stale");
  * onConnection(ok, text) when the connection is lost or back.
  */
+/** The first client made for each game on this page: the one that holds the live stream. */
+const primaries = new Map();
+
+/**
+ * Follow a game's state with onState(game, why): through the page's own client of that game
+ * when it has one (one live stream a page: the server allows a device only a few), else
+ * through a client of its own that loads the game and opens a stream.
+ */
+export function followGame(id, onState) {
+  const main = primaries.get(id);
+  if (main) {
+    main.listeners.push(onState);
+    if (main.game) onState(main.game, "load");
+    return main;
+  }
+  const client = new GameClient(id, { onState });
+  // A game that is not there (404) has nothing to follow; any other failure may pass.
+  client.load().then(() => client.stream(), (err) => { if (err.status !== 404) client.stream(); });
+  return client;
+}
+
 export class GameClient {
   constructor(id, { onState = () => {}, onConnection = () => {} } = {}) {
+    if (!primaries.has(id)) primaries.set(id, this);
+    this.listeners = [];
     this.id = id;
     this.url = `/api/games/${encodeURIComponent(id)}`;
     this.token = takeTokenFromHash(id) || tokenFor(id);
@@ -91,6 +114,7 @@ export class GameClient {
     this.game = merged;
     this.version = data.version;
     this.onState(merged, why);
+    for (const listen of this.listeners) listen(merged, why);
     return true;
   }
 

@@ -4,7 +4,7 @@
 // Definitions: docs/review.md.
 
 import { $, h, fill, fmt, pageData } from "./dom.js";
-import { GameClient } from "./api.js";
+import { followGame } from "./api.js";
 import { lineChart } from "./charts.js";
 
 const { game_id: gameId } = pageData();
@@ -75,15 +75,12 @@ async function ask(version) {
 }
 
 if (gameId && anchor) {
-  const client = new GameClient(gameId, {
-    onState: (game) => {
-      if (!game.state.over) {
-        box.hidden = true;
-        shown = -1;
-      } else if (game.version !== shown) {
-        ask(game.version);
-      }
-    },
+  followGame(gameId, (game) => {
+    if (!game.state.over) {
+      box.hidden = true;
+      shown = -1;
+    } else if (game.version !== shown) {
+      ask(game.version);
+    }
   });
-  client.load().then(() => client.stream(), (err) => { if (err.status !== 404) client.stream(); });
 }

@@ -5,7 +5,7 @@
 // background solve, cached for the next game) it says so; the expected-points advice stays.
 
 import { $, h, fill, pageData } from "./dom.js";
-import { GameClient } from "./api.js";
+import { followGame } from "./api.js";
 
 const { game_id: gameId } = pageData();
 const onBoard = document.body.classList.contains("board");
@@ -68,9 +68,5 @@ async function ask(version) {
 }
 
 if (gameId && anchor) {
-  const client = new GameClient(gameId, {
-    onState: (game) => { if (game.version !== asked) ask(game.version); },
-  });
-  // A game that is not there (404) has nothing to follow; any other failure may pass.
-  client.load().then(() => client.stream(), (err) => { if (err.status !== 404) client.stream(); });
+  followGame(gameId, (game) => { if (game.version !== asked) ask(game.version); });
 }

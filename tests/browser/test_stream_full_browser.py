@@ -55,6 +55,7 @@ def test_a_page_refused_a_stream_says_why(
         game_id = json.loads(resp.read())["id"]
     first = open_tab(1920, 1080)
     first.page.goto(f"{full_server.url}/play/{game_id}")
+    # the page's modules (win chances, review) follow the game through its one stream
     wait_js(first, "window.scorekeeperClient && window.scorekeeperClient.connected === true")
     for size, name in (((360, 740), "360x740"), ((1920, 1080), "1920x1080")):
         tab = open_tab(*size)
@@ -64,6 +65,7 @@ def test_a_page_refused_a_stream_says_why(
         assert "already has 1 live view open" in words and "Retrying" in words
         assert tab.page.is_visible("#banner")
         tab.shot(f"play-stream-full-{name}")
+        assert not [e for e in first.errors if "503" in e]  # the first page never refused
         tab.page.close()
     first.page.close()  # its slot is freed: a new page gets its live updates (after at most
     # two of its retries, 1 and 2 s apart; tests/test_server_limits.py times the slot itself)
