@@ -23,6 +23,8 @@ from pathlib import Path
 from scorekeeper.errors import CameraError
 
 CERT_NAME = "scorekeeper-cert.pem"
+MAX_CONNECTIONS = 512
+"""Connections the TLS front forwards at once (a thread each); more are closed at once."""
 KEY_NAME = "scorekeeper-key.pem"
 
 
@@ -86,6 +88,7 @@ class TLSFront:
         self.sock.listen(128)
         self.port = int(self.sock.getsockname()[1])
         self._stop = threading.Event()
+        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self._thread = threading.Thread(target=self._accept_loop, name="tls-front", daemon=True)
 
     def start(self) -> TLSFront:
@@ -105,10 +108,19 @@ class TLSFront:
                 conn, _ = self.sock.accept()
             except OSError:
                 return
+            if not self._slots.acquire(blocking=False):  # full: a thread each is the cost
+                conn.close()
+                continue
             threading.Thread(target=self._handle, args=(conn,), daemon=True).start()
 
     def _handle(self, raw: socket.socket) -> None:
-        raw.settimeout(15)
+        try:
+            self._forward(raw)
+        finally:
+            self._slots.release()
+
+    def _forward(self, raw: socket.socket) -> None:
+        raw.settimeout(15)  # the TLS handshake
         try:
             client = self.context.wrap_socket(raw, server_side=True)
         except (OSError, ssl.SSLError):
@@ -131,14 +143,19 @@ class TLSFront:
 
 def _pump(client: ssl.SSLSocket, backend: socket.socket, idle: float = 300.0) -> None:
     """Copy bytes both ways until either side closes or nothing moves for ``idle`` seconds."""
+    poller = select.poll()  # not select(): it fails past file descriptor 1024
+    poller.register(client, select.POLLIN)
+    poller.register(backend, select.POLLIN)
     while True:
         ready: list[socket.socket]
         if client.pending():
             ready = [client]
         else:
-            ready, _, _ = select.select([client, backend], [], [], idle)
-            if not ready:
+            events = poller.poll(idle * 1000)
+            if not events:
                 return
+            fds = {fd for fd, _ in events}
+            ready = [s for s in (client, backend) if s.fileno() in fds]
         try:
             if client in ready:
                 data = client.recv(65536)
