@@ -212,3 +212,24 @@ def test_near_the_connection_limit_idle_connections_make_way(
     finally:
         srv.server.task_dispatcher.shutdown(timeout=1)
         srv.server.close()
+
+
+def test_a_body_sent_a_byte_at_a_time_is_dropped(running: Running) -> None:
+    sock = running.raw()
+    sock.sendall(
+        b"POST /api/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+        b"Content-Length: 1000\r\n\r\n"
+    )
+    started = time.monotonic()
+    closed = False
+    while time.monotonic() - started < 5:
+        try:
+            sock.sendall(b" ")
+        except OSError:
+            closed = True
+            break
+        if _closed_within(sock, 0.2):
+            closed = True
+            break
+    assert closed, "a drip-fed body kept its connection"
+    assert LIMITS.body_s <= time.monotonic() - started < 4
