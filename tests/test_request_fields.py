@@ -126,3 +126,17 @@ def test_another_port_of_the_same_host_cannot_act(client: FlaskClient, new_table
     assert client.get(f"/api/games/{t.id}").json["version"] == 0
     same = {**auth, "Origin": "https://localhost"}  # serve --https: TLS in front, same address
     assert client.post(f"/api/games/{t.id}/actions", json=body, headers=same).status_code == 200
+
+
+def test_suggest_answers_503_in_words_when_the_advisor_is_busy(client: FlaskClient) -> None:
+    from scorekeeper.web import api_advice
+
+    held = [api_advice.suggest_slots.acquire(timeout=1) for _ in range(api_advice.SUGGEST_AT_ONCE)]
+    try:
+        r = client.get("/api/suggest?dice=1,5")
+        assert r.status_code == 503 and "advisor is busy" in r.json["message"]
+        assert r.headers["Retry-After"] == "1"
+    finally:
+        for _ in held:
+            api_advice.suggest_slots.release()
+    assert client.get("/api/suggest?dice=1,5").status_code == 200

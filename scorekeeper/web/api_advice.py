@@ -263,7 +263,32 @@ def suggest(args: MultiArgs, cache_dir: str | None = None) -> dict[str, Any]:
     )
     if advisor() is None:
         raise ServiceUnavailable("the strategy advisor is not installed in this build")
-    return {"dice": throw.to_list(), "rules": name, "advice": call_advisor(query)}
+    return {"dice": throw.to_list(), "rules": name, "advice": _asked(query)}
+
+
+SUGGEST_AT_ONCE = 2
+"""``/api/suggest`` questions worked out at once: new rules cost the advisor a solve (about
+0.2 s of CPU each), so a flood of distinct rules must not take every server thread."""
+suggest_slots = threading.BoundedSemaphore(SUGGEST_AT_ONCE)
+"""The turns of ``/api/suggest`` questions (a test holds them to see the 503)."""
+
+
+def _asked(query: AdviceQuery) -> Any:
+    """The advisor's answer to a ``/api/suggest`` question, at most
+    :data:`SUGGEST_AT_ONCE` at a time (waiting up to a second for a turn).
+
+    :raises ServiceUnavailable: when no turn comes within the second.
+    """
+    if not suggest_slots.acquire(timeout=1.0):
+        exc = ServiceUnavailable(
+            f"the advisor is busy with {SUGGEST_AT_ONCE} other questions; ask again in a second"
+        )
+        exc.retry_after = 1
+        raise exc
+    try:
+        return call_advisor(query)
+    finally:
+        suggest_slots.release()
 
 
 def _suggest_pass(
@@ -288,4 +313,4 @@ def _suggest_pass(
     )
     if advisor() is None:
         raise ServiceUnavailable("the strategy advisor is not installed in this build")
-    return {"passed": query.passed, "rules": name, "advice": call_advisor(query)}
+    return {"passed": query.passed, "rules": name, "advice": _asked(query)}
