@@ -64,7 +64,7 @@ def test_a_team_game_ends_with_a_team_winner_in_the_state_and_exports(
     assert t.state["team_winner"] == "Red" and t.state["team_winners"] == ["Red"]
     csv = client.get(f"/api/games/{t.id}/export.csv").get_data(as_text=True)
     last = csv.strip().splitlines()[-1]
-    assert last.startswith(',,team_win,,,,,"team Red wins with 1,300",,1000,900,300,1300,900')
+    assert last.startswith(',,team_win,,,,,"team Red wins with 1,300",,,1000,900,300,1300,900')
     exported = client.get(f"/api/games/{t.id}/export.json").get_json()
     assert exported["state"]["team_winner"] == "Red"
 

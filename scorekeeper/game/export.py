@@ -6,7 +6,7 @@
 >>> setup = parse_setup({"players": ["Ann", "=Bob"], "rules": rules})
 >>> game = replay([setup, {"type": "quick_score", "points": 350}])
 >>> print(game_csv(game).splitlines()[1])
-1,Ann,quick_score,350,350,350,quick score 350,,,350,0
+1,Ann,quick_score,350,350,350,quick score 350,,,quick score 350,350,0
 >>> game_csv(game).splitlines()[0].endswith("'=Bob")
 True
 """
@@ -19,7 +19,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from scorekeeper.game.engine import Game
-from scorekeeper.game.view import throws_text
+from scorekeeper.game.standings import standings
+from scorekeeper.game.view import throws_text, turn_result
 
 CSV_COLUMNS = (
     "turn",
@@ -31,6 +32,7 @@ CSV_COLUMNS = (
     "throws",
     "note",
     "corrected",
+    "result",
 )
 
 
@@ -63,9 +65,11 @@ def _team_seats(game: Game) -> dict[str, list[int]]:
 def game_csv(game: Game) -> str:
     """The turn log as CSV: one row per turn (``corrected`` says what a corrected turn was),
     then every player's score after that turn and, in a team game, every team's total
-    (columns ``team NAME``). A score adjusted by hand is a row of its own, outcome
-    ``adjustment``, its reason in ``note``, where it was entered (a throw of the app's virtual
-    dice reads ``(virtual dice)`` in ``throws``).
+    (columns ``team NAME``). ``result`` is the turn's result in the words the pages use
+    (``farkle, 150 lost``); a finished game ends with a ``standing`` row per player, its
+    place (``1st``, ``2nd``; tied players share one) in ``result``. A score adjusted by hand
+    is a row of its own, outcome ``adjustment``, its reason in ``note``, where it was entered
+    (a throw of the app's virtual dice reads ``(virtual dice)`` in ``throws``).
 
     When a player starts on points (a handicap) a first row, turn 0 with outcome ``start``,
     gives everyone's starting score.
@@ -85,12 +89,12 @@ def game_csv(game: Game) -> str:
         return [sum(scores[i] for i in seats) for seats in teams.values()]
 
     if game.team_draw:
-        writer.writerow(["", "", "team_draw", "", "", "", "", _cell(draw_text(game)), ""])
+        writer.writerow(["", "", "team_draw", "", "", "", "", _cell(draw_text(game)), "", ""])
     starts = [p.start_score for p in game.players]
     if any(starts):
         given = ", ".join(f"{p.name} {p.start_score}" for p in game.players if p.start_score)
         note = _cell(f"starting points: {given}")
-        writer.writerow([0, "", "start", "", "", "", "", note, "", *starts, *totals(starts)])
+        writer.writerow([0, "", "start", "", "", "", "", note, "", "", *starts, *totals(starts)])
 
     def padded(scores: Sequence[int]) -> list[int]:
         return list(scores) + [0] * (len(game.players) - len(scores))
@@ -110,6 +114,7 @@ def game_csv(game: Game) -> str:
                         "",
                         _cell(a["reason"]),
                         "",
+                        f"adjusted {a['points']:+,}",
                         *scores,
                         *totals(scores),
                     ]
@@ -129,11 +134,18 @@ def game_csv(game: Game) -> str:
                 throws_text(h["throws"]),
                 _cell(h["note"]),
                 corrected_text(h),
+                turn_result(h),
                 *scores,
                 *totals(scores),
             ]
         )
         adjustments(done)
+    final = [p.score for p in game.players]
+    if game.over:
+        ranked = standings([(p.name, p.score) for p in game.players], game.winners)
+        for s in ranked:
+            row = ["", _cell(s["name"]), "standing", "", "", s["score"], "", "", "", s["place"]]
+            writer.writerow([*row, *final, *totals(final)])
     won = game.to_json()["team_winners"] if teams else []
     if won:
         scores = [p.score for p in game.players]
@@ -141,7 +153,7 @@ def game_csv(game: Game) -> str:
         names = " and ".join(won)
         note = f"team {names} {'share the win' if len(won) > 1 else 'wins'} with {top:,}"
         writer.writerow(
-            ["", "", "team_win", "", "", "", "", _cell(note), "", *scores, *totals(scores)]
+            ["", "", "team_win", "", "", "", "", _cell(note), "", "", *scores, *totals(scores)]
         )
     return out.getvalue()
 
@@ -165,7 +177,9 @@ def game_export(
     events: Sequence[dict[str, Any]],
     game: Game,
 ) -> dict[str, Any]:
-    """Everything about a game as one JSON-able dict: rules, the event log and the state."""
+    """Everything about a game as one JSON-able dict: rules, the event log, the state and, once
+    it is over, the ranked final standings."""
+    state = game.to_json()
     return {
         "id": game_id,
         "version": version,
@@ -173,5 +187,6 @@ def game_export(
         "preset": game.preset,
         "rules": game.rules.to_dict(),
         "events": list(events),
-        "state": game.to_json(),
+        "state": state,
+        "standings": state["standings"],
     }

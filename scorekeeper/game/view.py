@@ -10,6 +10,7 @@ import functools
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+from scorekeeper.game.standings import standings
 from scorekeeper.game.state import Player, Turn
 from scorekeeper.game.teams import team_winners
 from scorekeeper.rules import Rules
@@ -73,6 +74,36 @@ def points_text(points: int) -> str:
 def dice_word(n: int) -> str:
     """``1 die`` or ``N dice``."""
     return "1 die" if n == 1 else f"{n} dice"
+
+
+def turn_result(turn: dict[str, Any]) -> str:
+    """A finished turn's result in the one wording the history, the board, the CSV and the JSON
+    export share: ``banked 350``, ``farkle, 150 lost``, ``farkle, 150 lost, third in a row:
+    -1,000``, ``farkle, 150 kept``, ``quick score 350``, ``toxic twos, 2,300 lost``,
+    ``overshot, 400 lost`` (or ``to the lowest score``), ``six 1s, 2,000 and the win``,
+    ``left the game``."""
+    outcome, points, banked = turn["outcome"], int(turn["points"]), int(turn["banked"])
+    if outcome == "bank":
+        return f"banked {points_text(banked)}"
+    if outcome == "quick_score":
+        return f"quick score {points_text(banked)}"
+    if outcome == "farkle":
+        text = f"farkle, {points_text(points)} lost" if points else "farkle"
+        if banked < 0:
+            text += f", third in a row: {points_text(banked)}"
+        return text
+    if outcome == "farkle_kept":
+        return f"farkle, {points_text(banked)} kept"
+    if outcome == "toxic_twos":
+        return f"toxic twos, {points_text(-banked)} lost"
+    if outcome == "overshoot":
+        gone = "lost" if "bust" in str(turn.get("note", "")) else "to the lowest score"
+        return f"overshot, {points_text(points)} {gone}"
+    if outcome == "six_ones":
+        return f"six 1s, {points_text(banked)} and the win"
+    if outcome == "left":
+        return "left the game"
+    return f"{str(outcome).replace('_', ' ')} {points_text(banked)}"
 
 
 def throws_text(throws: Sequence[dict[str, Any]]) -> str:
@@ -187,9 +218,14 @@ def state_json(game: GameView) -> dict[str, Any]:
         "over": game.over,
         "winner": game.winner_text(),
         "winners": [game.players[i].name for i in game.winners],
+        "standings": (
+            standings([(pl.name, pl.score) for pl in game.players], game.winners)
+            if game.over
+            else None
+        ),
         "team_winner": " and ".join(won) or None,
         "team_winners": won,
-        "history": list(game.history),  # a copy: the game appends to its own list
+        "history": [{**h, "result": turn_result(h)} for h in game.history],
         "adjustments": list(game.adjustments),
         "stats": [{"name": pl.name, **pl.stats.to_json()} for pl in game.players],
         "last_event": game.last_event,

@@ -3,7 +3,7 @@
 import { $, h, s, fill, fmt, announce, banner, pageData } from "./dom.js";
 import { GameClient, tokenFor } from "./api.js";
 import { diceRow } from "./dice.js";
-import { eventFlash, finalRoundText, teamStanding, turnLine } from "./game-view.js";
+import { eventFlash, finalRoundText, standingsList, teamStanding, turnLine } from "./game-view.js";
 
 const { game_id: gameId, base_url: baseUrl } = pageData();
 const metrics = (window.scorekeeperMetrics = { updates: [] });
@@ -78,7 +78,8 @@ function renderWinner(st) {
   fill(box,
     h("div", { class: "big" }, `★ ${st.winner || "Nobody"} ${shared ? "share the win" : "wins"}!`),
     h("div", { class: "sub" }, `${fmt(top)} points`),
-    standing && standing.teams.length > 1 ? h("div", { class: "sub team-result" }, standing.line) : null);
+    standing && standing.teams.length > 1 ? h("div", { class: "sub team-result" }, standing.line) : null,
+    standingsList(st));
 }
 
 function renderTurn(st) {

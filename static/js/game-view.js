@@ -1,5 +1,5 @@
 // Words and checks shared by the play, board and history pages (pure functions of the state).
-import { fmt } from "./dom.js";
+import { fmt, h } from "./dom.js";
 
 /** The rules options of a game from the API (whatever the nesting). */
 export function rulesOf(game) {
@@ -137,7 +137,23 @@ export function turnLine(turn) {
   return took ? `${line} (took over ${took.from}'s ${fmt(took.total)})` : line;
 }
 
+/** The ranked final standings as an ordered list ("1st Ann 10,200", tied players share a
+ * place), or null before the game is over. */
+export function standingsList(st) {
+  if (!st.over || !Array.isArray(st.standings)) return null;
+  return h("ol", { class: "standings", "aria-label": "Final standings" }, st.standings.map((s) =>
+    h("li", { class: s.winner ? "winner" : "" },
+      h("span", { class: "place" }, s.place), " ",
+      h("span", { class: "sname", title: s.name }, s.name), " ",
+      h("span", { class: "sscore" }, fmt(s.score)))));
+}
+
 function turnWords(turn) {
+  // the server's one wording of a turn's result (the CSV and JSON exports say the same)
+  if (turn.result) {
+    if (turn.outcome === "left") return `${turn.player} left the game`;
+    return `${turn.player}: ${turn.result} → ${fmt(turn.score)}`;
+  }
   const pts = fmt(turn.points);
   switch (turn.outcome) {
     case "bank": return `${turn.player} banked ${pts} → ${fmt(turn.score)}`;

@@ -74,7 +74,7 @@ function renderLog(st) {
   if (!turns.length && !adjustments.length) { fill($("#log"), h("p", { class: "muted" }, "No turns played yet.")); return; }
   const controls = Boolean(game && game.control);
   fill($("#log"), h("table", { class: "log" },
-    h("thead", {}, h("tr", {}, ["#", "Player", "Throws", "Result", "Points", "Score"].map((c, i) =>
+    h("thead", {}, h("tr", {}, ["#", "Player", "Throws", "Result", "Banked", "Score"].map((c, i) =>
       h("th", { scope: "col", class: i >= 4 ? "num" : "" }, c)))),
     h("tbody", {}, logRows(turns, adjustments, (t) => h("tr", {
       class: [t.outcome === "farkle" ? "farkle" : "", t.corrected ? "corrected" : ""].join(" ").trim(),

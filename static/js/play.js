@@ -3,7 +3,7 @@
 import { $, h, fill, fmt, announce, banner, pageData } from "./dom.js";
 import { GameClient } from "./api.js";
 import { die, diceRow } from "./dice.js";
-import { adviceFor, adviceOf, rulesOf, describeKeep, eventFlash, finalRoundText, teamStanding, teamsText, sentence } from "./game-view.js";
+import { adviceFor, adviceOf, rulesOf, describeKeep, eventFlash, finalRoundText, standingsList, teamStanding, teamsText, sentence } from "./game-view.js";
 
 const { game_id: gameId } = pageData();
 const QUICK_KEY = `scorekeeper.quick.${gameId}`;
@@ -177,6 +177,7 @@ function renderWinner(st) {
     h("h1", {}, `★ ${st.winner || "Nobody"} ${st.winners && st.winners.length > 1 ? "share the win" : "wins"}!`),
     h("p", {}, said),
     standing && standing.teams.length > 1 ? h("p", { class: "team-result" }, standing.line) : null,
+    standingsList(st),
     h("div", { class: "row" },
       h("a", { class: "btn", href: `/history/${encodeURIComponent(gameId)}` }, "History and score sheet"),
       h("a", { class: "btn primary", href: "/" }, "New game")),
