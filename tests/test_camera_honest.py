@@ -178,3 +178,42 @@ def test_demo_proposals_are_left_out_of_camera_stats(tmp_path: Path) -> None:
     assert list(stats["sources"]) == ["webcam"]
     assert log.stats(include_demo=True)["proposals"] == 2
     log.close()
+
+
+def test_dice_left_lying_after_a_keep_are_not_offered_once_the_kept_ones_are_taken(
+    make_app: Callable[..., Flask],
+) -> None:
+    """A hand takes the kept 1 away after the keep (motion, a new settle), and the two 5s lie
+    where they lay: they were part of the recorded throw, so they are not offered; thrown
+    again, they are."""
+    app = make_app(
+        CAMERA="tablet",
+        CAMERA_UPLOAD_FPS=1000.0,
+        CAMERA_READER_FACTORY=PipReader,
+        CAMERA_SETTLE=SettleConfig(still_s=0, vote_s=0),
+    )
+    client = app.test_client()
+
+    def send(dice: list[tuple[int, int, int]], key: str, n: int = 1) -> Any:
+        for _ in range(n):
+            body = client.post(
+                f"/api/camera/frame?dice_left=3&throw={key}",
+                data=jpeg(scene(dice)),
+                content_type="image/jpeg",
+            ).get_json()
+        return body
+
+    assert send(THROW, "g:4", 8)["proposal"]["dice"] == [1, 5, 5]
+    hand = scene(THROW)
+    hand[100:300, 50:200] = (90, 70, 60)  # a hand over the kept 1
+    client.post(
+        "/api/camera/frame?dice_left=2&throw=g:5", data=jpeg(hand), content_type="image/jpeg"
+    )
+    left = send(THROW[1:], "g:5", 8)
+    assert left["proposal"] is None and left["before_throw"] is True
+    assert sorted(d["value"] for d in left["dice"]) == [5, 5]
+    # without a throw named the proposal is there, its dice lying since the first settle
+    assert client.get("/api/camera/latest").get_json()["proposal"]["dice"] == [5, 5]
+    thrown = [(5, 400, 60), (5, 500, 300)]
+    send([(5, 10, 400), (5, 590, 10)], "g:5")
+    assert send(thrown, "g:5", 8)["proposal"]["dice"] == [5, 5]

@@ -54,6 +54,10 @@ class Proposal:
     truth: tuple[int, ...] | None = None
     since_frame: int = 0
     """The first still frame of the settle it was read from (every voted frame is as new)."""
+    lying_since: int = 0
+    """The first still frame since which its dice have lain where they lie: the settle's own,
+    or an earlier settle's whose dice they all were, at the same places (only other things,
+    such as a hand taking kept dice away, moved in between)."""
 
     def unsure(self) -> list[bool]:
         """For each of :attr:`dice` (sorted), whether the reader was unsure of it (confidence

@@ -368,9 +368,10 @@ class CameraService:
     @staticmethod
     def offered(proposal: Proposal | None, began_after: int | None) -> Proposal | None:
         """``proposal`` if it may be offered for a throw that began after frame
-        ``began_after`` (None: no throw named): only one settled from later frames, never the
-        dice that were lying there before the throw began."""
-        if proposal is None or began_after is None or proposal.since_frame > began_after:
+        ``began_after`` (None: no throw named): only dice that came to rest after it, never
+        dice that were lying there before the throw began, even once a hand has taken the kept
+        ones away from beside them."""
+        if proposal is None or began_after is None or proposal.lying_since > began_after:
             return proposal
         return None
 

@@ -230,6 +230,44 @@ class Settler:
         return Vote(values=best, dice=agreeing[-1][0], confidence=confidence, votes=n)
 
 
+LYING_IOU = 0.6
+"""A die counts as lying where it lay when its box overlaps its old one by this much (IoU)."""
+
+
+def box_iou(a: tuple[float, float, float, float], b: tuple[float, float, float, float]) -> float:
+    """Intersection over union of two boxes (x0, y0, x1, y1).
+
+    >>> box_iou((0, 0, 10, 10), (5, 0, 15, 10))
+    0.3333333333333333
+    """
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    if w <= 0 or h <= 0:
+        return 0.0
+    inter = w * h
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def still_lying(new: Sequence[Die], old: Sequence[Die], min_iou: float = LYING_IOU) -> bool:
+    """True when every die of ``new`` lies where a die of ``old`` lay, showing the same value
+    (each old die matched once): nobody threw them in between, whatever else moved.
+
+    >>> a, b = Die(5, (0, 0, 10, 10), 0.9), Die(2, (50, 0, 60, 10), 0.9)
+    >>> still_lying([a], [a, b]), still_lying([a, b], [a]), still_lying([], [a])
+    (True, False, False)
+    """
+    free = list(old)
+    for d in new:
+        match = next(
+            (o for o in free if o.value == d.value and box_iou(o.box, d.box) >= min_iou), None
+        )
+        if match is None:
+            return False
+        free.remove(match)
+    return bool(new)
+
+
 def count_message(seen: int, dice_left: int | None) -> str:
     """What the proposal says about the number of dice.
 

@@ -18,6 +18,7 @@ from scorekeeper.camera.settle import (
     SettleConfig,
     Settler,
     split_by_area,
+    still_lying,
 )
 from scorekeeper.vision.exposure import (
     ADVISE_AT,
@@ -41,6 +42,7 @@ class ThrowWatcher:
         self._light: str | None = None
         self._resting: tuple[list[Die], list[Die]] | None = None
         self._still_from = 0
+        self._previous: Proposal | None = None
         self._lock = threading.Lock()
 
     @property
@@ -57,6 +59,7 @@ class ThrowWatcher:
             self._proposal = None
             self._resting = None
             self._still_from = 0
+            self._previous = None
 
     def process(
         self,
@@ -104,6 +107,12 @@ class ThrowWatcher:
             if vote is not None:
                 self._resting = (list(vote.dice), outside)  # they stand until the next motion
                 truth = (info or {}).get("truth")
+                prev = self._previous
+                lying = (
+                    prev.lying_since
+                    if prev is not None and still_lying(vote.dice, prev.boxes)
+                    else self._still_from
+                )
                 self._proposal = Proposal(
                     id=uuid.uuid4().hex[:12],
                     frame_id=frame_id,
@@ -114,7 +123,9 @@ class ThrowWatcher:
                     time=time.time(),
                     truth=tuple(sorted(truth)) if truth is not None else None,
                     since_frame=self._still_from,
+                    lying_since=lying,
                 )
+                self._previous = self._proposal
                 remember(self._proposal)
             return Reading(
                 frame_id=frame_id,

@@ -56,6 +56,8 @@ function build() {
   els.why = h("p", { class: "why", id: "cam-why" });
   els.leftover = h("p", { class: "cam-leftover", id: "cam-leftover", hidden: true },
     "These are the dice left lying from the last throw: throw them, and the camera reads the new throw.");
+  els.waiting = h("p", { class: "muted", id: "cam-waiting", hidden: true },
+    "The dice lying there were in the last throw: throw them, and the camera reads the new throw.");
   els.newer = h("p", { class: "muted", id: "cam-newer", hidden: true },
     "The camera has read a newer throw since: Dismiss this one to see it.");
   els.proposal = h("div", { class: "cam-proposal", id: "cam-proposal", hidden: true },
@@ -68,7 +70,7 @@ function build() {
   fill(panel,
     h("div", { class: "cam-head" }, h("h2", {}, "Camera"), els.status,
       h("span", { class: "cam-tools" }, els.tabletBtn, els.areaBtn, els.wholeBtn)),
-    els.banner, els.none, els.light, els.view, els.proposal);
+    els.banner, els.none, els.light, els.view, els.waiting, els.proposal);
   els.img.addEventListener("error", () => setTimeout(startStream, 2000));
 }
 
@@ -167,6 +169,7 @@ function onReading(r) {
   showLight(r.light || null);
   if (cam.status && r.status !== cam.status.status) refreshStatus();
   const p = r.proposal;
+  els.waiting.hidden = !(r.before_throw && !cam.proposal);
   // a new reading replaces the proposal shown unless the player has started correcting it or
   // is recording it: the dice they tapped stay until they use or dismiss them
   const busy = cam.proposal && (cam.acting || corrected());
