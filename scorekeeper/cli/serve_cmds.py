@@ -65,6 +65,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("games", help="list the stored games as JSON, newest first")
     _db_option(p)
     p.add_argument("--limit", type=int, default=50, help="at most this many (default 50)")
+    p.add_argument(
+        "--delete",
+        metavar="GAME_ID",
+        help="delete this game for good (its events and review too) instead of listing",
+    )
     p.set_defaults(func=cmd_games)
 
     p = sub.add_parser("export", help="export a game as CSV (turn by turn) or JSON")
@@ -207,9 +212,17 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_games(args: argparse.Namespace) -> int:
-    """Print the stored games, newest first, as one JSON object."""
-    from scorekeeper.store import connect, list_games
+    """Print the stored games, newest first, as one JSON object (or delete one)."""
+    from scorekeeper.store import connect, delete_game, list_games
 
+    if args.delete is not None:
+        conn = connect(_existing_db(_db_path(args)))
+        try:
+            delete_game(conn, args.delete)
+        finally:
+            conn.close()
+        print(json.dumps({"deleted": args.delete}))
+        return 0
     if not 1 <= args.limit <= 10_000:
         raise ServeError(f"bad --limit {args.limit}: a whole number from 1 to 10000")
     db = _db_path(args)

@@ -11,7 +11,8 @@ The version of a game is the number of events after its ``create`` event.
 
 - :mod:`~scorekeeper.store.schema`: the tables (``PRAGMA user_version`` = ``SCHEMA_VERSION``);
 - :mod:`~scorekeeper.store.pool`: opening databases, each thread's connections, writer locks;
-- :mod:`~scorekeeper.store.games`: creating, reading and listing games;
+- :mod:`~scorekeeper.store.games`: creating, reading, listing and deleting games;
+- :mod:`~scorekeeper.store.rulesets`: a table's saved house rules;
 - :mod:`~scorekeeper.store.commit`: appending actions by group commit;
 - :mod:`~scorekeeper.store.cache`: the replay cache and the commit counter streams wait on.
 """
@@ -22,6 +23,7 @@ from scorekeeper.store.games import (
     Snapshot,
     check_token,
     create_game,
+    delete_game,
     hash_token,
     list_games,
     load_events,
@@ -44,6 +46,7 @@ __all__ = [
     "connect",
     "create_game",
     "default_db_path",
+    "delete_game",
     "hash_token",
     "list_games",
     "load_events",

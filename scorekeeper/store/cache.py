@@ -75,6 +75,12 @@ class ReplayCache:
             entry = self._states.get(key)
         return (entry[1], entry[2]) if entry and entry[0] == version else None
 
+    def forget(self, key: GameKey) -> None:
+        """Drop one game (it was deleted)."""
+        with self._lock:
+            self._games.pop(key, None)
+            self._states.pop(key, None)
+
     def clear(self) -> None:
         """Forget everything (tests)."""
         with self._lock:

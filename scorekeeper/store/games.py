@@ -202,3 +202,28 @@ def read_log(conn: sqlite3.Connection, game_id: str) -> tuple[int, float, list[d
     finally:
         conn.execute("COMMIT")
     return row.version, row.created_at, events
+
+
+def delete_game(conn: sqlite3.Connection, game_id: str) -> None:
+    """Delete a game whole: its row, its events and its stored review, in one transaction.
+
+    :raises GameNotFoundError: when there is no such game.
+    """
+    with writer_lock(conn):
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            summary(conn, game_id)
+            conn.execute("PRAGMA defer_foreign_keys=ON")  # the row goes before its events
+            conn.execute("DELETE FROM games WHERE id=?", (game_id,))
+            conn.execute("DELETE FROM events WHERE game_id=?", (game_id,))
+            has_reviews = conn.execute(
+                "SELECT 1 FROM sqlite_master WHERE type='table' AND name='game_reviews'"
+            ).fetchone()
+            if has_reviews:
+                conn.execute("DELETE FROM game_reviews WHERE game_id=?", (game_id,))
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    CACHE.forget(game_key(conn, game_id))
+    CHANGES.bump()

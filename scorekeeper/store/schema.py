@@ -3,14 +3,18 @@
 - ``games(id, created_at, updated_at, token_hash, preset, players, version, over, winner)``:
   one row per game, a summary for listing, updated with each append.
 - ``events(game_id, seq, type, data, created_at)``: ``seq`` 0 is ``create``; triggers refuse
-  UPDATE and DELETE.
+  UPDATE, and DELETE while the game's row exists (a game is deleted whole: its row first, then
+  its events, in one transaction).
+- ``rulesets(name, preset, overrides, created_at, updated_at)``: a table's saved house rules.
+
+Version 2 (from 1): the delete trigger allows deleting a deleted game's events; ``rulesets``.
 """
 
 from __future__ import annotations
 
 import sqlite3
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The schema this code writes, kept in ``PRAGMA user_version``."""
 
 SCHEMA = (
@@ -36,8 +40,16 @@ SCHEMA = (
     "CREATE INDEX IF NOT EXISTS games_by_time ON games(created_at DESC)",
     """CREATE TRIGGER IF NOT EXISTS events_no_update BEFORE UPDATE ON events
 BEGIN SELECT RAISE(ABORT, 'events are append-only'); END""",
-    """CREATE TRIGGER IF NOT EXISTS events_no_delete BEFORE DELETE ON events
-BEGIN SELECT RAISE(ABORT, 'events are append-only'); END""",
+    """CREATE TRIGGER IF NOT EXISTS events_no_delete_live BEFORE DELETE ON events
+WHEN EXISTS (SELECT 1 FROM games WHERE id = OLD.game_id)
+BEGIN SELECT RAISE(ABORT, 'events are append-only while their game exists'); END""",
+    """CREATE TABLE IF NOT EXISTS rulesets (
+    name TEXT PRIMARY KEY,
+    preset TEXT NOT NULL,
+    overrides TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    updated_at REAL NOT NULL
+)""",
 )
 """The statements that create the schema at :data:`SCHEMA_VERSION` (each idempotent)."""
 
@@ -56,6 +68,8 @@ def migrate(conn: sqlite3.Connection) -> None:
                 f" {SCHEMA_VERSION}: upgrade scorekeeper"
             )
         if version < SCHEMA_VERSION:
+            # version 1 refused every delete of events; version 2 deletes a deleted game's
+            conn.execute("DROP TRIGGER IF EXISTS events_no_delete")
             for statement in SCHEMA:
                 conn.execute(statement)
             conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")

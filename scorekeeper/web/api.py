@@ -1,6 +1,7 @@
 """The JSON API (``/api/...``): thin views that parse, call the engine and return JSON.
 
 Games: ``POST /api/games``, ``GET /api/games``, ``GET /api/games/<id>``,
+``DELETE /api/games/<id>``, ``POST /api/games/<id>/rematch``,
 ``POST /api/games/<id>/actions``, ``POST /api/games/<id>/corrections/preview``, the export
 and event-stream views of :mod:`scorekeeper.web.api_stream`;
 scoring: ``GET /api/score``, ``GET /api/suggest``.
@@ -27,6 +28,7 @@ from scorekeeper.store import (
     append,
     check_token,
     create_game,
+    delete_game,
     list_games,
     read_log,
     snapshot,
@@ -182,6 +184,24 @@ def get_game(game_id: str) -> Any:
         control=bool(token) and check_token(conn, game_id, token),
     )
     return jsonify(body)
+
+
+@bp.delete("/games/<game_id>")
+def delete_game_view(game_id: str) -> Any:
+    """Delete a game for good: control token and ``{"confirm": "<the game's id>"}`` needed;
+    200 ``{"deleted": id}``."""
+    conn = get_db()
+    require_control(game_id)
+    body = json_body() if request.content_length else None
+    if not isinstance(body, dict) or set(body) != {"confirm"} or body["confirm"] != game_id:
+        raise ActionError(
+            f'deleting a game cannot be undone: confirm with the body {{"confirm": "{game_id}"}}'
+            " (the game's id)"
+        )
+    delete_game(conn, game_id)
+    resp = jsonify(deleted=game_id)
+    resp.delete_cookie(COOKIE_PREFIX + game_id, path="/", samesite="Strict")
+    return resp
 
 
 @bp.post("/games/<game_id>/actions")

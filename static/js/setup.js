@@ -413,9 +413,34 @@ async function loadGames() {
         : h("a", { class: "btn", href: `/play/${id}` }, g.over ? "Open" : "Watch"),
       h("a", { class: "btn", href: `/board/${id}` }, "Board"),
       h("a", { class: "btn", href: `/history/${id}` }, "History"),
+      tokenFor(g.id) ? h("button", { type: "button", class: "btn danger delete-game", "data-game": g.id,
+        "aria-label": `Delete the game of ${players.join(", ") || g.id}`, onclick: (e) => askDelete(e.currentTarget, g) }, "Delete") : null,
     );
   }));
   $("#resume").hidden = false;
+}
+
+/** Ask in the row itself before deleting a game for good (no browser dialog). */
+function askDelete(button, g) {
+  const row = button.closest("li");
+  if (row.querySelector(".confirm-delete")) return;
+  const box = h("div", { class: "confirm-delete", role: "group", "aria-label": "Confirm deleting" },
+    h("span", {}, "Delete this game for good? It cannot be undone. "),
+    h("button", { type: "button", class: "btn danger", onclick: async () => {
+      try {
+        await call("DELETE", `/api/games/${encodeURIComponent(g.id)}`, { confirm: g.id }, tokenFor(g.id));
+        try { localStorage.removeItem(`scorekeeper.token.${g.id}`); } catch { /* ignore */ }
+        row.remove();
+        announce("Game deleted.");
+        if (!$("#games").children.length) $("#resume").hidden = true;
+      } catch (err) {
+        box.replaceChildren(h("span", { class: "error" }, err.message));
+      }
+    } }, "Yes, delete"),
+    " ",
+    h("button", { type: "button", class: "btn", onclick: () => { box.remove(); button.focus(); } }, "Cancel"));
+  row.append(box);
+  box.querySelector("button").focus();
 }
 
 // ---------- init ----------
