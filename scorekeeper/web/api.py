@@ -20,6 +20,8 @@ from flask import Blueprint, Response, current_app, jsonify, request
 from scorekeeper.errors import ActionError, ControlTokenError, StaleUndoError, StaleVersionError
 from scorekeeper.game.actions import clean_name, parse_action, parse_setup
 from scorekeeper.game.corrections import correction_event, preview_correction
+from scorekeeper.game.log import replay
+from scorekeeper.game.rematch import parse_order, rematch_body
 from scorekeeper.game.teams import team_draw
 from scorekeeper.rules import named_rules
 from scorekeeper.scoring import Dice, keeps_report
@@ -138,7 +140,28 @@ def draw_teams() -> Any:
 @bp.post("/games")
 def new_game() -> Any:
     """Create a game; 201 with its id, control token (shown once), version 0 and state."""
-    create = parse_setup(json_body())
+    return created_game(parse_setup(json_body()))
+
+
+@bp.post("/games/<game_id>/rematch")
+def rematch(game_id: str) -> Any:
+    """``{"order": "keep" | "rotate"}``: a new game with this game's players (still at the
+    table), teams, starting points, preset and every option; control token of this game
+    needed; 201 as ``POST /api/games``, with ``rematch_of``."""
+    conn = get_db()
+    require_control(game_id)
+    body = json_body() if request.content_length else {}
+    if not isinstance(body, dict) or set(body) - {"order"}:
+        raise ActionError('the body must be {"order": "keep"} or {"order": "rotate"} (or empty)')
+    order = parse_order(body.get("order"))
+    _version, _created, events = read_log(conn, game_id)
+    create = parse_setup(rematch_body(events[0], replay(events), order))
+    create["rematch_of"] = game_id
+    return created_game(create)
+
+
+def created_game(create: dict[str, Any]) -> Any:
+    """Store the checked ``create`` event; the 201 answer with the control token's cookie."""
     conn = get_db()
     game_id, token = create_game(conn, create)
     body = {
@@ -149,6 +172,8 @@ def new_game() -> Any:
         "rules": create["rules"],
         "state": game_json(snapshot(conn, game_id))["state"],
     }
+    if "rematch_of" in create:
+        body["rematch_of"] = create["rematch_of"]
     resp = jsonify(body)
     resp.status_code = 201
     resp.headers["Location"] = f"/api/games/{game_id}"

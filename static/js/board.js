@@ -3,6 +3,7 @@
 import { $, h, s, fill, fmt, announce, banner, pageData } from "./dom.js";
 import { GameClient, tokenFor } from "./api.js";
 import { diceRow } from "./dice.js";
+import { rematchControls } from "./rematch.js";
 import { eventFlash, finalRoundText, standingsList, teamStanding, turnLine } from "./game-view.js";
 
 const { game_id: gameId, base_url: baseUrl } = pageData();
@@ -79,7 +80,8 @@ function renderWinner(st) {
     h("div", { class: "big" }, `★ ${st.winner || "Nobody"} ${shared ? "share the win" : "wins"}!`),
     h("div", { class: "sub" }, `${fmt(top)} points`),
     standing && standing.teams.length > 1 ? h("div", { class: "sub team-result" }, standing.line) : null,
-    standingsList(st));
+    standingsList(st),
+    rematchControls(gameId, Boolean(tokenFor(gameId)), tokenFor(gameId), "board"));
 }
 
 function renderTurn(st) {

@@ -2,6 +2,7 @@
 // advice, bank/keep buttons that say why they are disabled, quick score, undo and shortcuts.
 import { $, h, fill, fmt, announce, banner, pageData } from "./dom.js";
 import { GameClient } from "./api.js";
+import { rematchControls } from "./rematch.js";
 import { die, diceRow } from "./dice.js";
 import { adviceFor, adviceOf, rulesOf, describeKeep, eventFlash, finalRoundText, standingsList, teamStanding, teamsText, sentence } from "./game-view.js";
 
@@ -178,9 +179,10 @@ function renderWinner(st) {
     h("p", {}, said),
     standing && standing.teams.length > 1 ? h("p", { class: "team-result" }, standing.line) : null,
     standingsList(st),
+    rematchControls(gameId, client.canControl, client.token, "play"),
     h("div", { class: "row" },
       h("a", { class: "btn", href: `/history/${encodeURIComponent(gameId)}` }, "History and score sheet"),
-      h("a", { class: "btn primary", href: "/" }, "New game")),
+      h("a", { class: "btn", href: "/" }, "New game")),
   );
 }
 

@@ -1,0 +1,94 @@
+"""Game night's end: ranked standings and "Play again" on the play page and the board, and a
+game deleted from the games list; at a phone's, a tablet's and a projector's size.
+Screenshots go to test-artifacts/tables-*.png.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from helpers.browser import Server, Tab
+from helpers.pages import api, new_game, open_play_page, quick_scores
+
+pytestmark = pytest.mark.browser
+
+SIZES = [(360, 740), (768, 1024), (1920, 1080)]
+WIDE_JS = "() => document.documentElement.scrollWidth - innerWidth"
+
+
+def _finished(server: Server) -> tuple[str, str]:
+    """A three-player game ended with Ann and Cy level on 1,000: 1st, 1st, 3rd."""
+    game_id, token = new_game(server, ["Ann", "Bob", "Cy"], "zilch", target=2500)
+    version = quick_scores(server, game_id, token, (1000, 400, 1000))
+    api(server, f"/api/games/{game_id}/actions", {"version": version, "type": "end"}, token)
+    return game_id, token
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_standings_and_play_again(
+    live_server: Server, open_tab: Callable[..., Tab], size: tuple[int, int]
+) -> None:
+    game_id, token = _finished(live_server)
+    tab = open_tab(*size)
+    page = tab.page
+    page.goto(f"{live_server.url}/play/{game_id}#t={token}")
+    page.wait_for_selector("#winner:not([hidden]) .standings li")
+    rows = page.locator("#winner .standings li").all_inner_texts()
+    assert [" ".join(r.split()) for r in rows] == ["1st Ann 1,000", "1st Cy 1,000", "3rd Bob 400"]
+    assert page.evaluate(WIDE_JS) <= 0
+    tab.shot(f"tables-standings-{size[0]}")
+
+    page.click("#winner button.rematch[data-order='rotate']")
+    page.wait_for_url(lambda url: "/play/" in url and game_id not in url)
+    page.wait_for_selector("#pad button[data-face='1']:not([disabled])")  # controls the rematch
+    new_id = page.url.rsplit("/", 1)[-1]
+    game = api(live_server, f"/api/games/{new_id}")
+    assert [p["name"] for p in game["state"]["players"]] == ["Bob", "Cy", "Ann"]
+    assert game["preset"] == "zilch" and game["rules"]["target"] == 2500
+    assert page.inner_text("#turn-title").startswith("Bob")
+    assert not tab.errors, tab.errors
+
+
+@pytest.mark.parametrize("size", [(360, 740), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_board_shows_standings_and_a_watcher_gets_no_rematch(
+    live_server: Server, open_tab: Callable[..., Tab], size: tuple[int, int]
+) -> None:
+    game_id, _token = _finished(live_server)
+    tab = open_tab(*size)
+    page = tab.page
+    page.goto(f"{live_server.url}/board/{game_id}")
+    page.wait_for_selector("#board-winner:not([hidden]) .standings li")
+    assert page.locator("#board-winner .standings li").count() == 3
+    assert page.locator("#board-winner button.rematch").count() == 0  # only watching
+    page.goto(f"{live_server.url}/play/{game_id}")
+    page.wait_for_selector("#winner:not([hidden]) .standings li")
+    assert page.locator("#winner button.rematch").count() == 0
+    tab.shot(f"tables-board-{size[0]}")
+    assert not tab.errors, tab.errors
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_delete_a_game_from_the_games_list(
+    live_server: Server, open_tab: Callable[..., Tab], size: tuple[int, int]
+) -> None:
+    game_id, token = new_game(live_server, ["Dora", "Eli"], "standard")
+    tab = open_tab(*size)
+    page = tab.page
+    open_play_page(live_server, tab, game_id, token)  # this browser now holds the token
+    page.goto(live_server.url + "/")
+    button = page.locator(f"#games button.delete-game[data-game='{game_id}']")
+    button.wait_for()
+    button.click()
+    page.wait_for_selector(".confirm-delete")
+    assert page.evaluate(WIDE_JS) <= 0
+    tab.shot(f"tables-delete-{size[0]}")
+    page.click(".confirm-delete button.danger")
+    button.wait_for(state="detached")
+    ids = [g["id"] for g in api(live_server, "/api/games?limit=500")["games"]]
+    assert game_id not in ids
+    page.goto(f"{live_server.url}/board/{game_id}")
+    page.wait_for_function(
+        "() => document.querySelector('#bt-who').textContent.includes('no game')"
+    )
+    assert not [e for e in tab.errors if "404" not in e], tab.errors
