@@ -9,6 +9,10 @@ class RulesError(ScorekeeperError):
     """An unknown preset, option key, or an option value of the wrong type or range."""
 
 
+class RulesetNotFoundError(RulesError):
+    """No saved rule set has the given name."""
+
+
 class DiceError(ScorekeeperError):
     """Dice that are not 1 to 6 dice with faces 1 to 6, or a keep that is not legal."""
 

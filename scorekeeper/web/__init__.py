@@ -20,6 +20,7 @@ from scorekeeper.errors import (
     GameNotFoundError,
     GameRuleError,
     RequestFieldError,
+    RulesetNotFoundError,
     ScorekeeperError,
     SolverBusyError,
     StaleUndoError,
@@ -45,6 +46,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         camera_api,
         pages,
         players,
+        rulesets,
     )
 
     app = Flask(__name__, instance_relative_config=False)
@@ -88,6 +90,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     app.register_blueprint(api_winprob.bp)
     app.register_blueprint(api_review.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(rulesets.bp)
     app.json = StrictJSONProvider(app)
     app.url_value_preprocessor(_check_path_ids)
     guard.init_app(app)
@@ -164,6 +167,7 @@ def error_status(exc: ScorekeeperError) -> tuple[str, int]:
 
 _STATUS: dict[type[ScorekeeperError], tuple[str, int]] = {
     GameNotFoundError: ("not_found", 404),
+    RulesetNotFoundError: ("not_found", 404),
     StaleVersionError: ("stale_version", 409),
     StaleUndoError: ("stale_undo", 409),
     GameRuleError: ("not_allowed", 422),
