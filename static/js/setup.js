@@ -443,6 +443,111 @@ function askDelete(button, g) {
   box.querySelector("button").focus();
 }
 
+// ---------- saved house rules ----------
+let saved = [];
+const rulesMsg = (text, kind = "error") => {
+  const el = $("#ruleset-msg");
+  el.textContent = text;
+  el.className = `message ${text ? kind : ""}`;
+};
+
+/** Take a rule set's preset and overrides into the form (only options this server knows). */
+function applyRules(preset, given) {
+  if (!Object.hasOwn(PRESETS, preset)) return false;
+  state.preset = preset;
+  state.values = { ...PRESETS[preset].rules };
+  for (const [k, v] of Object.entries(given || {})) {
+    const opt = OPTIONS.find((o) => o.name === k);
+    const word = typeof v === "string" && (opt?.words || []).includes(v);
+    if (k in state.values && (word || typeof v === typeof state.values[k])) state.values[k] = v;
+  }
+  renderOptions();
+  return true;
+}
+
+function renderRulesets(selected = "") {
+  const pick = $("#ruleset-pick");
+  fill(pick, saved.length
+    ? [h("option", { value: "" }, "Pick a saved set…"), ...saved.map((r) => h("option", { value: r.name, selected: r.name === selected }, r.name))]
+    : [h("option", { value: "" }, "(none saved yet)")]);
+  pick.disabled = !saved.length;
+  showRulesetActions();
+}
+
+function showRulesetActions() {
+  const name = $("#ruleset-pick").value;
+  $("#ruleset-export").hidden = $("#ruleset-delete").hidden = !name;
+  if (name) $("#ruleset-export").href = `/api/rulesets/export?name=${encodeURIComponent(name)}`;
+}
+
+async function loadRulesets(selected = "") {
+  try {
+    saved = (await call("GET", "/api/rulesets")).rulesets || [];
+  } catch {
+    saved = [];
+  }
+  renderRulesets(selected);
+}
+
+function useRuleset(name) {
+  const r = saved.find((x) => x.name === name);
+  if (!r) return;
+  const n = Object.keys(r.overrides || {}).length;
+  if (applyRules(r.preset, r.overrides)) {
+    rulesMsg(`Using "${r.name}": ${r.preset} with ${n} option${n === 1 ? "" : "s"} changed.`, "ok");
+    announce(`Using the saved rules ${r.name}.`);
+  }
+}
+
+$("#ruleset-pick").addEventListener("change", (e) => { showRulesetActions(); useRuleset(e.target.value); });
+
+$("#ruleset-save").addEventListener("click", async () => {
+  const name = $("#ruleset-name").value.trim();
+  if (!name) { rulesMsg("Give the rule set a name first, e.g. Friday night."); $("#ruleset-name").focus(); return; }
+  try {
+    const res = await call("POST", "/api/rulesets", { name, preset: state.preset, overrides: overrides() });
+    rulesMsg(`${res.replaced ? "Replaced" : "Saved"} "${res.ruleset.name}".`, "ok");
+    $("#ruleset-name").value = "";
+    await loadRulesets(res.ruleset.name);
+  } catch (err) {
+    rulesMsg(err.message);
+  }
+});
+
+$("#ruleset-delete").addEventListener("click", async () => {
+  const name = $("#ruleset-pick").value;
+  if (!name) return;
+  try {
+    await call("DELETE", "/api/rulesets", { name });
+    rulesMsg(`Deleted "${name}".`, "ok");
+    await loadRulesets();
+  } catch (err) {
+    rulesMsg(err.message);
+  }
+});
+
+$("#ruleset-import").addEventListener("change", async (e) => {
+  const file = e.target.files && e.target.files[0];
+  if (!file) return;
+  let body;
+  try {
+    body = JSON.parse(await file.text());
+  } catch {
+    rulesMsg(`${file.name} is not JSON: export a rule set from a scorekeeper to get one.`);
+    return;
+  } finally {
+    e.target.value = "";
+  }
+  try {
+    const res = await call("POST", "/api/rulesets", body);
+    await loadRulesets(res.ruleset.name);
+    useRuleset(res.ruleset.name);
+    rulesMsg(`Imported "${res.ruleset.name}" and using it.`, "ok");
+  } catch (err) {
+    rulesMsg(`${file.name}: ${err.message}`);
+  }
+});
+
 // ---------- init ----------
 try {
   const last = JSON.parse(localStorage.getItem(LAST_KEY) || "null");
@@ -466,3 +571,4 @@ try {
 renderPlayers();
 renderOptions();
 loadGames();
+loadRulesets();

@@ -5,6 +5,7 @@ Screenshots go to test-artifacts/tables-*.png.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 import pytest
@@ -92,3 +93,55 @@ def test_delete_a_game_from_the_games_list(
         "() => document.querySelector('#bt-who').textContent.includes('no game')"
     )
     assert not [e for e in tab.errors if "404" not in e], tab.errors
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_saved_house_rules_in_setup(
+    live_server: Server, open_tab: Callable[..., Tab], size: tuple[int, int]
+) -> None:
+    name = f"Friday {size[0]}"
+    tab = open_tab(*size)
+    page = tab.page
+    page.goto(live_server.url + "/")
+    page.check("#presets input[value='zilch']")
+    page.fill("#opt-target", "4000")
+    page.dispatch_event("#opt-target", "change")
+    page.fill("#ruleset-name", name)
+    page.click("#ruleset-save")
+    page.wait_for_selector(f"#ruleset-msg:has-text('Saved \"{name}\"')")
+    saved = {r["name"]: r for r in api(live_server, "/api/rulesets")["rulesets"]}
+    assert saved[name]["preset"] == "zilch" and saved[name]["overrides"] == {"target": 4000}
+
+    page.check("#presets input[value='standard']")  # a fresh choice, then the saved set
+    page.select_option("#ruleset-pick", name)
+    page.wait_for_selector("#ruleset-msg:has-text('Using')")
+    assert page.is_checked("#presets input[value='zilch']")
+    assert page.input_value("#opt-target") == "4000"
+    href = page.get_attribute("#ruleset-export", "href")
+    assert href and "export?name=" in href
+    tab.shot(f"tables-rulesets-{size[0]}")
+    assert page.evaluate(WIDE_JS) <= 0
+
+    bad = {"name": "Bad", "preset": "standard", "overrides": {"bogus_option": 1}}
+    page.set_input_files(
+        "#ruleset-import",
+        files=[
+            {"name": "bad.json", "mimeType": "application/json", "buffer": json.dumps(bad).encode()}
+        ],
+    )
+    page.wait_for_selector("#ruleset-msg:has-text('bogus_option')")
+    good = {**api(live_server, href.replace(live_server.url, "")), "name": f"Imported {size[0]}"}
+    good["overrides"] = {"opening_minimum": 500}
+    page.set_input_files(
+        "#ruleset-import",
+        files=[
+            {
+                "name": "good.json",
+                "mimeType": "application/json",
+                "buffer": json.dumps(good).encode(),
+            }
+        ],
+    )
+    page.wait_for_selector(f"#ruleset-msg:has-text('Imported \"Imported {size[0]}\"')")
+    assert page.input_value("#opt-opening_minimum") == "500"
+    assert not [e for e in tab.errors if "400" not in e], tab.errors  # the bad file's answer
