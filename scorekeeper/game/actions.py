@@ -27,6 +27,7 @@ from dataclasses import dataclass, fields
 from typing import Any, ClassVar, Literal, Self
 
 from scorekeeper.errors import ActionError
+from scorekeeper.game.rolloff import parse_rolloff
 from scorekeeper.game.teams import TeamDraw, team_draw
 from scorekeeper.rules import rules_from_json
 from scorekeeper.scoring import MAX_DICE
@@ -56,7 +57,9 @@ def clean_name(value: Any, what: str = "a player name") -> str:
 
 
 def parse_setup(body: Any) -> dict[str, Any]:
-    """The ``create`` event from a new-game body ``{"players", "teams", "rules", "start_scores"}``.
+    """The ``create`` event from a new-game body ``{"players", "teams", "rules", "start_scores",
+    "team_draw", "rolloff"}`` (``rolloff``: the roll-off for the first player, see
+    :func:`scorekeeper.game.rolloff.parse_rolloff`).
 
     ``teams`` is null, a list of team names parallel to ``players`` (null for no team), or an
     object mapping each team name to its players' names. ``start_scores`` is null (all 0) or
@@ -67,11 +70,11 @@ def parse_setup(body: Any) -> dict[str, Any]:
     """
     if not isinstance(body, Mapping):
         raise ActionError('the body must be a JSON object like {"players": ["Ann", "Bob"]}')
-    extra = set(body) - {"players", "teams", "rules", "start_scores", "team_draw"}
+    extra = set(body) - {"players", "teams", "rules", "start_scores", "team_draw", "rolloff"}
     if extra:
         raise ActionError(
             f"unknown field(s) {sorted(extra)}; accepted: players, teams, rules, start_scores,"
-            " team_draw"
+            " team_draw, rolloff"
         )
     players = body.get("players")
     if not isinstance(players, list) or not players:
@@ -100,6 +103,8 @@ def parse_setup(body: Any) -> dict[str, Any]:
     }
     if draw is not None:
         create["team_draw"] = draw.to_json()
+    if body.get("rolloff") is not None:
+        create["rolloff"] = parse_rolloff(body["rolloff"], names)
     return create
 
 

@@ -70,6 +70,7 @@ class Game:
             for n, t, s in zip(names, teams, starts, strict=True)
         ]
         self.team_draw: dict[str, Any] | None = create.get("team_draw")
+        self.rolloff: dict[str, Any] | None = create.get("rolloff")
         self.current = 0
         self.turn = Turn(1, 0)
         self.final_round = False

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from scorekeeper.game.engine import Game
+from scorekeeper.game.rolloff import rolloff_text
 from scorekeeper.game.standings import standings
 from scorekeeper.game.view import throws_text, turn_result
 
@@ -90,6 +91,9 @@ def game_csv(game: Game) -> str:
 
     if game.team_draw:
         writer.writerow(["", "", "team_draw", "", "", "", "", _cell(draw_text(game)), "", ""])
+    if game.rolloff:
+        note = _cell(rolloff_text(game.rolloff))
+        writer.writerow(["", _cell(game.rolloff["first"]), "rolloff", "", "", "", "", note, "", ""])
     starts = [p.start_score for p in game.players]
     if any(starts):
         given = ", ".join(f"{p.name} {p.start_score}" for p in game.players if p.start_score)

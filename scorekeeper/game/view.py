@@ -33,6 +33,7 @@ class GameView(Protocol):
     over: bool
     out: list[int]
     team_draw: dict[str, Any] | None
+    rolloff: dict[str, Any] | None
     history: list[dict[str, Any]]
     adjustments: list[dict[str, Any]]
     last_event: dict[str, Any]
@@ -187,6 +188,7 @@ def state_json(game: GameView) -> dict[str, Any]:
         ],
         "teams": teams,
         "team_draw": game.team_draw,
+        "rolloff": game.rolloff,
         "current": game.current,
         "phase": _phase(game),
         "turn": {

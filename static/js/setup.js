@@ -276,7 +276,8 @@ $("#reset-options").addEventListener("click", () => choosePreset(state.preset));
 // ---------- roll-off ----------
 function openRolloff() {
   const names = cleanNames().map((n, i) => n || `Player ${i + 1}`);
-  state.rolloff = { names, inRound: names.map((_, i) => i), throws: {}, round: 1 };
+  state.rolloff = { names, inRound: names.map((_, i) => i), throws: {}, round: 1, rounds: [] };
+  state.rolloffRecord = null;
   $("#rolloff").hidden = false;
   renderRolloff();
 }
@@ -303,6 +304,7 @@ function settleRolloff() {
   if (r.inRound.some((i) => !(i in r.throws))) { renderRolloff(); return; }
   const best = Math.max(...r.inRound.map((i) => r.throws[i]));
   const top = r.inRound.filter((i) => r.throws[i] === best);
+  r.rounds.push(Object.fromEntries(r.inRound.map((i) => [r.names[i], r.throws[i]])));
   if (top.length > 1) {
     r.inRound = top;
     r.throws = {};
@@ -314,6 +316,8 @@ function settleRolloff() {
   const first = top[0];
   // The winner starts; play then passes on in the table's order.
   state.players = [...state.players.slice(first), ...state.players.slice(0, first)];
+  // sent with the game (and kept in its log) while the players stay as they were rolled
+  state.rolloffRecord = { rounds: r.rounds, order: [...r.names.slice(first), ...r.names.slice(0, first)] };
   renderPlayers();
   const text = `${r.names[first]} threw ${best} and goes first. The order has been updated.`;
   fill($("#rolloff-grid"));
@@ -372,6 +376,8 @@ $("#setup").addEventListener("submit", async (e) => {
   const starts = startScores();
   if (starts) body.start_scores = starts;
   if (state.teams && state.teamDraw) body.team_draw = state.teamDraw;
+  const rolled = state.rolloffRecord;
+  if (rolled && rolled.order.join("\n") === names.join("\n")) body.rolloff = { rounds: rolled.rounds };
   const button = $("#start");
   button.disabled = true;
   say("Starting…", "ok");

@@ -113,6 +113,11 @@ def test_setup_with_a_preset_overrides_teams_and_a_roll_off(
     st = game["state"]
     assert [p["name"] for p in st["players"]] == ["Bob", "<img src=x onerror=alert(1)>", "Ann"]
     assert [p["team"] for p in st["players"]] == ["Blue", "Red", "Red"]
+    evil = "<img src=x onerror=alert(1)>"
+    assert st["rolloff"] == {  # the roll-off is kept in the game's log
+        "rounds": [{"Ann": 5, "Bob": 5, evil: 2}, {"Ann": 3, "Bob": 6}],
+        "first": "Bob",
+    }
     page.wait_for_selector("#turn:not([hidden])")
     assert text(tab, "#turn-title") == "Bob's turn"
     # The markup-looking name is shown as text, never made into an element.
