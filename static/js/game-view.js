@@ -148,6 +148,17 @@ export function standingsList(st) {
       h("span", { class: "sscore" }, fmt(s.score)))));
 }
 
+/** The recorded roll-off for the first player in words, or null. */
+export function rolloffText(st) {
+  const r = st.rolloff;
+  if (!r || !Array.isArray(r.rounds)) return null;
+  const rounds = r.rounds.map((round, k) => {
+    const throws = Object.entries(round).map(([name, d]) => `${name} ${d}`).join(", ");
+    return k ? `tie: ${throws}` : throws;
+  });
+  return `Roll-off for the first player: ${rounds.join("; ")}; ${r.first} started.`;
+}
+
 function turnWords(turn) {
   // the server's one wording of a turn's result (the CSV and JSON exports say the same)
   if (turn.result) {

@@ -4,7 +4,7 @@
 import { $, h, fill, fmt, announce, pageData } from "./dom.js";
 import { call, takeTokenFromHash, tokenFor } from "./api.js";
 import { diceRow } from "./dice.js";
-import { sentence, teamStanding, teamsText, turnLine } from "./game-view.js";
+import { rolloffText, sentence, standingsList, teamStanding, teamsText, turnLine } from "./game-view.js";
 
 const { game_id: gameId } = pageData();
 const url = `/api/games/${encodeURIComponent(gameId)}`;
@@ -269,6 +269,12 @@ function render() {
   const standing = teamStanding(st);
   $("#teams-summary").hidden = !standing;
   if (standing) $("#teams-summary").textContent = `${teamsText(st)}. ${standing.line}`;
+  const ranked = standingsList(st);
+  $("#standings-box").hidden = !ranked;
+  fill($("#standings"), ranked);
+  const rolled = rolloffText(st);
+  $("#rolloff-line").hidden = !rolled;
+  $("#rolloff-line").textContent = rolled || "";
   renderSheet(st);
   renderLog(st);
   renderStats(st);

@@ -52,10 +52,10 @@ def test_standings_and_play_again(
 
 
 @pytest.mark.parametrize("size", [(360, 740), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
-def test_board_shows_standings_and_a_watcher_gets_no_rematch(
+def test_board_and_history_show_standings_and_only_the_host_gets_a_rematch(
     live_server: Server, open_tab: Callable[..., Tab], size: tuple[int, int]
 ) -> None:
-    game_id, _token = _finished(live_server)
+    game_id, token = _finished(live_server)
     tab = open_tab(*size)
     page = tab.page
     page.goto(f"{live_server.url}/board/{game_id}")
@@ -65,7 +65,19 @@ def test_board_shows_standings_and_a_watcher_gets_no_rematch(
     page.goto(f"{live_server.url}/play/{game_id}")
     page.wait_for_selector("#winner:not([hidden]) .standings li")
     assert page.locator("#winner button.rematch").count() == 0
+    page.goto(f"{live_server.url}/history/{game_id}")
+    page.wait_for_selector("#standings-box:not([hidden]) .standings li")
+    assert page.locator("#standings .standings li").count() == 3
+    # a board holding the token (from the QR code's address) offers the rematch
+    page.goto(f"{live_server.url}/board/{game_id}#t={token}")
+    page.wait_for_selector("#board-winner button.rematch")
     tab.shot(f"tables-board-{size[0]}")
+    assert page.evaluate(WIDE_JS) <= 0
+    page.click("#board-winner button.rematch[data-order='keep']")
+    page.wait_for_url(lambda url: "/board/" in url and game_id not in url)
+    new_id = page.url.split("#")[0].rsplit("/", 1)[-1]
+    names = [p["name"] for p in api(live_server, f"/api/games/{new_id}")["state"]["players"]]
+    assert names == ["Ann", "Bob", "Cy"]
     assert not tab.errors, tab.errors
 
 
