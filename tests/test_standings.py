@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 
+import pytest
 from flask.testing import FlaskClient
 from helpers.table import NewTable
 
@@ -87,11 +89,16 @@ def test_standings_in_the_state_and_the_exports(client: FlaskClient, new_table: 
     assert standing == [(s["name"], s["place"]) for s in ranked]
 
 
-def test_player_limit_is_one_constant_in_page_and_api(client: FlaskClient) -> None:
+def test_player_limit_is_one_constant_in_page_api_and_cli(
+    client: FlaskClient, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from scorekeeper.cli import main
     from scorekeeper.game.actions import MAX_PLAYERS
 
     limits = client.get("/api/rules/options").json["limits"]
     assert limits["max_players"] == MAX_PLAYERS
+    assert main(["rules", "--limits"]) == 0
+    assert json.loads(capsys.readouterr().out) == limits
     assert f"1 to {MAX_PLAYERS} players" in client.get("/").text
     names = [f"P{i}" for i in range(MAX_PLAYERS + 1)]
     r = client.post("/api/games", json={"players": names})

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from scorekeeper.cli.common import add_rules_options, print_json, rules_from_args
+from scorekeeper.game.actions import game_limits
 from scorekeeper.rules import find_rules, parse_assignments
 from scorekeeper.scoring import Dice, keeps_report, parse_faces
 
@@ -14,6 +15,11 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("rules", help="print a preset's full options as JSON")
     p.add_argument("preset", nargs="?", default="standard", help="preset name (default standard)")
     p.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="overrides")
+    p.add_argument(
+        "--limits",
+        action="store_true",
+        help="print a game's set-up limits instead (players, name length), as the API gives them",
+    )
     p.set_defaults(func=cmd_rules)
 
     p = sub.add_parser("score", help="list every legal keep of a throw as JSON")
@@ -23,7 +29,10 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    """Print the options of a preset (with overrides) as one JSON object."""
+    """Print the options of a preset (with overrides) as one JSON object, or the limits."""
+    if args.limits:
+        print_json(game_limits())
+        return 0
     print_json(find_rules(args.preset, parse_assignments(args.overrides)).to_dict())
     return 0
 

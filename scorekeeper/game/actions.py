@@ -39,6 +39,11 @@ MAX_ADJUST_POINTS = 1_000_000
 MAX_REASON = 80
 
 
+def game_limits() -> dict[str, int]:
+    """The limits of a game's set-up, as the setup page, the API and the CLI give them."""
+    return {"min_players": 1, "max_players": MAX_PLAYERS, "max_name": MAX_NAME}
+
+
 def clean_name(value: Any, what: str = "a player name") -> str:
     """A player or team name: text of 1 to 40 printable characters, trimmed.
 

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 import segno
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
-from scorekeeper.game.actions import MAX_NAME, MAX_PLAYERS
+from scorekeeper.game.actions import MAX_PLAYERS, game_limits
 from scorekeeper.rules import PRESET_HELP, PRESETS, describe_options
 from scorekeeper.web.params import text_arg
 
@@ -166,7 +166,7 @@ def rules_options_json() -> Any:
 def rules_options() -> dict[str, Any]:
     """The options, presets and game limits as JSON-able data (the setup page embeds this)."""
     return {
-        "limits": {"min_players": 1, "max_players": MAX_PLAYERS, "max_name": MAX_NAME},
+        "limits": game_limits(),
         "options": describe_options(),
         "presets": [
             {"name": name, "help": PRESET_HELP.get(name, ""), "rules": rules.to_dict()}
