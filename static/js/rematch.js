@@ -15,6 +15,7 @@ export function rematchControls(gameId, control, token, page = "play") {
     try {
       const game = await call("POST", `/api/games/${encodeURIComponent(gameId)}/rematch`, { order }, token || null);
       saveToken(game.id, game.control_token);
+      rememberSetup(game);
       announce("Rematch started.");
       const hash = page === "board" ? `#t=${encodeURIComponent(game.control_token)}` : "";
       location.assign(`/${page}/${encodeURIComponent(game.id)}${hash}`);
@@ -31,4 +32,17 @@ export function rematchControls(gameId, control, token, page = "play") {
     h("div", { class: "row" }, keep, rotate),
     h("p", { class: "muted" }, "Same players, target and house rules; scores back to the start."),
     msg);
+}
+
+/** The next game set up on this device starts from the rematch's table and rules (the setup
+ * page reads this, keeping only options it knows with the right types). */
+function rememberSetup(game) {
+  const players = (game.state && game.state.players) || [];
+  const last = {
+    players: players.map((p) => ({ name: p.name, team: p.team || "" })),
+    teams: players.some((p) => p.team),
+    preset: game.preset,
+    overrides: game.rules || {},
+  };
+  try { localStorage.setItem("scorekeeper.lastSetup", JSON.stringify(last)); } catch { /* private mode */ }
 }

@@ -48,6 +48,10 @@ def test_standings_and_play_again(
     assert [p["name"] for p in game["state"]["players"]] == ["Bob", "Cy", "Ann"]
     assert game["preset"] == "zilch" and game["rules"]["target"] == 2500
     assert page.inner_text("#turn-title").startswith("Bob")
+    page.goto(live_server.url + "/")  # setup on this device starts from the rematch's rules
+    page.wait_for_selector("#players input.name")
+    assert page.is_checked("#presets input[value='zilch']")
+    assert page.input_value("#opt-target") == "2500"
     assert not tab.errors, tab.errors
 
 
@@ -157,3 +161,28 @@ def test_saved_house_rules_in_setup(
     page.wait_for_selector(f"#ruleset-msg:has-text('Imported \"Imported {size[0]}\"')")
     assert page.input_value("#opt-opening_minimum") == "500"
     assert not [e for e in tab.errors if "400" not in e], tab.errors  # the bad file's answer
+
+
+def test_setup_starts_from_the_last_rules_used(
+    live_server: Server, open_tab: Callable[..., Tab]
+) -> None:
+    tab = open_tab(360, 740)
+    page = tab.page
+    page.goto(live_server.url + "/")
+    page.fill("#players li:nth-child(1) input.name", "Gus")
+    page.fill("#players li:nth-child(2) input.name", "Hal")
+    page.check("#presets input[value='original']")
+    page.fill("#opt-target", "6000")
+    page.dispatch_event("#opt-target", "change")
+    page.click("#options-box summary")
+    page.check("#opt-toxic_twos")
+    page.click("#start")
+    page.wait_for_url("**/play/**")
+    page.goto(live_server.url + "/")  # the next game's setup
+    page.wait_for_selector("#players input.name")
+    names = page.eval_on_selector_all("#players input.name", "els => els.map(e => e.value)")
+    assert names == ["Gus", "Hal"]
+    assert page.is_checked("#presets input[value='original']")
+    assert page.input_value("#opt-target") == "6000"
+    assert page.is_checked("#opt-toxic_twos")
+    assert not tab.errors, tab.errors
