@@ -34,6 +34,7 @@ BODY_KEYS = [
     "version", "type", "dice", "source", "points", "name", "team", "player", "undoes",
     "redoes", "turn", "actions", "players", "teams", "rules", "start_scores", "preset",
     "overrides", "recorded", "game", "area", "x0", "y0", "x1", "y1", "into", "reason",
+    "order", "confirm", "rolloff", "format",
 ]  # fmt: skip
 ACTION_TYPES = [
     "throw", "keep", "bank", "quick_score", "join", "leave", "undo", "redo", "correct", "roll",
