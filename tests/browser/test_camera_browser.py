@@ -497,7 +497,7 @@ def test_tablet_camera_posts_frames_from_the_browser(
 
 
 @pytest.mark.parametrize("camera_server", ["auto-none"], indirect=True)
-@pytest.mark.parametrize("size", [(360, 740), (1920, 1080)])
+@pytest.mark.parametrize("size", [(360, 740), (768, 1024), (1920, 1080)])
 def test_no_camera_found_offers_the_demo_only_when_asked(
     camera_server: tuple[Server, Any], open_tab: Callable[..., Tab], size: tuple[int, int]
 ) -> None:
