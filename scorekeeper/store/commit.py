@@ -52,6 +52,9 @@ def append(
     :raises GameRuleError: when the rules refuse the action (nothing is stored).
     """
     key = game_key(conn, game_id)
+    # Versions only grow, so an action based on any other version than the committed one is
+    # stale whatever commits next: answer it at once, without waiting for the writer lock.
+    _check_seen(seen_version, summary(conn, game_id).version)
     item = _Pending(key, seen_version, event)
     lock = writer_lock(conn)
     with _queues_lock:
@@ -109,16 +112,20 @@ def _commit_batch(conn: sqlite3.Connection, batch: list[_Pending]) -> None:
         CHANGES.bump()
 
 
+def _check_seen(seen: int, version: int) -> None:
+    if seen != version:
+        raise StaleVersionError(
+            f"the game has moved on to version {version} (another device acted after"
+            f" version {seen}); here is the current state, try again",
+            version,
+        )
+
+
 def _append_one(conn: sqlite3.Connection, item: _Pending, games: _Held) -> tuple[int, Game, float]:
     game_id = item.key[1]
     row = summary(conn, game_id)
     version = row.version
-    if item.seen != version:
-        raise StaleVersionError(
-            f"the game has moved on to version {version} (another device acted after"
-            f" version {item.seen}); here is the current state, try again",
-            version,
-        )
+    _check_seen(item.seen, version)
     held = games.get(item.key)
     game = held[1] if held and held[0] == version else CACHE.take(item.key, version)
     events: list[dict[str, Any]] = []
