@@ -206,3 +206,12 @@ def test_each_page_with_its_assets_fits_the_first_load_budget(client: FlaskClien
                     f"{base}/{m[2:]}" for m in re.findall(r'from\s+"(\./[^"]+)"', body.decode())
                 ]
         assert total < PAGE_BUDGET_BYTES, f"{url}: {total} bytes"
+
+
+def test_blank_sheet_takes_every_player_twelve_to_a_page(client: FlaskClient) -> None:
+    names = [f"P{i}" for i in range(1, 15)]
+    html = client.get("/sheet?players=" + ",".join(names)).get_data(as_text=True)
+    assert html.count('<table class="sheet-table">') == 2
+    assert "14 players: columns for 12 on each page, 2 pages." in html
+    assert '<th scope="col">P12</th></tr>' in html  # the first page ends with the 12th
+    assert '<th scope="col">Turn</th><th scope="col">P13</th><th scope="col">P14</th>' in html

@@ -20,7 +20,7 @@ from urllib.parse import urlsplit
 import segno
 from flask import Blueprint, Response, abort, current_app, jsonify, render_template, request
 
-from scorekeeper.game.actions import MAX_PLAYERS, game_limits
+from scorekeeper.game.actions import MAX_NAME, MAX_PLAYERS, game_limits
 from scorekeeper.rules import PRESET_HELP, PRESETS, describe_options
 from scorekeeper.web.params import text_arg
 
@@ -129,13 +129,19 @@ def history(game_id: str) -> Response:
     return _page("history.html", "History", game_id=_check_id(game_id))
 
 
+SHEET_COLUMNS = 12
+"""Players on one printed page of the blank score sheet; more continue on the next pages."""
+
+
 @bp.get("/sheet")
 def blank_sheet() -> Response:
-    """A blank printable score sheet (``?players=Ann,Bob`` heads the columns)."""
-    raw = text_arg(request.args, "players", "", 2000)
-    names = [n.strip()[:40] for n in raw.split(",") if n.strip()]
-    columns = names[:12] or [""] * 6
-    return _page("sheet.html", "Score sheet", columns=columns, rows=30)
+    """A blank printable score sheet (``?players=Ann,Bob`` heads the columns): one table for
+    every :data:`SHEET_COLUMNS` players, each printed on a page of its own."""
+    raw = text_arg(request.args, "players", "", 8000)
+    names = [n.strip()[:MAX_NAME] for n in raw.split(",") if n.strip()][:MAX_PLAYERS]
+    columns = names or [""] * 6
+    groups = [columns[i : i + SHEET_COLUMNS] for i in range(0, len(columns), SHEET_COLUMNS)]
+    return _page("sheet.html", "Score sheet", groups=groups, players=len(names), rows=30)
 
 
 @bp.get("/board/<game_id>/qr.svg")
