@@ -57,6 +57,14 @@ async function ask(version) {
   asked = version;
   try {
     const resp = await fetch(`/api/games/${encodeURIComponent(gameId)}/winprob`);
+    if (resp.status === 503 || resp.status === 429) { // busy: say so and ask again when told
+      const wait = Math.min(30, Math.max(1, Number(resp.headers.get("Retry-After")) || RETRY_MS / 1000));
+      if (version !== asked) return;
+      box.hidden = false;
+      fill(box, h("span", { class: "muted" }, `Chances to win: the server is busy working out others; asking again in ${wait} s…`));
+      timer = setTimeout(() => ask(version), wait * 1000);
+      return;
+    }
     if (!resp.ok) return;
     const data = await resp.json();
     if (version !== asked) return;
