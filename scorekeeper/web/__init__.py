@@ -46,6 +46,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         camera_api,
         pages,
         players,
+        ratelimit,
         rulesets,
     )
 
@@ -65,6 +66,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         STREAM_POLL_S=1.0,
         MAX_STREAMS=api_stream.DEFAULT_MAX_STREAMS,
         MAX_STREAMS_PER_CLIENT=api_stream.DEFAULT_MAX_STREAMS_PER_CLIENT,
+        GAMES_PER_WINDOW=ratelimit.DEFAULT_GAMES_PER_WINDOW,  # 0: no limit
+        GAMES_WINDOW_S=ratelimit.DEFAULT_WINDOW_S,
         CAMERA=None,  # None: "none" when testing, else "auto"
         CAMERA_LOG=None,  # None: beside DATABASE
         CAMERA_MAX_STREAMS=4,

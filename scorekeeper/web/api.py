@@ -38,6 +38,7 @@ from scorekeeper.store import (
 from scorekeeper.web.api_advice import AdviceSettings, suggest, with_advice
 from scorekeeper.web.db import get_db
 from scorekeeper.web.params import int_arg, parse_json, rules_args, text_arg
+from scorekeeper.web.ratelimit import check_new_game
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -161,7 +162,11 @@ def rematch(game_id: str) -> Any:
 
 
 def created_game(create: dict[str, Any]) -> Any:
-    """Store the checked ``create`` event; the 201 answer with the control token's cookie."""
+    """Store the checked ``create`` event; the 201 answer with the control token's cookie.
+
+    :raises TooManyRequests: when this address has started too many games lately.
+    """
+    check_new_game()
     conn = get_db()
     game_id, token = create_game(conn, create)
     body = {

@@ -41,6 +41,7 @@ def live_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
             # every tab comes from 127.0.0.1: the per-address limit (tested in
             # test_server_limits) would refuse a page whose closed predecessors still stream
             "MAX_STREAMS_PER_CLIENT": 40,
+            "GAMES_PER_WINDOW": 0,  # every game of the suite comes from one address
         }
     )
     server = create_server(app, host="127.0.0.1", port=0, threads=48)
