@@ -137,11 +137,8 @@ def test_the_play_state_carries_exact_advice_on_the_choice(app: Flask, new_table
 def _brute(rules: Rules) -> tuple[object, object]:
     """Exact values by plain recursion: ``state(t, n)`` holding ``n`` dice at turn total ``t``
     (``n = 6`` after hot dice), ``roll(t, n)`` throwing them; a total at the target banks.
-
-    Like the advisor (docs/advisor.md), a throw's keeps that leave the same dice count only by
-    the most points: with a turn that banks on reaching the target, keeping fewer points to
-    stay below it and throw on can be worth a little more in points (not in winning), and the
-    advisor does not play that.
+    Every legal keep of every throw is tried (a smaller keep that stays under the target and
+    throws on can be worth more than the biggest).
     """
     table = table_for(rules)
     outcomes: dict[int, Counter[tuple[int, ...]]] = {}
@@ -161,14 +158,10 @@ def _brute(rules: Rules) -> tuple[object, object]:
     def roll(t: int, n: int) -> float:
         total = 0.0
         for counts, ways in outcomes[n].items():
-            # the advisor's model: of the keeps that leave the same dice, the one with the
-            # most points (a keep of every die is hot dice: six fresh dice)
-            most: dict[int, int] = {}
-            for k in table.keeps(counts):
-                left = n - len(k.dice) or 6
-                most[left] = max(most.get(left, 0), k.points)
-            if most:
-                total += ways * max(state(t + points, left) for left, points in most.items())
+            # every keep (a keep of every die is hot dice: six fresh dice)
+            values = [state(t + k.points, n - len(k.dice) or 6) for k in table.keeps(counts)]
+            if values:
+                total += ways * max(values)
         return total / 6**n
 
     return state, roll

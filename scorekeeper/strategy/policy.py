@@ -34,7 +34,7 @@ from scorekeeper.rules import Rules
 from scorekeeper.strategy.model import UNIT, chance_model
 from scorekeeper.strategy.solver import Context, TurnTable, solve_turn
 
-SOLVER_VERSION = 3
+SOLVER_VERSION = 4
 MEMORY_POLICIES = 32
 MEMORY_TABLES = 128
 
