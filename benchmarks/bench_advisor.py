@@ -48,6 +48,7 @@ OPTIONS: dict[str, dict[str, object]] = {
     "bank_max_dice_left=2": {"bank_max_dice_left": 2},
     "bank_max=2, must roll": {"bank_max_dice_left": 2, "hot_dice": "must_roll"},
     "farkle_keeps_points": {"farkle_keeps_points": True},
+    "reroll_last_pair": {"reroll_last_pair": True},
 }
 
 

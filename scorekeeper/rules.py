@@ -44,6 +44,7 @@ LEGACY_VALUES: dict[str, Any] = {
     "exact_overshoot": "welfare",
     "farkle_keeps_points": False,
     "six_dice_farkle_bonus_first_throw": False,
+    "reroll_last_pair": False,
 }
 
 
@@ -177,6 +178,11 @@ class Rules:
         False,
         "A farkle ends the turn but banks its points when a bank of them would be allowed"
         " (seed 000's nursing-home rule).",
+    )
+    reroll_last_pair: bool = _flag(
+        False,
+        "A throw of the last two dice that is a pair scoring nothing (2 2, 3 3, 4 4, 6 6) is"
+        " thrown again once instead of farkling (seed 000's comments).",
     )
     toxic_twos: bool = _flag(False, "A throw with four or more 2s wipes the player's banked score.")
     six_dice_farkle_bonus: int = _points(

@@ -383,6 +383,28 @@ def throw_outcome(counts: Counts, rules: Rules, *, first_throw: bool = True) -> 
     return Outcome.FARKLE_BONUS if bonus else Outcome.FARKLE
 
 
+def is_reroll_pair(counts: Counts, rules: Rules) -> bool:
+    """Whether a throw is a pair of the last two dice that scores nothing, which
+    ``reroll_last_pair`` throws again once instead of farkling.
+
+    >>> is_reroll_pair(Dice.parse("3 3").counts, Rules(reroll_last_pair=True))
+    True
+    """
+    return (
+        rules.reroll_last_pair
+        and sum(counts) == 2
+        and max(counts) == 2
+        and not table_for(rules).keeps(counts)
+    )
+
+
+def reroll_pair_probability(rules: Rules) -> Fraction:
+    """The chance that a throw of the last two dice is a pair thrown again (0 when off)."""
+    if not rules.reroll_last_pair:
+        return Fraction(0)
+    return Fraction(sum(w for c, w in throw_outcomes(2) if is_reroll_pair(c, rules)), 36)
+
+
 def throw_outcomes(n: int) -> list[tuple[Counts, int]]:
     """Every distinct throw of ``n`` dice as counts with its number of orderings (sum 6**n)."""
     if not 1 <= n <= MAX_DICE:
@@ -396,10 +418,14 @@ def _outcomes(n: int) -> list[tuple[Counts, int]]:
 
 
 def farkle_probability(n: int, rules: Rules) -> Fraction:
-    """The exact chance that a throw of ``n`` dice has no legal keep.
+    """The exact chance that a throw of ``n`` dice has no legal keep (under
+    ``reroll_last_pair``, after the one throw again of a non-scoring pair of two dice).
 
     :raises DiceError: when ``n`` is not 1 to 6.
     """
     table = table_for(rules)
-    bad = sum(w for c, w in throw_outcomes(n) if not table.keeps(c))
-    return Fraction(bad, 6**n)
+    bad = Fraction(sum(w for c, w in throw_outcomes(n) if not table.keeps(c)), 6**n)
+    if n == 2 and rules.reroll_last_pair:  # a pair is thrown again, once
+        again = reroll_pair_probability(rules)
+        return bad - again + again * bad
+    return bad

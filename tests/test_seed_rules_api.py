@@ -159,6 +159,11 @@ CASES: dict[str, dict[str, Any]] = {
         "scores": [150, 0],
         "event": "farkle_kept",
     },
+    "reroll_last_pair": {
+        "set": {**ZERO, "reroll_last_pair": True},
+        "play": ["t 1 1 1 5 2 3", "k 1 1 1 5", "t 3 3", "t 1 2", "k 1", "b"],
+        "scores": [1150, 0],
+    },
     # other keepers' and games' tests (issue 30)
     "full_house_plus_250": {
         "set": {**ZERO, "full_house": 250},

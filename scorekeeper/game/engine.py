@@ -51,7 +51,7 @@ from scorekeeper.game.state import PassedDice, Player, Stats, Turn
 from scorekeeper.game.view import dice_word, state_json
 from scorekeeper.game.view import points_text as _n
 from scorekeeper.rules import Rules
-from scorekeeper.scoring import Dice, Outcome, ScoreTable, table_for, throw_outcome
+from scorekeeper.scoring import Dice, Outcome, ScoreTable, is_reroll_pair, table_for, throw_outcome
 
 __all__ = ["Game", "Player", "Stats", "Turn", "event_action"]
 
@@ -240,6 +240,7 @@ class Game:
             )
         p.stats.throws += 1
         t.must_roll = False
+        rethrow, t.reroll = t.reroll, False
         first = t.taken is None and not any("dice" in e for e in t.log)
         entry: dict[str, Any] = {"dice": dice.to_list(), "source": action.source}
         t.log.append(entry)
@@ -280,6 +281,16 @@ class Game:
                 f"A six-dice farkle scores {_n(bonus)} for {p.name} under these rules; "
                 f"throw all six again (turn total {_n(t.total)}).",
                 points=bonus,
+            )
+            return
+        if outcome is Outcome.FARKLE and not rethrow and is_reroll_pair(counts, self.scoring_rules):
+            t.reroll = True
+            entry["result"] = "pair_reroll"
+            self._event(
+                "pair_reroll",
+                f"{p.name} threw a pair that scores nothing ({dice}); under these rules the two"
+                " dice are thrown again, once.",
+                points=None,
             )
             return
         if outcome is Outcome.FARKLE:

@@ -28,6 +28,8 @@ def turn_refusal(
         return f"{p.name} must first set aside a keep from the throw {t.throw}"
     if t.taken is not None and t.must_roll:
         return f"{p.name} took over {t.taken.player}'s dice and must throw them before banking"
+    if t.reroll:
+        return f"{p.name} threw a pair that scores nothing and throws the two dice again first"
     if t.total == 0:
         return f"{p.name} has no points this turn yet; throw the dice"
     if t.must_roll:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Protocol
 
 from scorekeeper.game.standings import standings
@@ -123,6 +124,8 @@ def throws_text(throws: Sequence[dict[str, Any]]) -> str:
                 text += " (virtual dice)"
             if t.get("keep"):
                 text += f" kept {' '.join(map(str, t['keep']))} ({t.get('points', 0)})"
+            elif t.get("result") == "pair_reroll":
+                text += " pair: thrown again"
             elif t.get("result"):
                 text += " " + str(t["result"]).replace("_", " ")
             parts.append(text)
@@ -201,12 +204,18 @@ def state_json(game: GameView) -> dict[str, Any]:
             "keeps": [k.to_dict() for k in keeps],
             "kept": [k.to_dict() for k in t.kept],
             "must_roll": t.must_roll,
+            "reroll": t.reroll,
             "passed": t.offer.to_json() if t.offer is not None else None,
             "took_over": t.taken.to_json() if t.taken is not None else None,
             "can_bank": refusal is None,
             "bank_refusal": refusal,
             "opening_needed": (max(0, opening - t.total) if opening and not p.on_board else None),
-            "farkle_chance": farkle_chance(t.dice_left, game.scoring_rules),
+            "farkle_chance": farkle_chance(
+                t.dice_left,
+                replace(game.scoring_rules, reroll_last_pair=False)
+                if t.reroll
+                else game.scoring_rules,
+            ),
             "advice": None,
             "bank_warning": None if refusal else game.bank_warning(t.total),
             "keep_then_bank": keep_then_bank,

@@ -34,7 +34,7 @@ from typing import Any, Literal
 
 from scorekeeper.errors import StrategyError
 from scorekeeper.rules import Rules
-from scorekeeper.scoring import Dice, Keep, Outcome, table_for, throw_outcome
+from scorekeeper.scoring import Dice, Keep, Outcome, is_reroll_pair, table_for, throw_outcome
 from scorekeeper.strategy.model import UNIT
 from scorekeeper.strategy.policy import Policy, base_context, policy_for
 from scorekeeper.strategy.solver import Context, TurnTable
@@ -265,7 +265,7 @@ def advise(
         return Advice(
             **state,  # type: ignore[arg-type]
             outcome=outcome.advice_word,
-            message=_outcome_message(outcome, rules, turn_total, banked),
+            message=_outcome_message(outcome, rules, turn_total, banked, dice),
             rules=rules,
             options=(),
         )
@@ -291,8 +291,15 @@ def advise(
     return Advice(**state, outcome=outcome.advice_word, message=msg, options=ranked, rules=rules)  # type: ignore[arg-type]
 
 
-def _outcome_message(outcome: Outcome, rules: Rules, turn_total: int, banked: int) -> str:
+def _outcome_message(
+    outcome: Outcome, rules: Rules, turn_total: int, banked: int, dice: Dice
+) -> str:
     """What a throw that leaves no keep to choose means for the player."""
+    if outcome is Outcome.FARKLE and is_reroll_pair(dice.counts, rules):
+        return (
+            "A pair that scores nothing: throw the two dice again, once (reroll_last_pair); if"
+            f" this was already the throw again, it is a farkle and the {turn_total} is lost."
+        )
     if outcome is Outcome.TOXIC_TWOS:
         return f"Toxic twos: four or more 2s wipe the turn and your banked score of {banked}."
     if outcome is Outcome.SIX_ONES:

@@ -31,6 +31,7 @@ from scorekeeper.scoring import (
     ScoreTable,
     is_six_ones,
     is_toxic,
+    reroll_pair_probability,
     table_for,
     throw_outcomes,
 )
@@ -138,6 +139,11 @@ def chance_model(rules: Rules) -> ChanceModel:
                 e_cols.append(col)
             best.append(max(units for _col, units in keeps))
             has_hot.append(any(col == HOT for col, _units in keeps))
+    again = float(reroll_pair_probability(rules))
+    if again:  # reroll_last_pair: a non-scoring pair of two dice is thrown once more
+        lo, hi = n_starts[1], n_starts[2]
+        weights[lo:hi] = [w * (1 + again) for w in weights[lo:hi]]
+        farkle[2] = farkle[2] - again + again * farkle[2]
     six_points = table.points((6, 0, 0, 0, 0, 0)) or 0
     bonus_units = rules.six_dice_farkle_bonus // UNIT
     return ChanceModel(

@@ -36,7 +36,7 @@ def check_supported(rules: Rules) -> None:
     :raises UnsupportedRulesError: for rules under which a score can fall (``toxic_twos``,
         ``farkle_streak_penalty``), ``exact_target``, ``pass_dice`` and issue 30's
         ``singles_until_open``, ``bank_max_dice_left``, ``farkle_keeps_points`` and
-        ``six_dice_farkle_bonus_first_throw``.
+        ``six_dice_farkle_bonus_first_throw``, and ``reroll_last_pair``.
     """
     bad = []
     if rules.farkle_streak_penalty:
@@ -57,6 +57,8 @@ def check_supported(rules: Rules) -> None:
         bad.append("six_dice_farkle_bonus_first_throw (set it to false)")
     if rules.pass_dice:
         bad.append("pass_dice (a bank's dice passed to the opponent; set it to false)")
+    if rules.reroll_last_pair:
+        bad.append("reroll_last_pair (set it to false)")
     if bad:
         raise UnsupportedRulesError("the win-probability solver does not support " + "; ".join(bad))
 

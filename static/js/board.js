@@ -96,6 +96,7 @@ function renderTurn(st) {
   if (t.opening_needed && !t.passed) sub.push(`${fmt(t.opening_needed)} more to get on the board`);
   if (t.took_over) sub.push(`took over ${t.took_over.from}'s ${fmt(t.took_over.total)}`);
   if (t.must_roll && !t.took_over) sub.push("hot dice: must throw all six");
+  if (t.reroll) sub.push("a pair that scores nothing: throwing the two again");
   fill($("#bt-sub"), h("div", {}, sub.join(" · ")), t.throw ? h("div", {}, diceRow(t.throw, 56)) : null);
 }
 

@@ -204,7 +204,8 @@ function renderTurn(st) {
   const took = t.took_over;
   $("#turn-note").textContent = took && t.must_roll
     ? `Took over ${took.from}'s ${fmt(took.total)}: throw the ${took.dice === 1 ? "die" : `${took.dice} dice`} before banking; a farkle loses it all.`
-    : (t.must_roll ? "Hot dice: throw all six again before banking." : "");
+    : (t.must_roll ? "Hot dice: throw all six again before banking."
+      : (t.reroll ? "A pair that scores nothing: throw the two dice again (once); a second one farkles." : ""));
   $("#turn-odds").textContent = typeof t.farkle_chance === "number" && st.phase === "throw"
     ? `Chance of a farkle with ${t.dice_left} ${t.dice_left === 1 ? "die" : "dice"}: ${(t.farkle_chance * 100).toFixed(1)}%.`
     : "";
