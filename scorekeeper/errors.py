@@ -60,6 +60,10 @@ class CameraError(ScorekeeperError):
     """A bad camera source, frame upload or throwing area (the message says what is accepted)."""
 
 
+class TeachStoreError(CameraError):
+    """The taught dice could not be kept (a full or read-only disk); play goes on without."""
+
+
 class ImageError(ScorekeeperError):
     """An unreadable, truncated, empty, too small or too large image, or a bad frame array."""
 

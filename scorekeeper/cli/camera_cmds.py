@@ -64,6 +64,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.add_argument("--seed", type=int, default=0, help="seed of the dice and tables (0)")
     p.set_defaults(func=cmd_record_demo)
 
+    p = sub.add_parser(
+        "camera-teach",
+        help="the dice the camera was taught at this table: how many of each face (--list),"
+        " or forget them (--clear)",
+    )
+    p.add_argument(
+        "--db",
+        metavar="PATH",
+        help="the game database (default: games.sqlite3 in the user's data directory);"
+        " the taught dice are in the folder <db>-teach beside it",
+    )
+    p.add_argument("--dir", metavar="FOLDER", help="read this teach folder instead")
+    what = p.add_mutually_exclusive_group()
+    what.add_argument("--list", action="store_true", help="also list every kept crop")
+    what.add_argument("--clear", action="store_true", help="forget every taught die")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(func=cmd_camera_teach)
+
 
 def _log_path(args: argparse.Namespace) -> Path:
     from scorekeeper.camera.log import log_path_for
@@ -232,3 +250,39 @@ def https_front(args: argparse.Namespace, db: Path, backend_port: int) -> Any:
         raise CameraError(f"cannot listen on {args.host}:{args.port}: {exc}") from exc
     print(f"https certificate: {cert} (self-signed; accept it once in the browser)", flush=True)
     return front.start()
+
+
+def cmd_camera_teach(args: argparse.Namespace) -> int:
+    """Print the taught dice's counts (and with ``--list`` each crop), or clear them."""
+    from scorekeeper.camera.teach_store import TeachStore, teach_dir_for
+
+    if args.dir:
+        folder = Path(args.dir).expanduser()
+        if folder.exists() and not folder.is_dir():
+            raise CameraError(f"{folder} is not a folder; --dir names the teach folder")
+    else:
+        from scorekeeper.store import default_db_path
+
+        folder = teach_dir_for(Path(args.db).expanduser() if args.db else default_db_path())
+    store = TeachStore(folder)
+    if args.clear:
+        removed = store.clear()
+        if args.json:
+            print_json({"cleared": removed, "folder": str(folder)})
+        else:
+            print(f"forgot {removed} taught {'die' if removed == 1 else 'dice'} ({folder})")
+        return 0
+    stats = store.stats()
+    crops = [{"file": c.path.name, "label": c.label, "bytes": c.size} for c in store.crops()]
+    if args.json:
+        print_json({**stats, **({"list": crops} if args.list else {})})
+        return 0
+    faces = "  ".join(f"{v}s: {n}" for v, n in stats["faces"].items())
+    print(f"taught dice: {folder}")
+    print(f"{stats['crops']} crops ({stats['bytes'] / 1024:.0f} KB; at most {stats['max_crops']})")
+    print(f"{faces}  not dice: {stats['not_dice']}")
+    if args.list:
+        for c in crops:
+            label = "not a die" if c["label"] == 0 else f"a {c['label']}"
+            print(f"{c['file']}  {label}  {c['bytes']} bytes")
+    return 0

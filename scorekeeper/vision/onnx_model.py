@@ -14,6 +14,7 @@ from scorekeeper.vision.config import (
     DEFAULT_SCORE_THRESHOLD,
     DEFAULT_STRIDE,
 )
+from scorekeeper.vision.features import FEATURE_OUTPUT, with_feature_output
 from scorekeeper.vision.patches import PATCH_CONTEXT, PATCH_SIZE
 from scorekeeper.vision.preprocess import MULTIPLE
 
@@ -30,10 +31,18 @@ class DiceModel:
     :raises ImageError: when the file is missing, not loadable or not a dice model.
     """
 
-    def __init__(self, path: Path, threads: int) -> None:
-        """Load ``path`` on ``threads`` CPU threads and read its inputs and metadata."""
+    def __init__(self, path: Path, threads: int, *, features: bool = False) -> None:
+        """Load ``path`` on ``threads`` CPU threads and read its inputs and metadata; with
+        ``features``, the second look's features too (:meth:`classify_features`).
+
+        :raises ImageError: also when ``features`` is asked of a model without a second look or
+            whose features cannot be found (:func:`with_feature_output`).
+        """
         self.path = path
-        self._session = _open_session(path, threads)
+        graph = with_feature_output(path, PATCH_OUTPUT) if features else None
+        self._session = _open_session(path, threads, graph)
+        self.features: bool = features
+        """Whether :meth:`classify_features` is available."""
         inputs = {i.name: i for i in self._session.get_inputs()}
         image = inputs.get("image") or (next(iter(inputs.values())) if len(inputs) == 1 else None)
         if image is None or len(image.shape) != 4 or set(inputs) - {image.name, PATCH_INPUT}:
@@ -103,9 +112,25 @@ class DiceModel:
         )
         return np.asarray(logits, np.float32)
 
+    def classify_features(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The second look's (N, 7) logits and (N, F) features for ready patches.
 
-def _open_session(path: Path, threads: int) -> Any:
-    """An onnxruntime CPU session of ``path``, on ``threads`` threads, sequential, optimised."""
+        :raises ImageError: the model was loaded without ``features``.
+        """
+        if not self.features:
+            raise ImageError(f"{self.path} was loaded without the second look's features")
+        logits, feats = self._session.run(
+            [PATCH_OUTPUT, FEATURE_OUTPUT],
+            {self.image_input: self._blank_image, PATCH_INPUT: patches},
+        )
+        return np.asarray(logits, np.float32), np.asarray(feats, np.float32).reshape(
+            len(patches), -1
+        )
+
+
+def _open_session(path: Path, threads: int, graph: bytes | None = None) -> Any:
+    """An onnxruntime CPU session of ``path`` (or of ``graph``, that file's graph changed), on
+    ``threads`` threads, sequential, optimised."""
     import onnxruntime as ort
 
     if not path.is_file():
@@ -116,6 +141,7 @@ def _open_session(path: Path, threads: int) -> Any:
     opts.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     try:
-        return ort.InferenceSession(str(path), opts, providers=["CPUExecutionProvider"])
+        source = str(path) if graph is None else graph
+        return ort.InferenceSession(source, opts, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own exception types
         raise ImageError(f"{path} is not a loadable ONNX model: {exc}") from exc

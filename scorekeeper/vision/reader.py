@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from scorekeeper.errors import ImageError
+from scorekeeper.vision.adapt import ADAPT_DEFAULTS, AdaptConfig, FacePrototypes
 from scorekeeper.vision.config import DEFAULTS, ReaderConfig, default_model_path
 from scorekeeper.vision.decode import decode
 from scorekeeper.vision.detection import Box, Detection, box_side
@@ -22,10 +23,26 @@ from scorekeeper.vision.imageio import check_frame, to_grey
 from scorekeeper.vision.looks import wants_third_look, zoom_side
 from scorekeeper.vision.onnx_model import DiceModel
 from scorekeeper.vision.overlaps import merge_scales, resolve_overlaps
-from scorekeeper.vision.patches import patch_batch
+from scorekeeper.vision.patches import crop_patch, patch_batch, to_bgr
 from scorekeeper.vision.preprocess import Prepared, halved_for, preprocess
 from scorekeeper.vision.second_look import patch_views, relook_rows, second_look
 from scorekeeper.vision.softmax import log_softmax
+
+TEACH_CROP_SIDE = 96
+"""A taught crop's side in pixels: twice its die's box side (:func:`teach_crop`)."""
+
+
+def teach_crop(frame: np.ndarray, box: Box) -> np.ndarray:
+    """The (96, 96, 3) uint8 BGR crop kept of a die to teach the reader: the square of twice the
+    box's longer side around its centre (room for any patch context up to 2).
+
+    >>> teach_crop(np.zeros((40, 60), np.uint8), (10, 10, 20, 30)).shape
+    (96, 96, 3)
+    """
+    x0, y0, x1, y1 = box
+    side = 2.0 * max(x1 - x0, y1 - y0, 1.0)
+    bgr = to_bgr(check_frame(frame))
+    return crop_patch(bgr, (x0 + x1) / 2, (y0 + y1) / 2, side, TEACH_CROP_SIDE)
 
 
 class DiceReader:
@@ -75,6 +92,8 @@ class DiceReader:
             model.candidate_threshold if self.two_stage else self.score_threshold
         )
         """The heat a peak needs to be looked at again."""
+        self.prototypes: FacePrototypes | None = None
+        """A table's own dice (:meth:`teach`), used by :meth:`infer` when set."""
 
     @property
     def stride(self) -> int:
@@ -106,11 +125,47 @@ class DiceReader:
         found = self.all_candidates(frame, long_side=side)
         if not self.two_stage or not found:
             return found
-        return resolve_overlaps(
+        dice = resolve_overlaps(
             second_look(found, self.look(frame, found), self.score_threshold),
             self.whole_side(frame, side),
             self.config,
         )
+        if self.prototypes is None or not dice:
+            return dice
+        patches = self._patches(frame, [d.box for d in dice])
+        logits, features = self.model.classify_features(patches)
+        return self.prototypes.adjust(
+            dice, self.relook(patches, logits), features, self.score_threshold
+        )
+
+    def teach(
+        self, crops: list[np.ndarray], labels: list[int], config: AdaptConfig = ADAPT_DEFAULTS
+    ) -> FacePrototypes | None:
+        """Learn a table's own dice from :func:`teach_crop` crops and their labels (0 not a die,
+        1..6 the face): :meth:`infer` reads with them from now on. No crops: back to the
+        network alone. Returns the prototypes in use.
+
+        :raises ImageError: for a one-stage model, a model whose features cannot be found, or
+            labels outside 0..6.
+        """
+        if not crops:
+            self.prototypes = None
+            return None
+        self.prototypes = FacePrototypes(self.crop_features(crops), np.asarray(labels), config)
+        return self.prototypes
+
+    def crop_features(self, crops: list[np.ndarray]) -> np.ndarray:
+        """The second look's (N, F) features of :func:`teach_crop` crops."""
+        if not self.two_stage:
+            raise ImageError(f"{self.model_path} has no second look to learn dice on")
+        if not self.model.features:
+            self.model = DiceModel(self.model_path, self.config.threads, features=True)
+        c = TEACH_CROP_SIDE / 2
+        box = (c - c / 2, c - c / 2, c + c / 2, c + c / 2)
+        patches = np.concatenate(
+            [patch_batch(crop, [box], self.patch_size, self.patch_context) for crop in crops]
+        )
+        return self.model.classify_features(patches)[1]
 
     def raw(self, prepared: Prepared) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Run the model on a prepared tensor: (heat (h, w), values (6, h, w), sizes (2, h, w))."""

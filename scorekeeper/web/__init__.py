@@ -25,6 +25,7 @@ from scorekeeper.errors import (
     SolverBusyError,
     StaleUndoError,
     StaleVersionError,
+    TeachStoreError,
 )
 from scorekeeper.store import default_db_path
 from scorekeeper.web import guard
@@ -175,4 +176,5 @@ _STATUS: dict[type[ScorekeeperError], tuple[str, int]] = {
     StaleUndoError: ("stale_undo", 409),
     GameRuleError: ("not_allowed", 422),
     SolverBusyError: ("solver_busy", 503),
+    TeachStoreError: ("insufficient_storage", 507),
 }
