@@ -35,6 +35,7 @@ from scorekeeper.camera.sources import (
     parse_source,
 )
 from scorekeeper.camera.states import CameraStatus, SourceKind
+from scorekeeper.camera.teaching import Teaching
 from scorekeeper.camera.throw_asks import ThrowAsks
 from scorekeeper.camera.upload_limit import UploadLimit
 from scorekeeper.camera.watcher import ThrowWatcher
@@ -76,6 +77,7 @@ class CameraService:
         demo_options: Mapping[str, Any] | None = None,
         tablet_timeout: float = TABLET_TIMEOUT_S,
         max_upload_fps: float = UPLOAD_FPS,
+        teaching: Teaching | None = None,
     ) -> None:
         """Set up (nothing runs before :meth:`start`)."""
         self.spec = source if isinstance(source, SourceSpec) else parse_source(source)
@@ -87,6 +89,10 @@ class CameraService:
         self.started = False
         self._resolved: SourceSpec | None = None if self.spec.kind == SourceKind.AUTO else self.spec
         self._note = ""
+        self.teaching = teaching or Teaching(None)
+        if reader_factory is not None and self.teaching.adapt:
+            base, teach = reader_factory, self.teaching
+            reader_factory = lambda: teach.learn(base())  # noqa: E731
         self._reader = ReaderSlot(reader_factory)
         self._watcher = ThrowWatcher(settle or SettleConfig(), _stored_area(log))
         self._stop = threading.Event()
@@ -240,9 +246,12 @@ class CameraService:
     ) -> Reading:
         """Settle and read one frame; publishes and returns the :class:`Reading`."""
         captured = time.time() if captured is None else captured
-        reading = self._watcher.process(
-            image, frame_id, info, captured, self._reader, self._proposals.remember
-        )
+
+        def remember(p: Proposal) -> None:
+            self._proposals.remember(p)
+            self.teaching.note_proposal(p, image)
+
+        reading = self._watcher.process(image, frame_id, info, captured, self._reader, remember)
         self._latest.publish(reading)
         return reading
 
@@ -391,6 +400,25 @@ class CameraService:
         :raises CameraError: no log, or a proposal this camera never made.
         """
         return self._proposals.record_outcome(pid, recorded, game, self.kind)
+
+    def teach_face(self, face: int) -> tuple[int, Reading]:
+        """Keep every die of the newest reading, in the throwing area, as showing ``face`` (the
+        "teach the camera your dice" flow); returns how many and the reading.
+
+        :raises CameraError: no camera, or no dice in the picture.
+        :raises TeachStoreError: the disk is full or cannot be written.
+        """
+        if not 1 <= face <= 6:
+            raise CameraError(f"face must be 1 to 6, got {face}")
+        if self.kind == SourceKind.NONE:
+            raise CameraError("there is no camera to teach: start one (or the demo camera)")
+        reading = self.latest()
+        if reading is None or not reading.dice:
+            raise CameraError(
+                f"the camera sees no dice: lay the dice in the throwing area, each showing"
+                f" {face}, and try again"
+            )
+        return self.teaching.keep_face(reading.image, reading.dice, face), reading
 
 
 def _stored_area(log: CameraLog | None) -> Area:

@@ -25,7 +25,9 @@ from scorekeeper.camera.reading import to_die
 from scorekeeper.camera.service import UPLOAD_FPS, CameraService, default_reader_factory
 from scorekeeper.camera.settle import Area, count_message
 from scorekeeper.camera.states import SourceKind
-from scorekeeper.errors import CameraError
+from scorekeeper.camera.teach_store import TeachStore, teach_dir_for
+from scorekeeper.camera.teaching import Teaching
+from scorekeeper.errors import CameraError, TeachStoreError
 from scorekeeper.store import default_db_path
 from scorekeeper.vision.imageio import decode_image
 from scorekeeper.web.api import json_body, require_control
@@ -86,7 +88,18 @@ def _build_service(app: Flask) -> CameraService:
         capture_options=cfg.get("CAMERA_CAPTURE_OPTIONS"),
         demo_options=cfg.get("CAMERA_DEMO_OPTIONS"),
         max_upload_fps=float(cfg.get("CAMERA_UPLOAD_FPS", UPLOAD_FPS)),
+        teaching=Teaching(
+            TeachStore(teach_dir(app)) if cfg.get("CAMERA_TEACH", True) else None,
+            adapt=bool(cfg.get("CAMERA_TEACH_ADAPT", False)),
+        ),
     )
+
+
+def teach_dir(app: Flask) -> Path:
+    """Where the app's taught dice live: ``CAMERA_TEACH_DIR``, else beside ``DATABASE``."""
+    if app.config.get("CAMERA_TEACH_DIR"):
+        return Path(app.config["CAMERA_TEACH_DIR"])
+    return teach_dir_for(app.config.get("DATABASE") or default_db_path())
 
 
 def _dice_left() -> int | None:
@@ -357,8 +370,100 @@ def proposal_outcome(pid: str) -> Any:
         if not isinstance(game, str):
             raise CameraError("game must be a game id (a string) or left out")
         require_control(game_id_field(game))
+    corrections = _corrections(body.get("corrections"), game, recorded)
+    svc = camera_service()
     try:
-        out = camera_service().record_outcome(pid, recorded, game)
+        out = svc.record_outcome(pid, recorded, game)
     except CameraError as exc:
         return jsonify(error="not_found", message=str(exc)), 404
+    if corrections:
+        try:
+            out["taught"] = svc.teaching.keep_corrections(pid, corrections)
+        except TeachStoreError as exc:  # the outcome is logged; play goes on
+            out["taught"], out["teach_error"] = 0, str(exc)
     return jsonify(out)
+
+
+def _corrections(raw: Any, game: Any, recorded: Any) -> list[tuple[int, int]]:
+    """The ``corrections`` of a proposal's outcome: ``[[die index, value 0..6], ...]`` (0: the
+    die was removed, not a die), at most 6; only with a game and a recorded throw."""
+    if raw is None:
+        return []
+    words = (
+        "corrections must be a list of at most 6 [index, value] pairs: the index of a proposed"
+        " die (0 to 5) and the value the player gave it (1 to 6, or 0 for no die)"
+    )
+    if not isinstance(raw, list) or len(raw) > 6:
+        raise CameraError(words)
+    out = []
+    for pair in raw:
+        if (
+            not isinstance(pair, list)
+            or len(pair) != 2
+            or not all(isinstance(v, int) and not isinstance(v, bool) for v in pair)
+            or not 0 <= pair[0] <= 5
+            or not 0 <= pair[1] <= 6
+        ):
+            raise CameraError(words)
+        out.append((pair[0], pair[1]))
+    if out and (game is None or recorded is None):
+        raise CameraError("corrections are kept only for a throw recorded in a game")
+    return out
+
+
+def _teach_game(body: Any) -> None:
+    """Check that a teach request names a game this device controls (401/403 otherwise)."""
+    if not isinstance(body, dict):
+        raise CameraError('send a JSON object with "game", the game id whose control you hold')
+    game = body.get("game")
+    if not isinstance(game, str):
+        raise CameraError(
+            "game must be the id of a game this device controls: a watching device cannot teach"
+            " the camera"
+        )
+    require_control(game_id_field(game))
+
+
+@bp.get("/teach")
+def teach_status() -> Any:
+    """``GET /api/camera/teach``: the taught dice, ``{"enabled", "adapt", "crops", "bytes",
+    "faces": {"1": n, ...}, "not_dice", "max_crops", "max_bytes"}``."""
+    stats = camera_service().teaching.stats()
+    stats.pop("folder", None)
+    return jsonify(stats)
+
+
+@bp.post("/teach")
+def teach_face() -> Any:
+    """``POST /api/camera/teach`` ``{"face": 1..6, "game": id}``: keep every die the camera
+    sees now, in the throwing area, as showing ``face``; needs the game's control token."""
+    body = json_body()
+    _teach_game(body)
+    face = body.get("face")
+    if not isinstance(face, int) or isinstance(face, bool) or not 1 <= face <= 6:
+        raise CameraError(f"face must be a face value 1 to 6, got {face!r}")
+    svc = camera_service()
+    if svc.kind == SourceKind.NONE:
+        return jsonify(
+            error="no_camera",
+            message="there is no camera to teach: tap the dice in on the pad, or start a camera",
+        ), 409
+    kept, _ = svc.teach_face(face)
+    stats = svc.teaching.stats()
+    stats.pop("folder", None)
+    noun = "die" if kept == 1 else "dice"
+    message = f"Kept {kept} {noun} as {face}s."
+    message += f" Now show them as {face + 1}s." if face < 6 else " Every face is taught."
+    return jsonify(face=face, kept=kept, taught=stats, message=message)
+
+
+@bp.post("/teach/clear")
+def teach_clear() -> Any:
+    """``POST /api/camera/teach/clear`` ``{"game": id}``: forget every taught die."""
+    _teach_game(json_body())
+    svc = camera_service()
+    removed = svc.teaching.clear()
+    stats = svc.teaching.stats()
+    stats.pop("folder", None)
+    noun = "die" if removed == 1 else "dice"
+    return jsonify(cleared=removed, taught=stats, message=f"Forgot {removed} taught {noun}.")

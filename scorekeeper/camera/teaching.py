@@ -1,0 +1,122 @@
+"""Teaching the camera a table's own dice: crops kept when a player corrects a proposed die or
+shows the dice face by face, and (when switched on) the reader adapted to them.
+
+The crops are cut when a throw is proposed (the frame is at hand then), kept in memory for the
+last :data:`RECENT_PROPOSALS` proposals, and written to the :class:`TeachStore` only for the dice
+a player corrected. Whether the reader reads with the taught dice is ``adapt``: off by default,
+since on the sources measured it did not help (``training/eval_teach.py``, the model card).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from scorekeeper.camera.proposals import RECENT_PROPOSALS
+from scorekeeper.camera.reading import Proposal
+from scorekeeper.camera.settle import Die
+from scorekeeper.camera.teach_store import TeachStore
+from scorekeeper.errors import CameraError
+
+
+def _crop(image: np.ndarray, die: Die) -> np.ndarray:
+    from scorekeeper.vision.reader import teach_crop
+
+    return teach_crop(image, die.box)
+
+
+def proposal_order(p: Proposal) -> list[Die]:
+    """The proposal's dice in the order of its sorted values (as the page shows them; of equal
+    values the least sure first, as :meth:`Proposal.unsure` ranks them)."""
+    return sorted(p.boxes, key=lambda d: (d.value, d.confidence))
+
+
+class Teaching:
+    """The taught dice of one camera: the store (None: teaching off), the crops of recent
+    proposals, and whether the reader reads with what was taught."""
+
+    def __init__(self, store: TeachStore | None, adapt: bool = False) -> None:
+        """Keep crops in ``store``; with ``adapt``, readers built by the camera learn them."""
+        self.store = store
+        self.adapt = adapt
+        self._recent: OrderedDict[str, list[np.ndarray]] = OrderedDict()
+        self._lock = threading.Lock()
+        self._readers: list[Any] = []
+
+    def _need_store(self) -> TeachStore:
+        if self.store is None:
+            raise CameraError("teaching the camera is switched off on this server")
+        return self.store
+
+    def note_proposal(self, p: Proposal, image: np.ndarray) -> None:
+        """Cut the crops of a new proposal's dice (kept for the last proposals only)."""
+        if self.store is None:
+            return
+        crops = [_crop(image, d) for d in proposal_order(p)]
+        with self._lock:
+            self._recent[p.id] = crops
+            while len(self._recent) > RECENT_PROPOSALS:
+                self._recent.popitem(last=False)
+
+    def keep_corrections(self, pid: str, corrections: Sequence[tuple[int, int]]) -> int:
+        """Keep the crops of proposal ``pid``'s dice a player corrected: (index among the
+        proposal's sorted dice, the value given, 0 for a die removed as not a die). Returns how
+        many were kept (0 when the proposal's crops are no longer held).
+
+        :raises CameraError: an index outside the proposal.
+        :raises TeachStoreError: the disk is full or cannot be written.
+        """
+        store = self._need_store()
+        with self._lock:
+            crops = self._recent.get(pid)
+        if crops is None or not corrections:
+            return 0
+        for i, _ in corrections:
+            if not 0 <= i < len(crops):
+                raise CameraError(
+                    f"correction of die {i}: the proposal has dice 0 to {len(crops) - 1}"
+                )
+        kept = store.add([(crops[i], v) for i, v in corrections])
+        self._relearn()
+        return kept
+
+    def keep_face(self, image: np.ndarray, dice: Sequence[Die], face: int) -> int:
+        """Keep every die read in a frame as showing ``face`` (the teach flow). Returns how many.
+
+        :raises TeachStoreError: the disk is full or cannot be written.
+        """
+        store = self._need_store()
+        kept = store.add([(_crop(image, d), face) for d in dice])
+        self._relearn()
+        return kept
+
+    def clear(self) -> int:
+        """Forget every taught die; returns how many were removed."""
+        removed = self._need_store().clear()
+        self._relearn()
+        return removed
+
+    def stats(self) -> dict[str, Any]:
+        """The store's counts plus ``enabled`` and ``adapt``."""
+        if self.store is None:
+            return {"enabled": False, "adapt": False, "crops": 0}
+        return {"enabled": True, "adapt": self.adapt, **self.store.stats()}
+
+    def learn(self, reader: Any) -> Any:
+        """Teach a newly built reader the stored dice, when adapting is on; returns it."""
+        if self.adapt and self.store is not None and hasattr(reader, "teach"):
+            self._readers.append(reader)
+            reader.teach(*self.store.load())
+        return reader
+
+    def _relearn(self) -> None:
+        """Teach the readers built so far the store's dice again, after a change."""
+        if not self.adapt or self.store is None:
+            return
+        images, labels = self.store.load()
+        for reader in self._readers:
+            reader.teach(images, labels)
