@@ -45,6 +45,7 @@ LEGACY_VALUES: dict[str, Any] = {
     "farkle_keeps_points": False,
     "six_dice_farkle_bonus_first_throw": False,
     "reroll_last_pair": False,
+    "dice": 6,
 }
 
 
@@ -192,6 +193,14 @@ class Rules:
         False, "The six-dice farkle bonus counts only on a turn's first throw."
     )
     six_ones_win: bool = _flag(False, "Six 1s in one throw win the game outright.")
+    dice: int = _count(
+        6,
+        "How many dice a turn throws: 6, or 5 as Greed plays (then the six-dice combinations,"
+        " six 1s and the six-dice farkle bonus never happen; the straight is the partial"
+        " straight 1-2-3-4-5 or 2-3-4-5-6).",
+        low=5,
+        high=6,
+    )
 
     def __post_init__(self) -> None:
         for f in dataclasses.fields(self):
@@ -207,6 +216,14 @@ class Rules:
                 " hot dice, which must_roll makes throw again, so no turn could ever bank;"
                 " set hot_dice=optional or raise bank_max_dice_left"
             )
+        if self.dice < 6:
+            for option, on in _SIX_DICE_ONLY:
+                if on(getattr(self, option)):
+                    raise RulesError(
+                        f"{option}={_text(getattr(self, option))} needs dice=6: a throw of"
+                        f" {self.dice} dice can never show six dice; set dice=6 or turn"
+                        f" {option} off"
+                    )
         for option, value, needs, why in _NEEDS:
             if getattr(self, option) == value and not getattr(self, needs):
                 raise RulesError(
@@ -280,6 +297,11 @@ class Rules:
         out["four_kind_pair"] = self.four_kind_pair_points
         if not self.split_beats_straight:
             out["straight_split"] = True  # nothing to split: as the legacy engine scored
+        if self.dice < 6:  # what five dice can never show is left at its default
+            for name in (*SIX_DICE_COMBOS, "straight_split", "bank_max_dice_left"):
+                out[name] = getattr(Rules, name)
+            if self.bank_max_dice_left < self.dice:
+                out["bank_max_dice_left"] = self.bank_max_dice_left
         for key, legacy in LEGACY_VALUES.items():
             if out[key] == legacy:
                 del out[key]
@@ -304,6 +326,15 @@ _SINGLES_ONLY: dict[str, Any] = {
     "two_triplets": 0,
     "full_house": 0,
 }
+
+# Options that are off by default and can only happen on a throw of six dice: switching one
+# on under ``dice=5`` contradicts it. (The six-dice combinations' points, on by default,
+# simply never apply with five dice; ``SIX_DICE_COMBOS`` names them.)
+_SIX_DICE_ONLY: tuple[tuple[str, Any], ...] = (
+    ("six_ones_win", bool),
+    ("six_dice_farkle_bonus", bool),
+)
+SIX_DICE_COMBOS = ("straight", "three_pairs", "four_kind_pair", "two_triplets", "six_kind")
 
 # (option, value, the option it needs, why): combinations that contradict each other.
 _NEEDS: tuple[tuple[str, Any, str, str], ...] = (
@@ -336,6 +367,8 @@ def _accepted(f: dataclasses.Field[Any]) -> str:
         return "true or false"
     if meta["kind"] == "choice":
         return "one of " + ", ".join(meta["choices"])
+    if meta["kind"] == "count" and meta["high"] == meta["low"] + 1:
+        return f"{meta['low']} or {meta['high']}"
     if meta["kind"] == "count":
         return f"a whole number from {meta['low']} to {meta['high']}"
     words = "".join(f" or {w}" for w in meta.get("words", ()))

@@ -196,6 +196,11 @@ CASES: dict[str, dict[str, Any]] = {
         "play": ["t 1 2 3 4 5 6", "k 1 2 3 4 5 6", "b"],
         "scores": [1500, 0],
     },
+    "five_dice_greed": {
+        "set": {**ZERO, "dice": 5, "partial_straight": 750},
+        "play": ["t 2 3 4 5 6", "k 2 3 4 5 6", "t 1 1 1 2 3", "k 1 1 1", "b"],
+        "scores": [1750, 0],
+    },
     "four_kind_pair_is_three_pairs": {
         "set": {**ZERO, "four_kind_pair": "three_pairs", "three_pairs": 2000},
         "play": ["t 2 2 2 2 6 6", "k 2 2 2 2 6 6", "b"],

@@ -3,7 +3,8 @@
 It shares nothing with ``scorekeeper.winprob`` but the rules and the scoring of one throw:
 every raw legal keep of every throw (no grouping), turn totals relative to the turn's start,
 and plain value iteration (no Newton steps) until no value moves by more than 1e-15. Dice
-states: 1 to 6 "n dice left, may bank", 7 "six dice that must be thrown".
+states: 1 to 6 "n dice left, may bank", 7 "a whole hand that must be thrown" (six dice, or
+five under ``dice=5``).
 """
 
 from __future__ import annotations
@@ -34,12 +35,13 @@ class Reference:
         self.target = rules.target // 50
         self.margin = margin // 50
         table = table_for(rules)
-        hot = ROLL6 if rules.hot_dice == "must_roll" else 6
+        self.hand = hand = rules.dice
+        hot = ROLL6 if rules.hot_dice == "must_roll" else hand
         self.plans = {}
         self.farkle = np.zeros(8)
         self.win = np.zeros(8)
         self.maxp = 0
-        for n in range(1, 7):
+        for n in range(1, hand + 1):
             probs, moves = [], []
             for counts, ways in throw_outcomes(n):
                 p = ways / 6**n
@@ -71,8 +73,8 @@ class Reference:
                 for c, (pt, st) in enumerate(opts):
                     dt[r, c], ds[r, c], ok[r, c] = pt, st, True
             self.plans[n] = (np.array(probs), dt, ds, ok)
-        self.farkle[ROLL6] = self.farkle[6]
-        self.win[ROLL6] = self.win[6]
+        self.farkle[ROLL6] = self.farkle[hand]
+        self.win[ROLL6] = self.win[hand]
         if rules.final_round:
             self.cap = self.target + max(self.margin, self.least(False))
         else:
@@ -108,12 +110,12 @@ class Reference:
         v[top:] = forced[top:rows]
         for t in range(top - 1, -1, -1):
             roll = np.zeros((8, batch))
-            for n in range(1, 7):
+            for n in range(1, self.hand + 1):
                 probs, dt, ds, ok = self.plans[n]
                 got = v[t + dt, ds]  # (outcomes, keeps, batch)
                 got = np.where(ok[:, :, None], got, -1.0)
                 roll[n] = probs @ got.max(axis=1) + self.farkle[n] * farkle + self.win[n]
-            roll[ROLL6] = roll[6]
+            roll[ROLL6] = roll[self.hand]
             here = np.where(allowed[t][None, :], np.maximum(roll, bank[t][None, :]), roll)
             here[ROLL6] = roll[ROLL6]
             here[0] = 0.0
@@ -205,10 +207,10 @@ class Reference:
         return out
 
     def _roll_ahead(self, w7: float) -> float:
-        probs, _dt, ds, ok = self.plans[6]
+        probs, _dt, ds, ok = self.plans[self.hand]
         vals = np.where(ds == ROLL6, w7, 1.0)
         vals = np.where(ok, vals, -1.0)
-        return float(probs @ vals.max(axis=1) + self.win[6])
+        return float(probs @ vals.max(axis=1) + self.win[self.hand])
 
     def solve(self, sweeps: int = 100000) -> np.ndarray:
         """``P[i, j]``: the player to throw on ``i`` units beats the one on ``j``."""
@@ -270,6 +272,9 @@ def forced_mask(forced: np.ndarray, t: int) -> np.ndarray:
 # -- the fast solver against the plain one --------------------------------------------------
 
 CASES = [
+    # a five-dice game (Greed): five dice a turn, hot dice re-roll five; with a final round
+    ("standard", {"target": 300, "dice": 5, "partial_straight": 750}, 150),
+    ("minimal", {"target": 800, "final_round": False, "dice": 5, "hot_dice": "must_roll"}, 0),
     # Busche & Neller's game: 1s, 5s and triples, first to bank the target wins
     ("minimal", {"target": 800, "final_round": False}, 0),
     # final round with must-beat, a 500 opening minimum, six-dice combinations

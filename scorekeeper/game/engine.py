@@ -48,7 +48,7 @@ from scorekeeper.game.refusals import (
     turn_refusal,
 )
 from scorekeeper.game.state import PassedDice, Player, Stats, Turn
-from scorekeeper.game.view import dice_word, state_json
+from scorekeeper.game.view import all_dice_word, dice_word, state_json
 from scorekeeper.game.view import points_text as _n
 from scorekeeper.rules import Rules
 from scorekeeper.scoring import Dice, Outcome, ScoreTable, is_reroll_pair, table_for, throw_outcome
@@ -72,7 +72,7 @@ class Game:
         self.team_draw: dict[str, Any] | None = create.get("team_draw")
         self.rolloff: dict[str, Any] | None = create.get("rolloff")
         self.current = 0
-        self.turn = Turn(1, 0)
+        self.turn = Turn(1, 0, dice_left=self.rules.dice)
         self.final_round = False
         self.tie_break = False
         self.pending: list[int] = []
@@ -235,8 +235,9 @@ class Game:
             )
         dice = Dice(action.dice)
         if len(dice) != t.dice_left:
+            table = f" (this table plays with {r.dice} dice)" if len(dice) > r.dice else ""
             raise GameRuleError(
-                f"{p.name} has {dice_word(t.dice_left)} to throw; {len(dice)} were entered"
+                f"{p.name} has {dice_word(t.dice_left)} to throw; {len(dice)} were entered" + table
             )
         p.stats.throws += 1
         t.must_roll = False
@@ -273,13 +274,13 @@ class Game:
         if outcome is Outcome.FARKLE_BONUS:
             bonus = r.six_dice_farkle_bonus
             t.total += bonus
-            t.dice_left = 6
+            t.dice_left = r.dice
             t.must_roll = True
             entry.update(points=bonus, result=outcome.value)
             self._event(
                 outcome,
                 f"A six-dice farkle scores {_n(bonus)} for {p.name} under these rules; "
-                f"throw all six again (turn total {_n(t.total)}).",
+                f"throw all {all_dice_word(r.dice)} again (turn total {_n(t.total)}).",
                 points=bonus,
             )
             return
@@ -354,13 +355,14 @@ class Game:
         t.throw = None
         t.source = None
         if t.dice_left == 0:
-            t.dice_left = 6
+            t.dice_left = self.rules.dice
+            every = all_dice_word(self.rules.dice)
             p.stats.hot_dice += 1
             t.must_roll = self.rules.hot_dice == "must_roll"
             then = (
-                "must throw all six again before banking"
+                f"must throw all {every} again before banking"
                 if t.must_roll
-                else "may bank or throw all six again"
+                else f"may bank or throw all {every} again"
             )
             self._event(
                 "hot_dice",
@@ -426,7 +428,7 @@ class Game:
         """The choice passed dice give the current player, in words."""
         return (
             f"take over {offer.player}'s {_n(offer.total)} and throw the"
-            f" {dice_word(offer.dice)} left, or throw six fresh dice"
+            f" {dice_word(offer.dice)} left, or throw {all_dice_word(self.rules.dice)} fresh dice"
         )
 
     def _require_no_offer(self, what: str) -> None:
@@ -460,7 +462,8 @@ class Game:
         if action.choice == "fresh":
             self._event(
                 "pass_fresh",
-                f"{p.name} leaves {offer.player}'s {_n(offer.total)} and throws six fresh dice.",
+                f"{p.name} leaves {offer.player}'s {_n(offer.total)} and throws"
+                f" {all_dice_word(self.rules.dice)} fresh dice.",
                 points=None,
             )
             return
@@ -661,7 +664,7 @@ class Game:
         active = [i for i, pl in enumerate(self.players) if pl.active]
         top = max(self.players[i].score for i in active)
         self._win([i for i in active if self.players[i].score == top], "The game was ended.")
-        self.turn = Turn(self.turn.number + 1, self.current)
+        self.turn = Turn(self.turn.number + 1, self.current, dice_left=self.rules.dice)
 
     # ----- turn flow --------------------------------------------------------------------
 
@@ -704,7 +707,7 @@ class Game:
             self.last_event["message"] += f" {p.name} is out of the final round."
             self.last_event["out"] = p.name
         if self.over:
-            self.turn = Turn(t.number + 1, self.current)
+            self.turn = Turn(t.number + 1, self.current, dice_left=self.rules.dice)
         else:
             self._next_player()
 
@@ -715,12 +718,12 @@ class Game:
             if not self.pending:
                 self._settle()
                 if self.over:
-                    self.turn = Turn(self.turn.number + 1, self.current)
+                    self.turn = Turn(self.turn.number + 1, self.current, dice_left=self.rules.dice)
                     return
             self.current = self.pending[0]
         else:
             self.current = self._order_after(self.current)[0]
-        self.turn = Turn(self.turn.number + 1, self.current)
+        self.turn = Turn(self.turn.number + 1, self.current, dice_left=self.rules.dice)
 
     def _settle(self) -> None:
         """End of the final round or of a tie-break round: a winner, or another tie-break."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Literal
 
 from scorekeeper.game.state import Player, Turn
-from scorekeeper.game.view import dice_word
+from scorekeeper.game.view import all_dice_word, dice_word
 from scorekeeper.game.view import points_text as _n
 from scorekeeper.rules import Rules
 
@@ -33,12 +33,17 @@ def turn_refusal(
     if t.total == 0:
         return f"{p.name} has no points this turn yet; throw the dice"
     if t.must_roll:
-        return f"hot dice: {p.name} must throw all six dice again before banking"
-    if not farkled and t.dice_left < 6:  # six after a keep: hot dice, which count as none
+        return _must_throw_all(p, rules)
+    if not farkled and t.dice_left < rules.dice:  # all after a keep: hot dice, count as none
         why = dice_left_refusal(rules, t.dice_left)
         if why:
             return why
     return points_refusal(p, rules, must_beat, t.total, "turn")
+
+
+def _must_throw_all(p: Player, rules: Rules) -> str:
+    every = all_dice_word(rules.dice)
+    return f"hot dice: {p.name} must throw all {every} dice again before banking"
 
 
 def dice_left_refusal(rules: Rules, left: int) -> str | None:
@@ -55,7 +60,7 @@ def keep_bank_refusal(
 ) -> str | None:
     """Why ``p`` may not keep ``dice`` dice of the throw worth ``points`` and bank, or None."""
     if dice == t.dice_left and rules.hot_dice == "must_roll":
-        return f"hot dice: {p.name} must throw all six dice again before banking"
+        return _must_throw_all(p, rules)
     if dice < t.dice_left:
         why = dice_left_refusal(rules, t.dice_left - dice)
         if why:

@@ -40,7 +40,7 @@ from scorekeeper.strategy.advice import not_modelled
 from scorekeeper.strategy.model import UNIT
 from scorekeeper.winprob import WinTable
 
-HOT = 0  # the solver's column for six fresh dice after hot dice
+HOT = 0  # the solver's column for a fresh hand (six dice, or five) after hot dice
 QUICK_ONLY = (
     "This game was scored with quick scores only (each turn's points typed in, no dice), so"
     " there are no throws or decisions to review."
@@ -131,7 +131,7 @@ class _Turn:
             keeps = table_for(game.scoring_rules).keeps(counts)  # singles before the board
             first = t.taken is None and not any("dice" in e for e in t.log)
             if not keeps and has_farkle_bonus(len(dice), self.rules, first_throw=first):
-                after = self.table.roll(i + model.bonus_units, 6, self.k)
+                after = self.table.roll(i + model.bonus_units, self.rules.dice, self.k)
                 outcome = "six_dice_bonus"
             elif not keeps:
                 after = float(self.table.farkle_values[self.k])
@@ -172,20 +172,21 @@ class _Turn:
             return
         units = offer.total // UNIT
         take_value = self.table.roll(units, offer.dice, self.k)
-        fresh_value = self.table.roll(0, 6, self.k)
+        fresh_value = self.table.roll(0, self.rules.dice, self.k)
         best, chosen = max(take_value, fresh_value), take_value if take else fresh_value
         self.review.expected = self.review.result = best
         self.review.expected_points = max(
             self.points_table.roll(units, offer.dice, self.pk),
-            self.points_table.roll(0, 6, self.pk),
+            self.points_table.roll(0, self.rules.dice, self.pk),
         )
         dice = f"{offer.dice} {'die' if offer.dice == 1 else 'dice'}"
         take_words = f"take over {offer.player}'s {offer.total} with {dice}"
-        fresh_words = "throw six fresh dice"
+        every = {5: "five", 6: "six"}[self.rules.dice]
+        fresh_words = f"throw {every} fresh dice"
         taken = (
             f"took over {offer.player}'s {offer.total} with {dice}"
             if take
-            else "threw six fresh dice"
+            else f"threw {every} fresh dice"
         )
         best_words = take_words if take_value > fresh_value + 1e-9 else fresh_words
         cost = best - chosen
@@ -239,7 +240,7 @@ class _Turn:
         if chosen is None:
             return
         self.after_keep = None
-        dice = 6 if chosen.col == HOT else chosen.col
+        dice = self.rules.dice if chosen.col == HOT else chosen.col
         total = chosen.units * UNIT
         roll = self.table.roll(chosen.units, dice, self.k)
         bank_value = self.ctx.bank_value(chosen.units)

@@ -167,9 +167,13 @@ def _check_state(
     turn_total = _whole("turn total", turn_total, multiple)
     if not 0 <= turn_total <= MAX_TOTAL or turn_total % UNIT:
         raise StrategyError(f"bad turn total {turn_total}: it must be {multiple}")
-    left = len(throw) if dice_left is None else _whole("dice left", dice_left, "1 to 6")
-    if not 1 <= left <= 6:
-        raise StrategyError(f"bad dice left {left}: a player throws 1 to 6 dice")
+    most = rules.dice
+    left = len(throw) if dice_left is None else _whole("dice left", dice_left, f"1 to {most}")
+    if not 1 <= left <= most:
+        raise StrategyError(
+            f"bad dice left {left}: a player throws 1 to {most} dice"
+            + (f" (this table plays with {most} dice)" if left > most else "")
+        )
     if left != len(throw):
         raise StrategyError(
             f"the throw has {len(throw)} dice but {left} dice were left to throw; "
@@ -308,7 +312,7 @@ def _outcome_message(
         total = turn_total + rules.six_dice_farkle_bonus
         return (
             f"A six-dice farkle scores the {rules.six_dice_farkle_bonus} bonus: "
-            f"throw all six dice again with {total}."
+            f"throw all {rules.dice} dice again with {total}."
         )
     return f"Farkle: no die scores, and the turn total of {turn_total} is lost."
 
@@ -361,13 +365,13 @@ def _options(
     i = total // UNIT
     rest = left - len(keep.dice)
     hot = rest == 0
-    throw_n = 6 if hot else rest
+    throw_n = rules.dice if hot else rest
     roll_value = table.roll(i, throw_n, k)
     why = _bank_why_not(rules, ctx, i, rest, banked, beat)
     bank_value = ctx.bank_value(i)
     desc = _describe(keep.dice)
     throw_words = (
-        "throw all 6 dice again (hot dice)"
+        f"throw all {throw_n} dice again (hot dice)"
         if hot
         else (f"throw {throw_n} {'die' if throw_n == 1 else 'dice'}")
     )

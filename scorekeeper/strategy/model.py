@@ -37,7 +37,7 @@ from scorekeeper.scoring import (
 )
 
 UNIT = 50  # points per unit: both solvers count turn totals and scores in these
-HOT = 0  # the state column for "all six dice set aside: six fresh dice in hand"
+HOT = 0  # the state column for "all the dice set aside: a fresh hand (six, or five) in hand"
 
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
@@ -45,7 +45,8 @@ IntArray = npt.NDArray[np.int64]
 
 @dataclass(frozen=True)
 class ChanceModel:
-    """Every throw of 1..6 dice for one rules value, flattened into arrays for numpy.
+    """Every throw of 1..``dice`` dice for one rules value (``rules.dice``: 6, or 5), flattened
+    into arrays for numpy.
 
     Scoring outcomes of all dice counts are concatenated (``n = 1`` first); ``n_starts[n - 1]``
     is the first scoring outcome of ``n`` dice. Outcome ``o`` owns the useful keeps
@@ -58,6 +59,7 @@ class ChanceModel:
     """
 
     rules: Rules
+    dice: int
     weights: FloatArray
     o_starts: IntArray
     n_starts: IntArray
@@ -110,7 +112,8 @@ def chance_model(rules: Rules) -> ChanceModel:
     toxic = [0.0] * 7
     six = [0.0] * 7
     bonus_farkle = first_bonus = 0.0
-    for n in range(1, 7):
+    dice = rules.dice
+    for n in range(1, dice + 1):
         n_starts.append(len(weights))
         total = 6.0**n
         for counts, mult in throw_outcomes(n):
@@ -148,6 +151,7 @@ def chance_model(rules: Rules) -> ChanceModel:
     bonus_units = rules.six_dice_farkle_bonus // UNIT
     return ChanceModel(
         rules=rules,
+        dice=dice,
         weights=np.array(weights),
         o_starts=np.array(o_starts, dtype=np.int64),
         n_starts=np.array(n_starts, dtype=np.int64),

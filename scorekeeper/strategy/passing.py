@@ -62,15 +62,18 @@ class PassAdvice:
         }
 
 
-def _check(total: int, dice: int, banked: int, on_board: bool, streak: int) -> None:
+def _check(total: int, dice: int, banked: int, on_board: bool, streak: int, most: int) -> None:
     multiple = f"a multiple of 50 from 50 to {MAX_TOTAL}"
     for name, value in (("passed total", total), ("passed dice", dice), ("streak", streak)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise StrategyError(f"bad {name} {value!r}: a whole number")
     if not UNIT <= total <= MAX_TOTAL or total % UNIT:
         raise StrategyError(f"bad passed total {total}: it must be {multiple}")
-    if not 1 <= dice <= 6:
-        raise StrategyError(f"bad passed dice {dice}: 1 to 6 dice are passed (6 after hot dice)")
+    if not 1 <= dice <= most:
+        raise StrategyError(
+            f"bad passed dice {dice}: 1 to {most} dice are passed ({most} after hot dice;"
+            f" this table plays with {most} dice)"
+        )
     if not 0 <= streak <= 2:
         raise StrategyError(f"bad streak {streak}: it is 0, 1 or 2 farkles in a row")
     if not on_board and banked > 0:
@@ -101,12 +104,13 @@ def advise_pass(
 
     :raises StrategyError: on an impossible state.
     """
-    _check(passed_total, passed_dice, banked, on_board, streak)
+    _check(passed_total, passed_dice, banked, on_board, streak, rules.dice)
     pol = policy if policy is not None else policy_for(rules, cache_dir)
     ctx = game_context(rules, banked=banked, on_board=on_board, beat=beat)
     table, k = pol.table(on_board, ctx, streak)
     take = table.roll(passed_total // UNIT, passed_dice, k)
-    fresh = table.roll(0, 6, k)
+    fresh = table.roll(0, rules.dice, k)
+    every = {5: "five", 6: "six"}[rules.dice]
     kind: ValueKind = "win_probability" if beat is not None else "expected_points"
     best: Choice = "take_over" if take > fresh + 1e-9 else "fresh"
     if kind == "win_probability":
@@ -115,11 +119,11 @@ def advise_pass(
         take_text, fresh_text = f"{take:.0f} expected", f"{fresh:.0f}"
     taking = f"{passed_total} with {_dice(passed_dice)}"
     if best == "take_over":
-        message = f"Take over {taking}: {take_text}; six fresh dice give {fresh_text}"
+        message = f"Take over {taking}: {take_text}; {every} fresh dice give {fresh_text}"
     else:
         unit = " expected" if kind == "expected_points" else " chance"
         message = (
-            f"Throw six fresh dice: {fresh_text}{unit}; taking over {taking} gives {take_text}"
+            f"Throw {every} fresh dice: {fresh_text}{unit}; taking over {taking} gives {take_text}"
         )
     if beat is not None and rules.final_round_defend:
         message += DEFEND_NOTE

@@ -61,7 +61,7 @@ def turn_value(rules: Rules, farkle_value: float, *, least: int | None = None) -
     """The optimal expectation of a whole turn on the board (no target) for a farkle value."""
     least = rules.bank_minimum if least is None else least
     table = solve_turn(chance_model(rules), Context(min_units=least // UNIT), (farkle_value,))
-    return float(table.R[0, 6, 0])
+    return float(table.R[0, rules.dice, 0])
 
 
 def streak_values(rules: Rules) -> tuple[float, tuple[float, float, float]]:

@@ -19,7 +19,7 @@ def _counts(faces: np.ndarray) -> Counts:
 
 
 def play_turn(table: TurnTable, k: int, rng: np.random.Generator) -> tuple[float, bool]:
-    """Play one turn from zero with six dice by the table's policy.
+    """Play one turn from zero with a whole hand (six dice, or five) by the table's policy.
 
     Returns what the turn was worth in the table's terms and whether it ended in a farkle
     (or a toxic-twos wipe).
@@ -28,7 +28,7 @@ def play_turn(table: TurnTable, k: int, rng: np.random.Generator) -> tuple[float
     scores = table_for(rules)
     six_units = chance_model(rules).six_ones_units
     fv = float(table.farkle_values[k])
-    i, n = 0, 6
+    i, n = 0, rules.dice
     while True:
         counts = _counts(rng.integers(1, 7, size=n))
         if is_toxic(counts, rules):
@@ -52,7 +52,7 @@ def play_turn(table: TurnTable, k: int, rng: np.random.Generator) -> tuple[float
             value = ctx.bank_value(i)
             if ctx.bank_forced(i) or value >= table.state(i, col, k) - 1e-9:
                 return value, False
-        n = 6 if col == HOT else col
+        n = rules.dice if col == HOT else col
 
 
 def simulate(table: TurnTable, turns: int, seed: int, k: int = 0) -> np.ndarray:

@@ -170,7 +170,7 @@ class TurnTable:
             return found
         m = self.model
         first = int(m.n_starts[col - 1])
-        last = int(m.n_starts[col]) if col < 6 else len(m.weights)
+        last = int(m.n_starts[col]) if col < m.dice else len(m.weights)
         lo = int(m.o_starts[first])
         hi = int(m.o_starts[last]) if last < len(m.o_starts) else len(m.entry_units)
         vals = np.array(
@@ -186,16 +186,17 @@ class TurnTable:
         return out
 
     def forced_six(self, i: int) -> FloatArray:
-        """The value of a throw of six dice that must be made at a total of ``i`` units."""
+        """The value of a throw of a whole hand (six dice, or five under ``dice=5``) that must
+        be made at a total of ``i`` units."""
         if i < self.top:
-            row: FloatArray = self.R[i, 6]
+            row: FloatArray = self.R[i, self.model.dice]
             return row
         if self.ctx.kind == "win":
             return np.full(len(self.farkle_values), self.a)
         if self.ctx.overshoots(i):
             return np.zeros(len(self.farkle_values))
         if self.keeps_on_farkle:
-            return self._far_one(i, 6)
+            return self._far_one(i, HOT)
         return self.a * i * UNIT + self.b
 
     @property
@@ -225,7 +226,8 @@ class TurnTable:
         return float(self._row(i)[n - 1, k])
 
     def _row(self, i: int) -> FloatArray:
-        """``R[i, 1..6]`` computed from the stored rows above (or ``W``); shape ``(6, K)``."""
+        """``R[i, 1..dice]`` computed from the stored rows above (or ``W``); shape
+        ``(dice, K)``."""
         m = self.model
         rows = i + m.entry_units
         inside = rows < len(self.D)
@@ -241,13 +243,13 @@ def _combine(t: TurnTable, vals: FloatArray, i: int) -> FloatArray:
     best = np.maximum.reduceat(vals, m.o_starts, axis=0)
     sums: FloatArray = np.add.reduceat(best * m.weights[:, None], m.n_starts, axis=0)
     sums += _constants(t, i)
-    six = np.array(m.six_ones[1:])
+    six = np.array(m.six_ones[1 : m.dice + 1])
     if six.any():
         sums += six[:, None] * t.ctx.six_ones_value(i, m.six_ones_units)
     if m.bonus_farkle:
-        sums[5] += m.bonus_farkle * t.forced_six(i + m.bonus_units)
+        sums[-1] += m.bonus_farkle * t.forced_six(i + m.bonus_units)
     if i == 0 and m.first_throw_bonus:
-        sums[5] += _first_throw_bonus(t, t.forced_six(m.bonus_units))
+        sums[-1] += _first_throw_bonus(t, t.forced_six(m.bonus_units))
     return sums
 
 
@@ -264,13 +266,13 @@ def _first_throw_bonus(t: TurnTable, forced: FloatArray) -> FloatArray:
 
 def _constants(t: TurnTable, i: int) -> FloatArray:
     """What the farkles and wipes of a throw at ``i`` units add, by dice thrown (shape
-    ``(6, K)``); under ``farkle_keeps_points`` a farkle on a bankable total banks it."""
+    ``(dice, K)``); under ``farkle_keeps_points`` a farkle on a bankable total banks it."""
     m = t.model
-    far = np.array(m.farkle[1:])[:, None]
-    tox = np.array(m.toxic[1:])[:, None]
+    far = np.array(m.farkle[1 : m.dice + 1])[:, None]
+    tox = np.array(m.toxic[1 : m.dice + 1])[:, None]
     kept = t.rules.farkle_keeps_points and i > 0 and t.ctx.bank_ok(i)
     if t.ctx.kind == "win":
-        out = np.zeros((6, len(t.farkle_values)))
+        out = np.zeros((m.dice, len(t.farkle_values)))
         return out + far * t.ctx.bank_value(i) if kept else out
     farkle = np.full(len(t.farkle_values), t.ctx.bank_value(i)) if kept else t.farkle_values
     result: FloatArray = far * farkle[None, :] + tox * t.ctx.toxic_value
@@ -281,22 +283,23 @@ def _constants(t: TurnTable, i: int) -> FloatArray:
 def keep_gains(rules: Rules) -> FloatArray:
     """Under ``farkle_keeps_points`` (without toxic twos):
     ``c[n]``, the expected points still to come from throwing ``n`` dice on a bankable
-    total when the turn never banks (``c[0]``: six dice after hot dice). A farkle then loses
+    total when the turn never banks (``c[0]``: a whole hand after hot dice). A farkle then loses
     nothing, so throwing on is never worse than banking, and a bankable total ``t`` holding
     ``n`` dice is worth exactly ``t + c[n]``: every choice adds a constant to ``t``, so
     ``c = max over keeps (points + c[dice left])`` averaged over the throws, solved by value
     iteration (each throw may farkle and stop, so it converges)."""
     m = chance_model(rules)
+    n = m.dice
     c = np.zeros(7)
-    col_index = np.where(m.entry_col == HOT, 6, m.entry_col)
-    six = np.array(m.six_ones[1:]) * m.six_ones_units * UNIT
+    col_index = np.where(m.entry_col == HOT, n, m.entry_col)
+    six = np.array(m.six_ones[1 : n + 1]) * m.six_ones_units * UNIT
     for _ in range(100_000):
         vals = m.entry_units * UNIT + c[col_index]
         best = np.maximum.reduceat(vals, m.o_starts)
         new = np.zeros(7)
-        new[1:] = np.add.reduceat(best * m.weights, m.n_starts) + six
-        new[6] += m.bonus_farkle * (m.bonus_units * UNIT + c[6])  # the throw after a bonus
-        new[0] = new[6]
+        new[1 : n + 1] = np.add.reduceat(best * m.weights, m.n_starts) + six
+        new[n] += m.bonus_farkle * (m.bonus_units * UNIT + c[n])  # the throw after a bonus
+        new[0] = new[n]
         if np.max(np.abs(new - c)) <= 1e-12 * max(1.0, float(np.max(new))):
             return new
         c = new
@@ -304,9 +307,9 @@ def keep_gains(rules: Rules) -> FloatArray:
 
 
 def _six_entries(m: ChanceModel) -> list[tuple[float, list[tuple[int, int]]]]:
-    """The six-dice scoring outcomes as (weight, [(units, col), ...])."""
+    """The scoring outcomes of a whole hand (six dice, or five) as (weight, [(units, col)])."""
     out = []
-    first = int(m.n_starts[5])
+    first = int(m.n_starts[m.dice - 1])
     ends = [*m.o_starts.tolist()[first + 1 :], len(m.entry_units)]
     for o, end in zip(range(first, len(m.weights)), ends, strict=True):
         start = int(m.o_starts[o])
@@ -325,7 +328,7 @@ def _asymptote(
     In the win mode ``a`` is the (constant) chance that the forced throw ends in a win.
     """
     outcomes = _six_entries(m)
-    six = m.six_ones[6]
+    six = m.six_ones[m.dice]
     if ctx.kind == "win":
         good = six
         loop = m.bonus_farkle
@@ -368,15 +371,15 @@ def _asymptote(
                 )
         denom = 1.0 - loop - m.bonus_farkle
         # farkle_keeps_points: far up a farkle banks the total, like a keep of no points
-        kept = m.farkle[6] if m.rules.farkle_keeps_points else 0.0
+        kept = m.farkle[m.dice] if m.rules.farkle_keeps_points else 0.0
         a = (n_plain + six + kept) / denom
         b = (
             s_plain
             + a * s_hot
             + a * m.bonus_farkle * m.bonus_units * UNIT
             + six * six_pts
-            + (m.farkle[6] - kept) * fv
-            + m.toxic[6] * ctx.toxic_value
+            + (m.farkle[m.dice] - kept) * fv
+            + m.toxic[m.dice] * ctx.toxic_value
         ) / denom
     s1 = 0.0
     if hot_forced and a < 1.0 - 1e-12:
@@ -396,15 +399,15 @@ def _cap(m: ChanceModel, ctx: Context, fv: FloatArray, hot_forced: bool, b: Floa
     if ctx.six_ones_floor is not None:
         six_pts = max(six_pts, ctx.six_ones_floor)
     cap = 0.0
-    for n in range(1, 7):
+    for n in range(1, m.dice + 1):
         q = m.farkle[n] + m.toxic[n]
         if q <= 0.0:
             continue
-        lo, hi = int(m.n_starts[n - 1]), int(m.n_starts[n]) if n < 6 else len(m.weights)
+        lo, hi = int(m.n_starts[n - 1]), int(m.n_starts[n]) if n < m.dice else len(m.weights)
         w = m.weights[lo:hi]
         c = float((w * (m.best_units[lo:hi] * UNIT + gain * m.has_hot[lo:hi])).sum())
         c += m.six_ones[n] * six_pts
-        if n == 6:
+        if n == m.dice:
             c += m.bonus_farkle * (m.bonus_units * UNIT + chain)
         c += m.farkle[n] * max(0.0, float(fv.max())) + m.toxic[n] * max(0.0, ctx.toxic_value)
         cap = max(cap, c / q)
@@ -428,7 +431,7 @@ def _forced_sixes_limited(m: ChanceModel) -> bool:
     test doubles the extension and sees no change)."""
     rules = m.rules
     forced = rules.hot_dice == "must_roll" or m.bonus_farkle > 0
-    return rules.bank_max_dice_left < 6 and forced
+    return rules.bank_max_dice_left < m.dice and forced
 
 
 def solve_turn(
@@ -438,7 +441,7 @@ def solve_turn(
     fv = np.asarray(farkle_values, dtype=np.float64)
     must_roll = m.rules.hot_dice == "must_roll"
     # a six-dice hand is a forced throw above the cap under must_roll, or when it can't lose
-    never_lose = (m.farkle[6] + m.toxic[6]) == 0.0
+    never_lose = (m.farkle[m.dice] + m.toxic[m.dice]) == 0.0
     # (unless a target makes every bankable total above the cap bank at once)
     hot_forced = must_roll or (ctx.kind == "points" and never_lose and ctx.target_units is None)
     a, b, s1 = _asymptote(m, ctx, fv, hot_forced)
@@ -461,7 +464,7 @@ def solve_turn(
     for col in range(6):
         D[top:, col] = table._far(pad, np.full(len(pad), col))
     for i in range(top, n_rows):
-        R[i, 6] = table.forced_six(i) if ctx.kind == "points" else a
+        R[i, m.dice] = table.forced_six(i) if ctx.kind == "points" else a
     _backward(table)
     return table
 
@@ -472,13 +475,14 @@ def _backward(t: TurnTable) -> None:
     base = m.entry_units * 6 + m.entry_col
     const = _constants(t, 0)
     per_row = t.rules.farkle_keeps_points
-    six = np.array(m.six_ones[1:])[:, None]
+    six = np.array(m.six_ones[1 : m.dice + 1])[:, None]
     has_six = bool(six.any())
     weights = m.weights[:, None]
     must_roll = t.must_roll
     bonus = m.bonus_farkle
     bu = m.bonus_units
     most = t.rules.bank_max_dice_left
+    n = m.dice  # a whole hand; the columns 1..n-1 hold dice left after a keep
     o_starts, n_starts = m.o_starts, m.n_starts
     for i in range(t.top - 1, -1, -1):
         vals = flat.take(base + 6 * i, axis=0)
@@ -488,24 +492,24 @@ def _backward(t: TurnTable) -> None:
         if has_six:
             sums += six * ctx.six_ones_value(i, m.six_ones_units)
         if bonus:
-            sums[5] += bonus * R[i + bu, 6]
+            sums[n - 1] += bonus * R[i + bu, n]
         if i == 0 and m.first_throw_bonus:
-            sums[5] += _first_throw_bonus(t, R[bu, 6])
-        R[i, 1:] = sums
+            sums[n - 1] += _first_throw_bonus(t, R[bu, n])
+        R[i, 1 : n + 1] = sums
         if ctx.bank_ok(i):
             bv = ctx.bank_value(i)
             if ctx.bank_forced(i):
-                D[i, 1:] = bv
+                D[i, 1:n] = bv
             else:
-                D[i, 1:] = np.maximum(sums[:5], bv)
-            if most < 5:  # bank_max_dice_left: more dice than that must be thrown
-                D[i, most + 1 :] = sums[most:5]
+                D[i, 1:n] = np.maximum(sums[: n - 1], bv)
+            if most < n - 1:  # bank_max_dice_left: more dice than that must be thrown
+                D[i, most + 1 : n] = sums[most : n - 1]
             if must_roll:
-                D[i, HOT] = sums[5]
+                D[i, HOT] = sums[n - 1]
             elif ctx.bank_forced(i):
                 D[i, HOT] = bv
             else:
-                D[i, HOT] = np.maximum(sums[5], bv)
+                D[i, HOT] = np.maximum(sums[n - 1], bv)
         else:
-            D[i, 1:] = sums[:5]
-            D[i, HOT] = sums[5]
+            D[i, 1:n] = sums[: n - 1]
+            D[i, HOT] = sums[n - 1]

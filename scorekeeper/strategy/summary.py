@@ -46,7 +46,7 @@ def bank_thresholds(table: TurnTable, k: int = 0) -> dict[int, int | None]:
     ``None`` when throwing is always better (six dice that can never lose the turn).
     """
     out: dict[int, int | None] = {}
-    for n in range(1, 7):
+    for n in range(1, table.model.dice + 1):
         out[n] = next(
             (i * UNIT for i in range(table.top) if i * UNIT >= table.R[i, n, k] - 1e-9), None
         )
@@ -64,7 +64,7 @@ def solve_rules(rules: Rules) -> SolveSummary:
     free = solve_turn(chance_model(rules), Context(min_units=0), (0.0,))
     bank_at = bank_thresholds(free)
     seconds = time.perf_counter() - start
-    farkle = {n: chance_model(rules).farkle[n] for n in range(1, 7)}
+    farkle = {n: chance_model(rules).farkle[n] for n in range(1, rules.dice + 1)}
     if rules.six_dice_farkle_bonus:
         farkle[6] = chance_model(rules).bonus_farkle
     return SolveSummary(

@@ -3,9 +3,10 @@
 Every throw of ``n`` dice is grouped into classes of outcomes that offer the same choices: the
 distinct (dice left to throw, points) pairs of its legal keeps. Fewer points for the same dice
 are kept as a choice too: near the solver's cap on turn totals more points need not be better.
-Dice states are indexed 0 to 6: 1 to 6 are "``n`` dice left, may bank", and 0 is "six dice
-that must be thrown" (the start of a turn, hot dice under ``hot_dice=must_roll``, or the
-throw again after a six-dice farkle bonus).
+Dice states are indexed 0 to 6: 1 to 6 are "``n`` dice left, may bank", and 0 is "a whole hand
+that must be thrown" (six dice, or five under ``dice=5``: the start of a turn, hot dice under
+``hot_dice=must_roll``, or the throw again after a six-dice farkle bonus). With five dice the
+state 6 is never reached and a throw of six dice has no outcomes.
 
 >>> from scorekeeper.rules import find_rules
 >>> model = TurnModel.build(find_rules("minimal"))
@@ -49,8 +50,8 @@ def check_supported(rules: Rules) -> None:
         bad.append("final_round_defend (the lead passes back and forth; set it to false)")
     if rules.singles_until_open:
         bad.append("singles_until_open (set it to false)")
-    if rules.bank_max_dice_left < 6:
-        bad.append("bank_max_dice_left (set it to 6)")
+    if rules.bank_max_dice_left < rules.dice:
+        bad.append(f"bank_max_dice_left (set it to {rules.dice})")
     if rules.farkle_keeps_points:
         bad.append("farkle_keeps_points (set it to false)")
     if rules.six_dice_farkle_bonus_first_throw:
@@ -68,6 +69,7 @@ class TurnModel:
     """Flattened keep options of every throw, for vectorised Bellman updates."""
 
     rules: Rules
+    dice: int  # a whole hand: 6, or 5 under ``dice=5``
     options: IntArray  # row offset of each option: points * 7 + dice state after the keep
     points: IntArray  # points of each option, in units
     states: IntArray  # dice state after each option (0..6)
@@ -82,12 +84,13 @@ class TurnModel:
     def build(cls, rules: Rules) -> TurnModel:
         """The model of ``rules`` (keeps from ``table_for``, chances from ``throw_outcomes``)."""
         table = table_for(rules)
-        hot = MUST_ROLL if rules.hot_dice == "must_roll" else 6
+        dice = rules.dice
+        hot = MUST_ROLL if rules.hot_dice == "must_roll" else dice
         bonus = rules.six_dice_farkle_bonus // UNIT
         classes: list[tuple[tuple[tuple[int, int], ...], int, float]] = []
         farkle = np.zeros(7)
         win = np.zeros(7)
-        for n in range(1, 7):
+        for n in range(1, dice + 1):
             total = 6**n
             groups: dict[tuple[tuple[int, int], ...], int] = {}
             for counts, ways in throw_outcomes(n):
@@ -108,8 +111,8 @@ class TurnModel:
                 groups[key] = groups.get(key, 0) + ways
             for key, ways in sorted(groups.items()):
                 classes.append((key, n, ways / total))
-        farkle[MUST_ROLL] = farkle[6]
-        win[MUST_ROLL] = win[6]
+        farkle[MUST_ROLL] = farkle[dice]
+        win[MUST_ROLL] = win[dice]
         classes.sort(key=lambda item: -len(item[0]))  # most options first, for the slots
         weights = np.zeros((6, len(classes)))
         pts: list[int] = []
@@ -133,6 +136,7 @@ class TurnModel:
         )
         return cls(
             rules=rules,
+            dice=dice,
             options=offsets,
             points=p_arr,
             states=s_arr,
@@ -188,7 +192,7 @@ def chase_table(model: TurnModel, size: int, tie_value: float | None) -> FloatAr
         flat = np.tile(ahead, (model.max_points + 1, 1)).reshape(-1, 1)
         roll = model.roll_values(flat, 0)[:, 0] + model.win[1:]
         new = np.ones(7)
-        new[MUST_ROLL] = roll[5]
+        new[MUST_ROLL] = roll[model.dice - 1]
         if np.max(np.abs(new - ahead)) < 1e-16:
             break
         ahead = new
@@ -202,7 +206,7 @@ def chase_table(model: TurnModel, size: int, tie_value: float | None) -> FloatAr
         roll = model.roll_values(window, 0)[:, 0] + model.win[1:]
         vals = np.empty(7)
         vals[1:] = roll
-        vals[MUST_ROLL] = roll[5]
+        vals[MUST_ROLL] = roll[model.dice - 1]
         if r == 1 and tie_value is not None:
             vals[1:] = np.maximum(roll, tie_value)
         work[pad + r] = vals
@@ -235,5 +239,5 @@ def turn_values(
         roll = weights @ np.maximum.reduceat(flat[u * 7 + options], starts) + extra
         row = values[u]
         row[1:] = np.maximum(roll, bank[u]) if allowed[u] else roll
-        row[MUST_ROLL] = roll[5]
+        row[MUST_ROLL] = roll[model.dice - 1]
     return values

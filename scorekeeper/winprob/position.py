@@ -97,7 +97,7 @@ def position_chances(state: Mapping[str, Any], table: WinTable) -> Chances:
         else:
             p_now = 1.0 - table.p_win(opp_score, me["score"])
     elif off is not None:
-        dice_now = dice if total else 6
+        dice_now = dice if total else table.rules.dice
         p_now = table.handicap_p_win(
             me["score"], opp_score, total, dice_now, off_board=off, must_roll=must_roll
         )
@@ -106,7 +106,7 @@ def position_chances(state: Mapping[str, Any], table: WinTable) -> Chances:
             me["score"],
             opp_score,
             total,
-            dice if total else 6,
+            dice if total else table.rules.dice,
             final_round=final,
             must_roll=must_roll,
         )

@@ -166,10 +166,10 @@ def turn_pass(
         roll += farkle * farkle_value[None, :k] + win
         bk = bank[u, :k]
         values[u, 1:, :k] = np.where(allowed[u, :k], np.maximum(roll, bk), roll)
-        values[u, MUST_ROLL, :k] = roll[5]
+        values[u, MUST_ROLL, :k] = roll[model.dice - 1]
         first = int(starting[u])
         if first < k:  # the players whose turn starts on u
-            start[first:k] = roll[5, first:k]
+            start[first:k] = roll[model.dice - 1, first:k]
     return start
 
 

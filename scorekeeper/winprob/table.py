@@ -153,7 +153,7 @@ class WinTable:
         my_score: int,
         opp_score: int,
         turn_total: int = 0,
-        dice_left: int = 6,
+        dice_left: int | None = None,
         *,
         final_round: bool = False,
         must_roll: bool = False,
@@ -168,8 +168,11 @@ class WinTable:
 
         :raises PositionError: on scores, turn total or dice impossible under the rules.
         """
+        dice_left = self.rules.dice if dice_left is None else dice_left
         i, j, t = self._check(my_score, opp_score, turn_total, dice_left, final_round)
-        state = MUST_ROLL if must_roll and dice_left == 6 else self._state(t, dice_left)
+        state = (
+            MUST_ROLL if must_roll and dice_left == self.rules.dice else self._state(t, dice_left)
+        )
         if final_round:
             return float(self._chase(i, j, np.array([t]), np.array([state]))[0])
         u = i + t
@@ -200,7 +203,7 @@ class WinTable:
         else:
             dice = Dice.parse(throw) if isinstance(throw, str) else Dice(throw)
         i, j, t = self._check(my_score, opp_score, turn_total, len(dice), final_round)
-        hot = MUST_ROLL if self.rules.hot_dice == "must_roll" else 6
+        hot = MUST_ROLL if self.rules.hot_dice == "must_roll" else self.rules.dice
         least = int(self.geo.thresholds(np.array([i]))[0])
         out = []
         for keep in table_for(self.rules).keeps(dice.counts):
@@ -211,7 +214,9 @@ class WinTable:
             bank: float | None = None
             if after >= least and state != MUST_ROLL:
                 bank = self._bank_final(i, j, after) if final_round else self._bank(i, j, i + after)
-            out.append(Option(keep.dice, keep.points, after * UNIT, left or 6, bank, roll))
+            out.append(
+                Option(keep.dice, keep.points, after * UNIT, left or self.rules.dice, bank, roll)
+            )
         out.sort(key=lambda o: (-o.value, -o.points))
         return out
 
@@ -229,7 +234,7 @@ class WinTable:
         my_score: int,
         opp_score: int,
         turn_total: int = 0,
-        dice_left: int = 6,
+        dice_left: int | None = None,
         *,
         off_board: str,
         must_roll: bool = False,
@@ -242,8 +247,11 @@ class WinTable:
         :raises PositionError: on an impossible position, or handicaps not solved yet.
         """
         values, _, _, _ = self._handicap_turn(my_score, opp_score, off_board)
+        dice_left = self.rules.dice if dice_left is None else dice_left
         _, _, t = self._check(my_score, opp_score, turn_total, dice_left, False)
-        state = MUST_ROLL if must_roll and dice_left == 6 else self._state(t, dice_left)
+        state = (
+            MUST_ROLL if must_roll and dice_left == self.rules.dice else self._state(t, dice_left)
+        )
         u = min(my_score // UNIT + t, self.geo.rows - 1)
         return float(values[u, state])
 
@@ -265,7 +273,7 @@ class WinTable:
         i, _, t = self._check(my_score, opp_score, turn_total, len(dice), False)
         geo, model = self.geo, self.geo.model
         span = model.max_points + 1
-        hot = MUST_ROLL if self.rules.hot_dice == "must_roll" else 6
+        hot = MUST_ROLL if self.rules.hot_dice == "must_roll" else self.rules.dice
         out = []
         for keep in table_for(self.rules).keeps(dice.counts):
             after = t + keep.points // UNIT
@@ -273,14 +281,16 @@ class WinTable:
             state = hot if left == 0 else left
             base = min(i + after, geo.cap)
             rows = np.ascontiguousarray(values[base : base + span]).reshape(span * 7, 1)
-            n = 6 if state == MUST_ROLL else state
+            n = self.rules.dice if state == MUST_ROLL else state
             roll = float(
                 model.roll_values(rows, 0)[n - 1, 0] + model.farkle[n] * farkle + model.win[n]
             )
             bank: float | None = None
             if after >= least and state != MUST_ROLL:
                 bank = float(bank_at[min(i + after, geo.rows - 1)])
-            out.append(Option(keep.dice, keep.points, after * UNIT, left or 6, bank, roll))
+            out.append(
+                Option(keep.dice, keep.points, after * UNIT, left or self.rules.dice, bank, roll)
+            )
         out.sort(key=lambda o: (-o.value, -o.points))
         return out
 
@@ -289,7 +299,7 @@ class WinTable:
     ) -> tuple[FloatArray, FloatArray, float, int]:
         if off_board not in ("me", "opp"):
             raise PositionError(f"off_board is 'me' or 'opp', not {off_board!r}")
-        i, j, _ = self._check(my_score, opp_score, 0, 6, False)
+        i, j, _ = self._check(my_score, opp_score, 0, self.rules.dice, False)
         c, x = (i, j) if off_board == "me" else (j, i)
         if not self.rules.opening_minimum or c == 0 or not self.handicap_ready(c * UNIT):
             raise PositionError(
@@ -368,10 +378,17 @@ class WinTable:
         for name, value in (("my_score", my), ("opp_score", opp), ("turn_total", turn)):
             if isinstance(value, bool) or not isinstance(value, int) or value < 0 or value % UNIT:
                 raise PositionError(f"bad {name} {value!r}: it must be a multiple of 50, 0 or more")
-        if isinstance(dice, bool) or not isinstance(dice, int) or not 1 <= dice <= 6:
-            raise PositionError(f"bad dice_left {dice!r}: it must be 1 to 6")
-        if turn == 0 and dice != 6:
-            raise PositionError("a turn starts with six dice: dice_left must be 6 at turn total 0")
+        most = self.rules.dice
+        if isinstance(dice, bool) or not isinstance(dice, int) or not 1 <= dice <= most:
+            raise PositionError(
+                f"bad dice_left {dice!r}: it must be 1 to {most} (this table plays with"
+                f" {most} dice)"
+            )
+        if turn == 0 and dice != most:
+            raise PositionError(
+                f"a turn starts with {'five' if most == 5 else 'six'} dice: dice_left must be"
+                f" {most} at turn total 0"
+            )
         if my >= target:
             raise PositionError(f"my_score {my} has reached the target {target}: the game is over")
         if final_round:
@@ -391,7 +408,7 @@ class WinTable:
         return my // UNIT, opp // UNIT, turn // UNIT
 
     def _state(self, t: int, dice: int) -> int:
-        if t == 0 or (dice == 6 and self.rules.hot_dice == "must_roll"):
+        if t == 0 or (dice == self.rules.dice and self.rules.hot_dice == "must_roll"):
             return MUST_ROLL
         return dice
 
@@ -400,7 +417,7 @@ class WinTable:
 
         :raises PositionError: on scores impossible under the rules.
         """
-        i, j, _ = self._check(my_score, opp_score, 0, 6, False)
+        i, j, _ = self._check(my_score, opp_score, 0, self.rules.dice, False)
         self._turn(i, j)
 
     def _turn(self, i: int, j: int) -> FloatArray:
@@ -451,7 +468,7 @@ class WinTable:
             base = min(i + t, geo.cap)
             rows = np.ascontiguousarray(self._turn(i, j)[base : base + span]).reshape(span * 7, 1)
             farkle = 1.0 - float(self.table[j, i])
-        n = 6 if state == MUST_ROLL else state
+        n = self.rules.dice if state == MUST_ROLL else state
         roll = model.roll_values(rows, 0)[n - 1, 0]
         return float(roll + model.farkle[n] * farkle + model.win[n])
 

@@ -4,7 +4,7 @@ import { $, h, s, fill, fmt, announce, banner, pageData } from "./dom.js";
 import { GameClient, tokenFor } from "./api.js";
 import { diceRow } from "./dice.js";
 import { rematchControls } from "./rematch.js";
-import { eventFlash, finalRoundText, standingsList, teamStanding, turnLine } from "./game-view.js";
+import { eventFlash, finalRoundText, handOf, handWord, standingsList, teamStanding, turnLine } from "./game-view.js";
 
 const { game_id: gameId, base_url: baseUrl } = pageData();
 const metrics = (window.scorekeeperMetrics = { updates: [] });
@@ -95,7 +95,7 @@ function renderTurn(st) {
   if (t.passed) sub[0] = `${t.passed.from} passes ${fmt(t.passed.total)} and ${dice(t.passed.dice)}: take over or throw fresh?`;
   if (t.opening_needed && !t.passed) sub.push(`${fmt(t.opening_needed)} more to get on the board`);
   if (t.took_over) sub.push(`took over ${t.took_over.from}'s ${fmt(t.took_over.total)}`);
-  if (t.must_roll && !t.took_over) sub.push("hot dice: must throw all six");
+  if (t.must_roll && !t.took_over) sub.push(`hot dice: must throw all ${handWord(handOf(client.game))}`);
   if (t.reroll) sub.push("a pair that scores nothing: throwing the two again");
   fill($("#bt-sub"), h("div", {}, sub.join(" · ")), t.throw ? h("div", {}, diceRow(t.throw, 56)) : null);
 }

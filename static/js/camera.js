@@ -5,6 +5,7 @@
 import { $, h, fill, announce, pageData } from "./dom.js";
 import { call, tokenFor } from "./api.js";
 import { die } from "./dice.js";
+import { handOf } from "./game-view.js";
 
 const panel = document.getElementById("camera-panel");
 const gameId = pageData().game_id;
@@ -222,7 +223,7 @@ function renderProposal() {
   const why = refusal(left, n);
   els.use.disabled = Boolean(why);
   els.why.textContent = why || "";
-  els.add.disabled = n >= 6;
+  els.add.disabled = n >= handOf(game());
 }
 
 /** Follow the game's throws: the dice of the last one thrown, and what its keep left lying. */

@@ -2,6 +2,16 @@
 import { fmt, h } from "./dom.js";
 
 /** The rules options of a game from the API (whatever the nesting). */
+/** How many dice the game's turns throw: 5 under `dice=5` (a five-dice game), else 6. */
+export function handOf(game) {
+  return rulesOf(game).dice === 5 ? 5 : 6;
+}
+
+/** A whole hand in words: "five" or "six". */
+export function handWord(n) {
+  return n === 5 ? "five" : "six";
+}
+
 export function rulesOf(game) {
   const r = game && game.rules;
   if (r && typeof r.opening_minimum === "number") return r;

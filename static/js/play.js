@@ -4,7 +4,7 @@ import { $, h, fill, fmt, announce, banner, pageData } from "./dom.js";
 import { GameClient } from "./api.js";
 import { rematchControls } from "./rematch.js";
 import { die, diceRow } from "./dice.js";
-import { adviceFor, adviceOf, rulesOf, describeKeep, eventFlash, finalRoundText, standingsList, teamStanding, teamsText, sentence } from "./game-view.js";
+import { adviceFor, adviceOf, handOf, handWord, rulesOf, describeKeep, eventFlash, finalRoundText, standingsList, teamStanding, teamsText, sentence } from "./game-view.js";
 
 const { game_id: gameId } = pageData();
 const QUICK_KEY = `scorekeeper.quick.${gameId}`;
@@ -204,7 +204,7 @@ function renderTurn(st) {
   const took = t.took_over;
   $("#turn-note").textContent = took && t.must_roll
     ? `Took over ${took.from}'s ${fmt(took.total)}: throw the ${took.dice === 1 ? "die" : `${took.dice} dice`} before banking; a farkle loses it all.`
-    : (t.must_roll ? "Hot dice: throw all six again before banking."
+    : (t.must_roll ? `Hot dice: throw all ${handWord(handOf(client.game))} again before banking.`
       : (t.reroll ? "A pair that scores nothing: throw the two dice again (once); a second one farkles." : ""));
   $("#turn-odds").textContent = typeof t.farkle_chance === "number" && st.phase === "throw"
     ? `Chance of a farkle with ${t.dice_left} ${t.dice_left === 1 ? "die" : "dice"}: ${(t.farkle_chance * 100).toFixed(1)}%.`
@@ -254,7 +254,7 @@ function renderPass(t, controls) {
   const take = $("#pass-take");
   const fresh = $("#pass-fresh");
   take.textContent = `Take over ${fmt(p.total)}, throw ${dice}`;
-  fresh.textContent = "Throw six fresh dice";
+  fresh.textContent = `Throw ${handWord(handOf(client.game))} fresh dice`;
   if (a) (a.best === "take_over" ? take : fresh).textContent += " (advised)";
   take.classList.toggle("primary", !a || a.best === "take_over");
   fresh.classList.toggle("primary", Boolean(a) && a.best === "fresh");
@@ -371,9 +371,9 @@ function renderKeepsNow(st) {
     return;
   }
   const rest = t.dice_left - k.keep.length;
-  const next = rest === 0 ? 6 : rest;
+  const next = rest === 0 ? handOf(client.game) : rest;
   const total = t.total + k.points;
-  thr.textContent = rest === 0 ? "Hot dice! Keep and throw all 6" : `Keep and throw ${next}`;
+  thr.textContent = rest === 0 ? `Hot dice! Keep and throw all ${next}` : `Keep and throw ${next}`;
   thr.disabled = !controls || ui.busy;
   $("#why-throw").textContent = controls ? "" : "This device is only watching.";
   bank.textContent = `Keep and bank ${fmt(total)}`;
