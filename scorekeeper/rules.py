@@ -46,6 +46,7 @@ LEGACY_VALUES: dict[str, Any] = {
     "six_dice_farkle_bonus_first_throw": False,
     "reroll_last_pair": False,
     "dice": 6,
+    "triple_addon": 0,
 }
 
 
@@ -120,6 +121,12 @@ class Rules:
     two_triplets: int = _points(2500, "Two triples of different values in one throw; 0 = off.")
     full_house: int = _points(
         0, "Three of a kind plus a pair of another value: the triple plus this; 0 = off."
+    )
+    triple_addon: int = _points(
+        0,
+        "Each later die of a face kept as three (or more) of a kind earlier in the turn scores"
+        " this by itself (seed 000: three 6s, then each further 6 adds 100); 0 = off.",
+        high=1000,
     )
     hot_dice: Literal["optional", "must_roll"] = _choice(
         "optional",
@@ -224,6 +231,19 @@ class Rules:
                         f" {self.dice} dice can never show six dice; set dice=6 or turn"
                         f" {option} off"
                     )
+        if self.triple_addon and not self.scores_of_a_kind:
+            raise RulesError(
+                f"triple_addon={self.triple_addon} needs three of a kind to score: with"
+                " three_ones=0, triple_multiplier=0 and no four, five or six of a kind, two"
+                " triplets or four of a kind with a pair, no die is ever kept as a triple; set"
+                " triple_multiplier or three_ones above 0, or triple_addon=0"
+            )
+        if self.singles_until_open and not (self.single_one or self.single_five):
+            raise RulesError(
+                "singles_until_open=true needs single_one or single_five above 0: only single"
+                " 1s and 5s score before the board, so with both at 0 no player could ever get"
+                " on it; set single_one or single_five, or singles_until_open=false"
+            )
         for option, value, needs, why in _NEEDS:
             if getattr(self, option) == value and not getattr(self, needs):
                 raise RulesError(
@@ -283,6 +303,19 @@ class Rules:
         """What four of a kind plus a pair scores (``three_pairs``: the three pairs' value)."""
         value = self.four_kind_pair
         return self.three_pairs if value == FOUR_KIND_PAIR_AS_PAIRS else int(value)
+
+    @property
+    def scores_of_a_kind(self) -> bool:
+        """Whether any combination with three or more dice of one face scores (so a face can
+        be kept as a triple: ``triple_addon``)."""
+        kinds = (self.four_kind, self.five_kind, self.six_kind) if self.multiples == "flat" else ()
+        return bool(
+            self.three_ones
+            or self.triple_multiplier
+            or any(kinds)
+            or self.two_triplets
+            or self.four_kind_pair_points
+        )
 
     @property
     def split_beats_straight(self) -> bool:

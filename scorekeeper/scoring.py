@@ -141,12 +141,16 @@ def _unit(face: int, n: int) -> list[int]:
     return c
 
 
-def combo_catalogue(rules: Rules) -> list[tuple[str, Counts, int]]:
-    """Every scoring combination the rules allow, as (name, counts, points), biggest first."""
+def combo_catalogue(rules: Rules, tripled: tuple[int, ...] = ()) -> list[tuple[str, Counts, int]]:
+    """Every scoring combination the rules allow, as (name, counts, points), biggest first;
+    ``tripled``: the faces kept as three or more of a kind earlier in the turn, whose single
+    dice score ``triple_addon`` (see :func:`addon_faces`)."""
     raw: list[tuple[str, list[int], int]] = [
         ("single", _unit(1, 1), rules.single_one),
         ("single", _unit(5, 1), rules.single_five),
     ]
+    for face in addon_faces(rules, tripled):
+        raw.append(("triple_addon", _unit(face, 1), rules.triple_addon))
     for face in FACES:
         triple = triple_points(face, rules)
         raw.append((_KIND_NAMES[3], _unit(face, 3), triple))
@@ -180,6 +184,35 @@ def combo_catalogue(rules: Rules) -> list[tuple[str, Counts, int]]:
     out = [(name, _counts(c), pts) for name, c, pts in raw if pts > 0]
     out.sort(key=lambda item: -sum(item[1]))
     return out
+
+
+def single_points(face: int, rules: Rules) -> int:
+    """What a lone die of ``face`` scores by itself: ``single_one``, ``single_five`` or 0."""
+    return rules.single_one if face == 1 else rules.single_five if face == 5 else 0
+
+
+def addon_faces(rules: Rules, tripled: Iterable[int]) -> tuple[int, ...]:
+    """The faces among ``tripled`` (kept as three or more of a kind earlier in the turn) whose
+    later single dice score ``triple_addon``: all of them, except a 1 or a 5 whose own single
+    value is as much (sorted, no repeats; empty when ``triple_addon`` is 0).
+
+    >>> addon_faces(Rules(triple_addon=100), [6, 1, 5, 6])
+    (5, 6)
+    """
+    if not rules.triple_addon:
+        return ()
+    return tuple(sorted({f for f in tripled if rules.triple_addon > single_points(f, rules)}))
+
+
+def kept_as_triples(keep: Keep) -> tuple[int, ...]:
+    """The faces a keep sets aside as three or more of a kind (in a triple, four, five or six
+    of a kind, two triplets, four of a kind with a pair, a full house), sorted.
+
+    >>> kept_as_triples(score_keep(Dice.parse("6 6 6 1 2 3"), Dice.parse("6 6 6 1"), Rules()))
+    (6,)
+    """
+    faces = {f for c in keep.combos for f, n in zip(FACES, c.dice.counts, strict=True) if n >= 3}
+    return tuple(sorted(faces))
 
 
 def triple_points(face: int, rules: Rules) -> int:
@@ -224,11 +257,13 @@ def multinomial(c: Counts) -> int:
 
 
 class ScoreTable:
-    """Precomputed best splits and legal keeps for one rules value (build with ``table_for``)."""
+    """Precomputed best splits and legal keeps for one rules value and the faces whose single
+    dice score ``triple_addon`` this turn (build with ``table_for``)."""
 
-    def __init__(self, rules: Rules) -> None:
+    def __init__(self, rules: Rules, tripled: tuple[int, ...] = ()) -> None:
         self.rules = rules
-        self.catalogue = combo_catalogue(rules)
+        self.tripled = addon_faces(rules, tripled)
+        self.catalogue = combo_catalogue(rules, self.tripled)
         self._best: dict[Counts, tuple[int, tuple[int, ...]] | None] = {}
         for c in _all_counts(MAX_DICE):
             self._best[c] = self._split(c)
@@ -277,10 +312,15 @@ class ScoreTable:
         return found
 
 
-@lru_cache(maxsize=64)
-def table_for(rules: Rules) -> ScoreTable:
-    """The (cached) score table of a rules value."""
-    return ScoreTable(rules)
+def table_for(rules: Rules, tripled: Iterable[int] = ()) -> ScoreTable:
+    """The (cached) score table of a rules value; ``tripled``: the faces kept as three or more
+    of a kind earlier in the turn (they matter only under ``triple_addon``)."""
+    return _table(rules, addon_faces(rules, tripled))
+
+
+@lru_cache(maxsize=256)
+def _table(rules: Rules, tripled: tuple[int, ...]) -> ScoreTable:
+    return ScoreTable(rules, tripled)
 
 
 def legal_keeps(throw: Dice, rules: Rules) -> list[Keep]:
@@ -365,10 +405,12 @@ def has_farkle_bonus(n: int, rules: Rules, *, first_throw: bool = True) -> bool:
     return n == MAX_DICE and rules.six_dice_farkle_bonus > 0
 
 
-def throw_outcome(counts: Counts, rules: Rules, *, first_throw: bool = True) -> Outcome:
+def throw_outcome(
+    counts: Counts, rules: Rules, *, first_throw: bool = True, tripled: Iterable[int] = ()
+) -> Outcome:
     """What a throw with these counts means before any keep: a special outcome, a farkle
     (with or without the six-dice bonus; ``first_throw``: whether it is the turn's first),
-    or ``KEEP`` when some dice score.
+    or ``KEEP`` when some dice score (``tripled``: the turn's faces kept as triples).
 
     >>> throw_outcome(Dice.parse("2 2 2 2 1 5").counts, Rules(toxic_twos=True))
     <Outcome.TOXIC_TWOS: 'toxic_twos'>
@@ -377,15 +419,16 @@ def throw_outcome(counts: Counts, rules: Rules, *, first_throw: bool = True) -> 
         return Outcome.TOXIC_TWOS
     if is_six_ones(counts, rules):
         return Outcome.SIX_ONES
-    if table_for(rules).keeps(counts):
+    if table_for(rules, tripled).keeps(counts):
         return Outcome.KEEP
     bonus = has_farkle_bonus(sum(counts), rules, first_throw=first_throw)
     return Outcome.FARKLE_BONUS if bonus else Outcome.FARKLE
 
 
-def is_reroll_pair(counts: Counts, rules: Rules) -> bool:
+def is_reroll_pair(counts: Counts, rules: Rules, tripled: Iterable[int] = ()) -> bool:
     """Whether a throw is a pair of the last two dice that scores nothing, which
-    ``reroll_last_pair`` throws again once instead of farkling.
+    ``reroll_last_pair`` throws again once instead of farkling (``tripled``: the turn's faces
+    kept as triples, whose dice may score under ``triple_addon``).
 
     >>> is_reroll_pair(Dice.parse("3 3").counts, Rules(reroll_last_pair=True))
     True
@@ -394,15 +437,16 @@ def is_reroll_pair(counts: Counts, rules: Rules) -> bool:
         rules.reroll_last_pair
         and sum(counts) == 2
         and max(counts) == 2
-        and not table_for(rules).keeps(counts)
+        and not table_for(rules, tripled).keeps(counts)
     )
 
 
-def reroll_pair_probability(rules: Rules) -> Fraction:
+def reroll_pair_probability(rules: Rules, tripled: Iterable[int] = ()) -> Fraction:
     """The chance that a throw of the last two dice is a pair thrown again (0 when off)."""
     if not rules.reroll_last_pair:
         return Fraction(0)
-    return Fraction(sum(w for c, w in throw_outcomes(2) if is_reroll_pair(c, rules)), 36)
+    pairs = sum(w for c, w in throw_outcomes(2) if is_reroll_pair(c, rules, tripled))
+    return Fraction(pairs, 36)
 
 
 def throw_outcomes(n: int) -> list[tuple[Counts, int]]:
@@ -417,15 +461,16 @@ def _outcomes(n: int) -> list[tuple[Counts, int]]:
     return [(c, multinomial(c)) for c in _all_counts(n) if sum(c) == n]
 
 
-def farkle_probability(n: int, rules: Rules) -> Fraction:
+def farkle_probability(n: int, rules: Rules, tripled: Iterable[int] = ()) -> Fraction:
     """The exact chance that a throw of ``n`` dice has no legal keep (under
-    ``reroll_last_pair``, after the one throw again of a non-scoring pair of two dice).
+    ``reroll_last_pair``, after the one throw again of a non-scoring pair of two dice;
+    ``tripled``: the turn's faces kept as triples, under ``triple_addon``).
 
     :raises DiceError: when ``n`` is not 1 to 6.
     """
-    table = table_for(rules)
+    table = table_for(rules, tripled)
     bad = Fraction(sum(w for c, w in throw_outcomes(n) if not table.keeps(c)), 6**n)
     if n == 2 and rules.reroll_last_pair:  # a pair is thrown again, once
-        again = reroll_pair_probability(rules)
+        again = reroll_pair_probability(rules, tripled)
         return bad - again + again * bad
     return bad

@@ -37,6 +37,7 @@ VARIANT_OPTIONS = {  # issue 30's variants: off by default
     "pass_dice": False, "final_round_defend": False, "singles_until_open": False,
     "bank_max_dice_left": 6, "exact_overshoot": "welfare", "farkle_keeps_points": False,
     "six_dice_farkle_bonus_first_throw": False, "reroll_last_pair": False, "dice": 6,
+    "triple_addon": 0,
 }  # fmt: skip
 
 

@@ -164,6 +164,11 @@ CASES: dict[str, dict[str, Any]] = {
         "play": ["t 1 1 1 5 2 3", "k 1 1 1 5", "t 3 3", "t 1 2", "k 1", "b"],
         "scores": [1150, 0],
     },
+    "die_matching_an_earlier_triple_adds_100": {
+        "set": {**ZERO, "triple_addon": 100},
+        "play": ["t 6 6 6 1 2 3", "k 6 6 6", "t 6 6 4", "k 6 6", "b"],
+        "scores": [800, 0],  # 600 + 100 for each later 6, not a doubling of the 600
+    },
     # other keepers' and games' tests (issue 30)
     "full_house_plus_250": {
         "set": {**ZERO, "full_house": 250},

@@ -63,6 +63,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         metavar="N",
         help="pass_dice: the dice passed with --passed (1 to 6; 6 after hot dice)",
     )
+    p.add_argument(
+        "--tripled",
+        default="",
+        metavar="FACES",
+        help="triple_addon: the faces kept as three of a kind earlier in the turn, e.g. 6,4",
+    )
     p.add_argument("dice", nargs="*", metavar="DIE", help="the thrown dice, e.g. 1 5 5 2 3 4")
     p.set_defaults(func=cmd_suggest)
 
@@ -103,6 +109,7 @@ def cmd_suggest(args: argparse.Namespace) -> int:
         streak=args.streak,
         beat=args.beat,
         cache_dir=args.cache_dir,
+        tripled=parse_faces(args.tripled) if args.tripled.strip() else (),
     )
     print_json({**_rules_json(args), **advice.to_dict()})
     return 0

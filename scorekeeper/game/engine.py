@@ -51,7 +51,16 @@ from scorekeeper.game.state import PassedDice, Player, Stats, Turn
 from scorekeeper.game.view import all_dice_word, dice_word, state_json
 from scorekeeper.game.view import points_text as _n
 from scorekeeper.rules import Rules
-from scorekeeper.scoring import Dice, Outcome, ScoreTable, is_reroll_pair, table_for, throw_outcome
+from scorekeeper.scoring import (
+    Dice,
+    Keep,
+    Outcome,
+    ScoreTable,
+    is_reroll_pair,
+    kept_as_triples,
+    table_for,
+    throw_outcome,
+)
 
 __all__ = ["Game", "Player", "Stats", "Turn", "event_action"]
 
@@ -114,8 +123,9 @@ class Game:
 
     @property
     def table(self) -> ScoreTable:
-        """The score table of the current player's throws."""
-        return table_for(self.scoring_rules)
+        """The score table of the current player's throws (under ``triple_addon``, with the
+        faces this turn kept as triples)."""
+        return table_for(self.scoring_rules, self.turn.tripled)
 
     # ----- applying actions -------------------------------------------------------------
 
@@ -246,7 +256,7 @@ class Game:
         entry: dict[str, Any] = {"dice": dice.to_list(), "source": action.source}
         t.log.append(entry)
         counts = dice.counts
-        outcome = throw_outcome(counts, self.scoring_rules, first_throw=first)
+        outcome = throw_outcome(counts, self.scoring_rules, first_throw=first, tripled=t.tripled)
         if outcome is Outcome.SIX_ONES:
             keep = self.table.keep(counts)
             t.total += keep.points if keep else 0
@@ -284,7 +294,11 @@ class Game:
                 points=bonus,
             )
             return
-        if outcome is Outcome.FARKLE and not rethrow and is_reroll_pair(counts, self.scoring_rules):
+        if (
+            outcome is Outcome.FARKLE
+            and not rethrow
+            and is_reroll_pair(counts, self.scoring_rules, t.tripled)
+        ):
             t.reroll = True
             entry["result"] = "pair_reroll"
             self._event(
@@ -346,12 +360,17 @@ class Game:
             legal = "; ".join(str(k.dice) for k in self.table.keeps(t.throw.counts))
             raise GameRuleError(
                 f"{kept} is not a legal keep of {t.throw}: every kept die must score"
-                f" (the legal keeps are {legal})"
+                f" (the legal keeps are {legal}){self._addon_note()}"
             )
         t.total += keep.points
         t.dice_left -= len(kept)
         t.kept.append(keep)
+        if self.rules.triple_addon:
+            t.tripled = tuple(sorted({*t.tripled, *kept_as_triples(keep)}))
         t.log[-1].update(keep=kept.to_list(), points=keep.points)
+        added = [c.dice.faces[0] for c in keep.combos if c.name == "triple_addon"]
+        if added:  # triple_addon: the dice that scored on the turn's earlier triples
+            t.log[-1]["added_to_triple"] = sorted(added)
         t.throw = None
         t.source = None
         if t.dice_left == 0:
@@ -366,17 +385,31 @@ class Game:
             )
             self._event(
                 "hot_dice",
-                f"Hot dice! {p.name} kept {kept} for {_n(keep.points)}: turn total"
-                f" {_n(t.total)}, and {then}.",
+                f"Hot dice! {p.name} kept {kept} for {_n(keep.points)}{_addon_words(keep)}: turn"
+                f" total {_n(t.total)}, and {then}.",
                 points=keep.points,
             )
         else:
             self._event(
                 "keep",
-                f"{p.name} keeps {kept} for {_n(keep.points)}: turn total {_n(t.total)},"
-                f" {dice_word(t.dice_left)} left.",
+                f"{p.name} keeps {kept} for {_n(keep.points)}{_addon_words(keep)}: turn total"
+                f" {_n(t.total)}, {dice_word(t.dice_left)} left.",
                 points=keep.points,
             )
+
+    def _addon_note(self) -> str:
+        """Under ``triple_addon``: which faces' single dice add points this turn, in words."""
+        addon = self.rules.triple_addon
+        if not addon:
+            return ""
+        faces = self.table.tripled
+        if not faces:
+            return (
+                f"; a single die adds {_n(addon)} (triple_addon) only once its face was kept as"
+                " three of a kind earlier in the turn"
+            )
+        which = " or ".join(f"{f}" for f in faces)
+        return f"; a single {which} adds {_n(addon)} this turn (kept as a triple earlier)"
 
     def turn_refusal(self, *, farkled: bool = False) -> str | None:
         """Why the current player may not bank the turn now, or None when banking is allowed;
@@ -794,6 +827,14 @@ class Game:
     def to_json(self) -> dict[str, Any]:
         """The state as the API sends it (documented field by field in the README)."""
         return state_json(self)
+
+
+def _addon_words(keep: Keep) -> str:
+    """`` (6 6 on the earlier triple)`` for the dice of a keep that score ``triple_addon``."""
+    dice = [c.dice.faces[0] for c in keep.combos if c.name == "triple_addon"]
+    if not dice:
+        return ""
+    return f" ({Dice(dice)} on the earlier triple)"
 
 
 def event_action(event: Mapping[str, Any]) -> Action:

@@ -77,6 +77,7 @@ class Turn:
     kept: list[Keep] = field(default_factory=list)
     must_roll: bool = False
     reroll: bool = False  # reroll_last_pair: a non-scoring pair to throw again
+    tripled: tuple[int, ...] = ()  # faces kept as three or more of a kind (triple_addon)
     log: list[dict[str, Any]] = field(default_factory=list)
     offer: PassedDice | None = None  # passed dice awaiting the player's choice
     taken: PassedDice | None = None  # the passed dice this turn took over

@@ -63,9 +63,10 @@ class GameView(Protocol):
 
 
 @functools.lru_cache(maxsize=256)
-def farkle_chance(dice: int, rules: Rules) -> float:
-    """The chance that throwing ``dice`` dice farkles (cached per rules value)."""
-    return float(farkle_probability(dice, rules))
+def farkle_chance(dice: int, rules: Rules, tripled: tuple[int, ...] = ()) -> float:
+    """The chance that throwing ``dice`` dice farkles (cached per rules value and the turn's
+    faces kept as triples, which matter under ``triple_addon``)."""
+    return float(farkle_probability(dice, rules, tripled))
 
 
 def points_text(points: int) -> str:
@@ -128,7 +129,11 @@ def throws_text(throws: Sequence[dict[str, Any]]) -> str:
             if t.get("source") == "app":
                 text += " (virtual dice)"
             if t.get("keep"):
-                text += f" kept {' '.join(map(str, t['keep']))} ({t.get('points', 0)})"
+                text += f" kept {' '.join(map(str, t['keep']))} ({t.get('points', 0)}"
+                if t.get("added_to_triple"):
+                    added = " ".join(map(str, t["added_to_triple"]))
+                    text += f"; {added} on the earlier triple"
+                text += ")"
             elif t.get("result") == "pair_reroll":
                 text += " pair: thrown again"
             elif t.get("result"):
@@ -210,6 +215,7 @@ def state_json(game: GameView) -> dict[str, Any]:
             "kept": [k.to_dict() for k in t.kept],
             "must_roll": t.must_roll,
             "reroll": t.reroll,
+            "tripled": list(t.tripled),
             "passed": t.offer.to_json() if t.offer is not None else None,
             "took_over": t.taken.to_json() if t.taken is not None else None,
             "can_bank": refusal is None,
@@ -220,6 +226,7 @@ def state_json(game: GameView) -> dict[str, Any]:
                 replace(game.scoring_rules, reroll_last_pair=False)
                 if t.reroll
                 else game.scoring_rules,
+                t.tripled,
             ),
             "advice": None,
             "bank_warning": None if refusal else game.bank_warning(t.total),

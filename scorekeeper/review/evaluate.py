@@ -34,7 +34,7 @@ from scorekeeper.review.model import (
     accuracy,
     grade,
 )
-from scorekeeper.scoring import Dice, has_farkle_bonus, is_six_ones, is_toxic, table_for
+from scorekeeper.scoring import Dice, has_farkle_bonus, is_six_ones, is_toxic
 from scorekeeper.strategy import Policy, game_context
 from scorekeeper.strategy.advice import not_modelled
 from scorekeeper.strategy.model import UNIT
@@ -128,7 +128,7 @@ class _Turn:
             after = self.ctx.toxic_value if points_kind else 0.0
             outcome = "toxic_twos"
         else:
-            keeps = table_for(game.scoring_rules).keeps(counts)  # singles before the board
+            keeps = game.table.keeps(counts)  # singles before the board, the turn's triples
             first = t.taken is None and not any("dice" in e for e in t.log)
             if not keeps and has_farkle_bonus(len(dice), self.rules, first_throw=first):
                 after = self.table.roll(i + model.bonus_units, self.rules.dice, self.k)

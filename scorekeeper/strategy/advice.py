@@ -24,17 +24,29 @@ final round (``beat=S``), the exact chance of ending the turn above ``S``
   all six again.
 * In the final round with ``final_round_must_beat=false`` a bank that ties the leader is
   allowed and counts as half a win (the tie-break is an even chance, or a shared win).
+* Under ``triple_addon`` a keep's points count the dice added to the turn's earlier triples
+  (``tripled``), exactly as the game scores them, but the solver values the throws after it
+  as if no face were tripled: the value of a state would depend on which of the 64 sets of
+  faces the turn has kept as triples, a solve for each. The advice says "Not exact" then.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from scorekeeper.errors import StrategyError
 from scorekeeper.rules import Rules
-from scorekeeper.scoring import Dice, Keep, Outcome, is_reroll_pair, table_for, throw_outcome
+from scorekeeper.scoring import (
+    Dice,
+    Keep,
+    Outcome,
+    farkle_probability,
+    is_reroll_pair,
+    table_for,
+    throw_outcome,
+)
 from scorekeeper.strategy.model import UNIT
 from scorekeeper.strategy.policy import Policy, base_context, policy_for
 from scorekeeper.strategy.solver import Context, TurnTable
@@ -92,6 +104,7 @@ class Advice:
     streak: int
     beat: int | None
     value_kind: ValueKind
+    tripled: tuple[int, ...]  # triple_addon: faces kept as triples earlier in the turn
     outcome: str  # the Outcome's advice_word
     message: str
     options: tuple[Option, ...]
@@ -121,6 +134,7 @@ class Advice:
             "streak": self.streak,
             "beat": self.beat,
             "value_kind": self.value_kind,
+            "tripled": list(self.tripled),
             "outcome": self.outcome,
             "message": self.message,
             "best": best.to_dict() if best else None,
@@ -135,12 +149,33 @@ class Advice:
 _NOT_MODELLED: dict[str, Callable[[Rules], bool]] = {
     # exact without toxic twos (a wipe loses the total: see keep_gains)
     "farkle_keeps_points": lambda r: r.farkle_keeps_points and r.toxic_twos,
+    # the value of a state depends on the set of faces kept as triples (see the module's notes)
+    "triple_addon": lambda r: r.triple_addon > 0,
 }
 
 
 def not_modelled(rules: Rules) -> list[str]:
     """The options in play under ``rules`` that the advisor does not value."""
     return [name for name, on in _NOT_MODELLED.items() if on(rules)]
+
+
+def _check_tripled(rules: Rules, tripled: Sequence[int]) -> tuple[int, ...]:
+    """The faces kept as triples earlier in the turn, checked, sorted and without repeats.
+
+    :raises StrategyError: on a face that is not 1 to 6, or faces given without
+        ``triple_addon``.
+    """
+    faces = set()
+    for face in tripled:
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
+            raise StrategyError(f"bad tripled face {face!r}: each is a die face from 1 to 6")
+        faces.add(face)
+    if faces and not rules.triple_addon:
+        raise StrategyError(
+            "tripled faces matter only under triple_addon, which these rules leave at 0;"
+            " set triple_addon or leave tripled out"
+        )
+    return tuple(sorted(faces))
 
 
 def _whole(name: str, value: object, accepted: str) -> int:
@@ -235,11 +270,14 @@ def advise(
     beat: int | None = None,
     cache_dir: str | None = None,
     policy: Policy | None = None,
+    tripled: Sequence[int] = (),
 ) -> Advice:
     """Rank every option after ``throw`` for a player in the given state, best first.
 
     ``turn_total`` is the total before this throw; ``beat`` (final round) is the leader's
     score. ``cache_dir`` is the on-disk policy cache (default: the user cache folder).
+    ``tripled``: under ``triple_addon``, the faces kept as three or more of a kind earlier in
+    the turn (their single dice score ``triple_addon``).
 
     :raises StrategyError: on an impossible state (see the message).
     :raises DiceError: when ``throw`` is not 1 to 6 dice.
@@ -250,6 +288,7 @@ def advise(
         else (Dice.parse(throw) if isinstance(throw, str) else Dice(throw))
     )
     left = _check_state(rules, dice, turn_total, dice_left, banked, on_board, streak, beat)
+    faces = _check_tripled(rules, tripled)
     pol = policy if policy is not None else policy_for(rules, cache_dir)
     ctx = game_context(rules, banked=banked, on_board=on_board, beat=beat)
     kind: ValueKind = "win_probability" if beat is not None else "expected_points"
@@ -262,24 +301,35 @@ def advise(
         "streak": streak,
         "beat": beat,
         "value_kind": kind,
+        "tripled": faces,
     }
     scoring = rules if on_board else rules.opening_scoring()  # singles_until_open
-    outcome = throw_outcome(dice.counts, scoring, first_throw=turn_total == 0)
+    outcome = throw_outcome(dice.counts, scoring, first_throw=turn_total == 0, tripled=faces)
     if outcome is not Outcome.KEEP:
         return Advice(
             **state,  # type: ignore[arg-type]
             outcome=outcome.advice_word,
-            message=_outcome_message(outcome, rules, turn_total, banked, dice),
+            message=_outcome_message(outcome, rules, turn_total, banked, dice, faces),
             rules=rules,
             options=(),
         )
-    keeps = table_for(scoring).keeps(dice.counts)
+    keeps = table_for(scoring, faces).keeps(dice.counts)
     table, k = pol.table(on_board, ctx, streak)
     options = [
         o
         for keep in keeps
         for o in _options(rules, pol, table, k, ctx, keep, turn_total, left, banked, beat, kind)
     ]
+    if faces:  # the next throw's farkle chance counts the dice that add to the turn's triples
+        options = [
+            replace(
+                o,
+                next_farkle_probability=float(farkle_probability(o.dice_to_throw, scoring, faces)),
+            )
+            if o.action == "roll"
+            else o
+            for o in options
+        ]
     order = sorted(range(len(options)), key=lambda j: _rank(options[j], table.ctx, j))
     ranked = tuple(options[j] for j in order)
     best = next((o for o in ranked if o.allowed), None)
@@ -296,10 +346,10 @@ def advise(
 
 
 def _outcome_message(
-    outcome: Outcome, rules: Rules, turn_total: int, banked: int, dice: Dice
+    outcome: Outcome, rules: Rules, turn_total: int, banked: int, dice: Dice, tripled: Sequence[int]
 ) -> str:
     """What a throw that leaves no keep to choose means for the player."""
-    if outcome is Outcome.FARKLE and is_reroll_pair(dice.counts, rules):
+    if outcome is Outcome.FARKLE and is_reroll_pair(dice.counts, rules, tripled):
         return (
             "A pair that scores nothing: throw the two dice again, once (reroll_last_pair); if"
             f" this was already the throw again, it is a farkle and the {turn_total} is lost."

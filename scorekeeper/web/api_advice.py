@@ -22,9 +22,9 @@ from typing import Any
 from werkzeug.exceptions import ServiceUnavailable
 
 from scorekeeper.cache import LRU
-from scorekeeper.errors import ActionError
+from scorekeeper.errors import ActionError, DiceError, RequestFieldError
 from scorekeeper.rules import Rules, named_rules
-from scorekeeper.scoring import Dice
+from scorekeeper.scoring import Dice, parse_faces
 from scorekeeper.store import CHANGES, Snapshot
 from scorekeeper.strategy import advise, advise_pass
 from scorekeeper.strategy.model import UNIT
@@ -97,6 +97,7 @@ class AdviceQuery:
     beat: int | None
     cache_dir: str | None = None
     passed: tuple[int, int] | None = None  # pass_dice: the passed total and dice
+    tripled: tuple[int, ...] = ()  # triple_addon: faces kept as triples earlier in the turn
 
 
 def call_advisor(query: AdviceQuery) -> Any:
@@ -120,7 +121,9 @@ def call_advisor(query: AdviceQuery) -> Any:
             cache_dir=query.cache_dir,
         )
         return to_jsonable(passed)
+    extra: dict[str, Any] = {"tripled": query.tripled} if query.tripled else {}
     answer = fn(
+        **extra,
         rules=query.rules,
         throw=query.throw,
         turn_total=query.turn_total,
@@ -222,6 +225,7 @@ def with_advice(snap: Snapshot, settings: AdviceSettings) -> dict[str, Any]:
                     advisor_score(state["to_beat"], snap.rules) if state["final_round"] else None,
                     cache_dir,
                     (passed["total"], passed["dice"]) if passed else None,
+                    tuple(turn.get("tripled") or ()),
                 )
                 if _pending:  # the worker is busy: waiting would only add latency
                     wait = 0.0
@@ -260,10 +264,27 @@ def suggest(args: MultiArgs, cache_dir: str | None = None) -> dict[str, Any]:
         opt_int_arg(args, "streak", 0, 1000) or 0,
         opt_int_arg(args, "beat", -most, most),
         cache_dir or None,
+        tripled=_tripled_arg(args),
     )
     if advisor() is None:
         raise ServiceUnavailable("the strategy advisor is not installed in this build")
     return {"dice": throw.to_list(), "rules": name, "advice": _asked(query)}
+
+
+def _tripled_arg(args: MultiArgs) -> tuple[int, ...]:
+    """``tripled=6,4``: the faces kept as triples earlier in the turn (``triple_addon``).
+
+    :raises RequestFieldError: when it is not die faces 1 to 6.
+    """
+    text = text_arg(args, "tripled", "", 40)
+    if not text.strip():
+        return ()
+    try:
+        return tuple(parse_faces(text))
+    except DiceError as exc:
+        raise RequestFieldError(
+            f"bad tripled {text!r}: give the faces kept as triples this turn, e.g. tripled=6,4"
+        ) from exc
 
 
 SUGGEST_AT_ONCE = 2

@@ -37,7 +37,7 @@ def check_supported(rules: Rules) -> None:
     :raises UnsupportedRulesError: for rules under which a score can fall (``toxic_twos``,
         ``farkle_streak_penalty``), ``exact_target``, ``pass_dice`` and issue 30's
         ``singles_until_open``, ``bank_max_dice_left``, ``farkle_keeps_points`` and
-        ``six_dice_farkle_bonus_first_throw``, and ``reroll_last_pair``.
+        ``six_dice_farkle_bonus_first_throw``, ``reroll_last_pair`` and ``triple_addon``.
     """
     bad = []
     if rules.farkle_streak_penalty:
@@ -60,6 +60,10 @@ def check_supported(rules: Rules) -> None:
         bad.append("pass_dice (a bank's dice passed to the opponent; set it to false)")
     if rules.reroll_last_pair:
         bad.append("reroll_last_pair (set it to false)")
+    if rules.triple_addon:
+        bad.append(
+            "triple_addon (a die's value depends on the turn's earlier triples; set it to 0)"
+        )
     if bad:
         raise UnsupportedRulesError("the win-probability solver does not support " + "; ".join(bad))
 

@@ -54,13 +54,14 @@ const KINDS = { three_of_a_kind: "three", four_of_a_kind: "four", five_of_a_kind
 const NAMES = {
   straight: "straight 1-6", partial_straight: "partial straight", three_pairs: "three pairs",
   four_kind_pair: "four of a kind + a pair", two_triplets: "two triplets",
-  full_house: "full house",
+  full_house: "full house", triple_addon: "on the earlier triple",
 };
 
 /** "three 1s + single 5" for a keep's combinations. */
 export function describeKeep(keep) {
   return (keep.combos || []).map((c) => {
     if (c.name === "single") return `single ${c.dice[0]}`;
+    if (c.name === "triple_addon") return `${c.dice[0]} on the earlier triple`;
     if (KINDS[c.name]) return `${KINDS[c.name]} ${c.dice[0]}s`;
     return NAMES[c.name] || c.name.replace(/_/g, " ");
   }).join(" + ");

@@ -90,6 +90,7 @@ function renderLog(st) {
         if (th.left) return h("div", {}, "left the game");
         const rolled = th.source === "app" ? h("span", { class: "rolled-tag", title: "rolled by the app's virtual dice" }, " (virtual dice)") : "";
         return h("div", {}, diceRow(th.dice || [], 22), rolled, th.keep ? ` keep ${th.keep.join(" ")} → ${fmt(th.points)}` : "",
+          th.added_to_triple ? ` (${th.added_to_triple.join(" ")} on the earlier triple)` : "",
           th.result ? ` (${th.result === "pair_reroll" ? "pair: thrown again" : th.result.replace(/_/g, " ")})` : "");
       })),
       h("td", {}, turnLine(t),

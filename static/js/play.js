@@ -123,7 +123,7 @@ function renderNow(game, why) {
   renderScores(st, rules);
   renderWinner(st);
   $("#turn").hidden = st.over;
-  if (!st.over) renderTurn(st);
+  if (!st.over) renderTurn(st, rules);
   renderUndo(st);
   renderTools(st);
 
@@ -186,7 +186,7 @@ function renderWinner(st) {
   );
 }
 
-function renderTurn(st) {
+function renderTurn(st, rules) {
   const t = st.turn;
   const p = st.players[st.current];
   fill($("#turn-title"), h("span", { class: "tname", title: p.name }, p.name), "'s turn");
@@ -206,6 +206,11 @@ function renderTurn(st) {
     ? `Took over ${took.from}'s ${fmt(took.total)}: throw the ${took.dice === 1 ? "die" : `${took.dice} dice`} before banking; a farkle loses it all.`
     : (t.must_roll ? `Hot dice: throw all ${handWord(handOf(client.game))} again before banking.`
       : (t.reroll ? "A pair that scores nothing: throw the two dice again (once); a second one farkles." : ""));
+  const tripled = (t.tripled || []).map((f) => `${f}s`);
+  if (tripled.length && rules && rules.triple_addon) {
+    const note = `Kept as three of a kind this turn: ${tripled.join(", ")}; each further one adds ${fmt(rules.triple_addon)}.`;
+    $("#turn-note").textContent = [$("#turn-note").textContent, note].filter(Boolean).join(" ");
+  }
   $("#turn-odds").textContent = typeof t.farkle_chance === "number" && st.phase === "throw"
     ? `Chance of a farkle with ${t.dice_left} ${t.dice_left === 1 ? "die" : "dice"}: ${(t.farkle_chance * 100).toFixed(1)}%.`
     : "";
