@@ -11,12 +11,12 @@ import time
 from itertools import product
 
 from scorekeeper.rules import Rules, find_rules
-from scorekeeper.scoring import Dice, legal_keeps, table_for
+from scorekeeper.scoring import Dice, clear_score_tables, legal_keeps, table_for
 
 
 def sweep(rules: Rules) -> tuple[float, int]:
     """Seconds to list the legal keeps of all 46,656 ordered six-dice throws, cold tables."""
-    table_for.cache_clear()
+    clear_score_tables()
     start = time.perf_counter()
     total = 0
     for faces in product(range(1, 7), repeat=6):
@@ -42,7 +42,7 @@ def main() -> None:
     seconds, keeps = sweep(rules)
     print(json.dumps({"bench": "sweep_46656_throws", "rules": "standard",
                       "seconds": round(seconds, 3), "keeps_listed": keeps}))  # fmt: skip
-    table_for.cache_clear()
+    clear_score_tables()
     start = time.perf_counter()
     table_for(rules)
     build_ms = (time.perf_counter() - start) * 1000

@@ -17,7 +17,7 @@ import tempfile
 import time
 
 from scorekeeper.rules import Rules, find_rules
-from scorekeeper.scoring import table_for
+from scorekeeper.scoring import clear_score_tables
 from scorekeeper.strategy import advise, advise_pass, clear_memory, policy_for
 from scorekeeper.strategy.model import chance_model
 from scorekeeper.strategy.policy import solve_policy
@@ -34,7 +34,7 @@ RULE_SETS = {
 def _cold(rules: Rules) -> float:
     best = float("inf")
     for _ in range(REPEATS):
-        table_for.cache_clear()
+        clear_score_tables()
         chance_model.cache_clear()
         start = time.perf_counter()
         solve_policy(rules)

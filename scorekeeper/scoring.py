@@ -323,6 +323,11 @@ def _table(rules: Rules, tripled: tuple[int, ...]) -> ScoreTable:
     return ScoreTable(rules, tripled)
 
 
+def clear_score_tables() -> None:
+    """Forget every cached score table (benchmarks time them from nothing)."""
+    _table.cache_clear()
+
+
 def legal_keeps(throw: Dice, rules: Rules) -> list[Keep]:
     """Every distinct legal keep of ``throw``, most points first (empty on a farkle)."""
     return list(table_for(rules).keeps(throw.counts))

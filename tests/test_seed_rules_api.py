@@ -3,8 +3,9 @@ through the API: each case sets the rule's option, plays the throws the rule is 
 checks the scores, the refusal or the winner the rule's wording asks for.
 
 A play step is ``"t D D D"`` (a throw), ``"k D D"`` (a keep), ``"b"`` (a bank), ``"q N"`` (a
-quick score), or ``"B"`` (a bank the rules refuse: the case's ``refused`` words must be in the
-message).
+quick score), ``"f"`` (a farkle on a fresh turn), ``"p CHOICE"`` (``pass_dice``: ``take_over``
+or ``fresh``), or ``"B"`` (a bank the rules refuse: the case's ``refused`` words must be in the
+message). A case with ``team_draw`` deals its players into teams by their throws at setup.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from flask.testing import FlaskClient
 from helpers.table import NewTable, Table
 
 pytestmark = pytest.mark.usefixtures("no_advice")
@@ -169,6 +171,49 @@ CASES: dict[str, dict[str, Any]] = {
         "play": ["t 6 6 6 1 2 3", "k 6 6 6", "t 6 6 4", "k 6 6", "b"],
         "scores": [800, 0],  # 600 + 100 for each later 6, not a doubling of the 600
     },
+    "pass_dice_take_over": {
+        "set": {**ZERO, "pass_dice": True},
+        "play": ["t 1 5 2 3 4 6", "k 1 5", "b", "p take_over", "t 5 2 3 4", "k 5", "b"],
+        "scores": [150, 200],  # Bob banks Ann's passed 150 plus his 50; Ann keeps hers
+    },
+    "pass_dice_farkle_loses_the_passed_total": {
+        "set": {**ZERO, "pass_dice": True},
+        "play": ["t 1 5 2 3 4 6", "k 1 5", "b", "p take_over", "t 2 3 4 6"],
+        "scores": [150, 0],
+        "event": "farkle",
+    },
+    "pass_dice_fresh": {
+        "set": {**ZERO, "pass_dice": True},
+        "play": ["t 1 5 2 3 4 6", "k 1 5", "b", "p fresh", "t 1 2 3 4 6 6", "k 1", "b"],
+        "scores": [150, 100],
+    },
+    "zilch_350_every_turn": {
+        "preset": "zilch",
+        "play": ["t 1 1 5 2 3 4", "k 1 1 5", "B"],
+        "refused": "at least 350 to bank",
+    },
+    "zilch_three_zilches_lose_1000": {
+        "preset": "zilch",
+        "play": ["t 1 1 5 2 3 4", "k 1 1 5", "t 5 2 3", "k 5", "t 1 2", "k 1", "b"]
+        + ["q 350", "f"] * 3,
+        "scores": [400 - 1000, 1050],
+        "event": "farkle_penalty",
+    },
+    "teams_drawn_by_dice": {
+        "players": ["Ann", "Bob", "Cy", "Dee"],
+        "team_draw": {"teams": 2, "throws": [[3], [6], [5, 2], [5, 4]], "names": ["Red", "Blue"]},
+        "set": FLAT_TARGET,
+        "teams": ["Blue", "Red", "Red", "Blue"],  # order Bob 6, Dee 5 4, Cy 5 2, Ann 3
+        "play": ["q 1000", "q 0", "q 0", "q 0"],
+        "team_winner": "Blue",
+    },
+    "defend_your_win": {
+        "players": ["Ann", "Bob", "Cy"],
+        "set": {**FLAT_TARGET, "final_round_defend": True},
+        "play": ["q 1000", "q 0", "q 1100", "q 200", "f"],  # Bob out; Cy leads; Ann back
+        "scores": [1200, 0, 1100],
+        "winner": "Ann",
+    },
     # other keepers' and games' tests (issue 30)
     "full_house_plus_250": {
         "set": {**ZERO, "full_house": 250},
@@ -216,7 +261,7 @@ CASES: dict[str, dict[str, Any]] = {
 
 def _play(t: Table, step: str, refused: str | None) -> None:
     kind, *rest = step.split()
-    dice = [int(d) for d in rest]
+    dice = [int(d) for d in rest] if kind != "p" else []
     if kind == "t":
         t.throw(*dice)
     elif kind == "k":
@@ -225,15 +270,28 @@ def _play(t: Table, step: str, refused: str | None) -> None:
         t.bank()
     elif kind == "q":
         t.quick(dice[0])
+    elif kind == "f":
+        t.farkle()
+    elif kind == "p":
+        t.act("pass_choice", choice=rest[0])
     else:
         assert refused is not None and refused in t.bank(status=422)["message"]
 
 
 @pytest.mark.parametrize("name", list(CASES))
-def test_seed_rule(new_table: NewTable, name: str) -> None:
+def test_seed_rule(client: FlaskClient, new_table: NewTable, name: str) -> None:
     case = CASES[name]
     players = case.get("players", ["Ann", "Bob"])
-    t = new_table(players, case.get("preset", "standard"), **case.get("set", {}))
+    preset = case.get("preset", "standard")
+    if "team_draw" in case:
+        rules = {"preset": preset, "overrides": case.get("set", {})}
+        body = {"players": players, "team_draw": case["team_draw"], "rules": rules}
+        r = client.post("/api/games", json=body)
+        assert r.status_code == 201, r.json
+        t = Table(client, r.get_json())
+        assert [p["team"] for p in t.state["players"]] == case["teams"]
+    else:
+        t = new_table(players, preset, **case.get("set", {}))
     for step in case["play"]:
         _play(t, step, case.get("refused"))
     if "scores" in case:
@@ -242,6 +300,8 @@ def test_seed_rule(new_table: NewTable, name: str) -> None:
         assert t.state["over"] and t.state["winner"] == case["winner"]
     if "event" in case:
         assert t.event == case["event"]
+    if "team_winner" in case:
+        assert t.state["over"] and t.state["team_winner"] == case["team_winner"]
 
 
 DOC = Path(__file__).resolve().parents[1] / "docs" / "rules-engine.md"
@@ -251,3 +311,6 @@ def test_the_docs_table_lists_every_case() -> None:
     section = DOC.read_text().split("## The seed rules and their options", 1)[1]
     named = set(re.findall(r"`test_seed_rule\[([a-z0-9_]+)\]`", section))
     assert named == set(CASES)
+    # a row played by a test elsewhere names a test that exists
+    for path, name in re.findall(r"`(tests/[a-z0-9_/]+\.py)::([a-z0-9_]+)`", section):
+        assert f"def {name}(" in (DOC.parents[1] / path).read_text(), (path, name)

@@ -318,6 +318,13 @@ function adviceIndex(t) {
   return i >= 0 ? i : null;
 }
 
+/** "Advice", or "Advice (not exact: triple_addon)" when the advisor cannot value an option. */
+function adviceLabel(t) {
+  const a = t.advice;
+  const missing = a && a.exact === false && Array.isArray(a.not_modelled) ? a.not_modelled : [];
+  return missing.length ? `Advice (not exact: ${missing.join(", ")})` : "Advice";
+}
+
 function keepButton(t, k, i, best, adviceI) {
   const selected = ui.selected === i;
   const label = [];
@@ -333,7 +340,7 @@ function keepButton(t, k, i, best, adviceI) {
       best && t.advice_pending && adviceI === null
         ? h("span", { class: "kcombos" }, "Advice: working it out…") : null,
       i === adviceI && adviceOf(t).reason
-        ? h("span", { class: "advice" }, `Advice: ${adviceOf(t).reason}`)
+        ? h("span", { class: "advice" }, `${adviceLabel(t)}: ${adviceOf(t).reason}`)
         : (!best && adviceFor(t, k.keep) ? h("span", { class: "kcombos" }, adviceFor(t, k.keep)) : null)),
     h("span", { class: "kpts" }, fmt(k.points))));
 }
