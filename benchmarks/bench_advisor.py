@@ -50,6 +50,9 @@ OPTIONS: dict[str, dict[str, object]] = {
     "farkle_keeps_points": {"farkle_keeps_points": True},
     "reroll_last_pair": {"reroll_last_pair": True},
     "triple_addon=100 (not exact)": {"triple_addon": 100},
+    "dice=5": {"dice": 5},
+    "dice=5, ps 750": {"dice": 5, "partial_straight": 750},
+    "dice=5, must roll": {"dice": 5, "hot_dice": "must_roll"},
 }
 
 
@@ -71,15 +74,16 @@ def _cold(rules: Rules) -> tuple[float, float, float]:
 
 def _advice(rules: Rules, folder: str) -> tuple[float, float]:
     policy_for(rules, folder)
+    throws = [t for t in THROWS if len(t.split()) <= rules.dice]  # five dice: no six-dice throw
     times = []
     for j in range(300):
-        throw = THROWS[j % len(THROWS)]
+        throw = throws[j % len(throws)]
         start = time.perf_counter()
         advise(rules, throw, turn_total=300, banked=2000, cache_dir=folder)
         times.append(time.perf_counter() - start)
     clear_memory()
     start = time.perf_counter()
-    advise(rules, THROWS[0], turn_total=300, cache_dir=folder)
+    advise(rules, throws[0], turn_total=300, cache_dir=folder)
     disk = time.perf_counter() - start
     return statistics.median(times[5:]), disk
 

@@ -386,11 +386,18 @@ def _text(value: Any) -> str:
 
 
 def describe_options() -> list[dict[str, Any]]:
-    """Each option's name, default, kind, accepted values and one-sentence help (for pages)."""
+    """Each option's name, default, kind, accepted values and one-sentence help (for pages);
+    ``six_dice``: ``"never"`` for what five dice never show (``dice=5`` leaves it unused),
+    ``"refused"`` for what ``dice=5`` contradicts."""
+    refused = {name for name, _on in _SIX_DICE_ONLY} | {"six_dice_farkle_bonus_first_throw"}
+    never = {*SIX_DICE_COMBOS, "straight_split"}
     out = []
     for f in dataclasses.fields(Rules):
         meta = dict(f.metadata)
-        out.append({"name": f.name, "default": f.default, **meta})
+        item = {"name": f.name, "default": f.default, **meta}
+        if f.name in never | refused:
+            item["six_dice"] = "refused" if f.name in refused else "never"
+        out.append(item)
     return out
 
 

@@ -182,6 +182,10 @@ function optionInput(opt) {
     return h("select", { id, onchange }, opt.choices.map((c) =>
       h("option", { value: c, selected: c === value }, c.replace(/_/g, " "))));
   }
+  if (opt.name === "dice") {  // 6, or 5 for a five-dice game
+    return h("select", { id, onchange }, [6, 5].map((n) =>
+      h("option", { value: String(n), selected: n === value }, n === 5 ? "5 dice (Greed)" : "6 dice")));
+  }
   const isWord = (opt.words || []).includes(value);
   const step = opt.kind === "count" ? 1 : 50;
   const number = h("input", { id, type: "number", inputmode: "numeric", step, min: opt.low,
@@ -237,12 +241,17 @@ function setOption(opt, input) {
   markChanged();
 }
 
+// the number of dice first: with five, the six-dice options are marked as not applying
+const SHOWN_OPTIONS = [...OPTIONS.filter((o) => o.name === "dice"),
+  ...OPTIONS.filter((o) => o.name !== "target" && o.name !== "dice")];
+
 function renderOptions() {
-  fill($("#options"), OPTIONS.filter((o) => o.name !== "target").map((o) => h("div", {
-    class: "option", dataset: { name: o.name } },
+  fill($("#options"), SHOWN_OPTIONS.map((o) => h("div", {
+    class: "option", dataset: { name: o.name, sixDice: o.six_dice || "" } },
     h("label", { for: `opt-${o.name}` }, o.name.replace(/_/g, " ")),
     h("div", {}, optionInput(o)),
-    h("p", { class: "help", id: `help-${o.name}` }, o.help),
+    h("p", { class: "help", id: `help-${o.name}` }, o.help,
+      o.six_dice ? h("span", { class: "five-note" }) : null),
   )));
   for (const o of OPTIONS) $(`#opt-${o.name}`)?.setAttribute("aria-describedby", `help-${o.name}`);
   const target = $("#opt-target");
@@ -258,7 +267,24 @@ function overrides() {
   return out;
 }
 
+/** With five dice: mark the six-dice options (never shown by five dice, or contradicting it). */
+function markFiveDice() {
+  const five = state.values.dice === 5;
+  for (const row of document.querySelectorAll(".option[data-six-dice]")) {
+    const kind = row.dataset.sixDice;
+    if (!kind) continue;
+    const note = row.querySelector(".five-note");
+    const on = Boolean(state.values[row.dataset.name]);
+    row.classList.toggle("never", five && kind === "never");
+    row.classList.toggle("contradicts", five && kind === "refused" && on);
+    note.textContent = !five ? ""
+      : kind === "never" ? " Five dice never show this: it does not apply."
+        : on ? " Needs six dice: turn it off to play with 5 dice." : " Needs six dice.";
+  }
+}
+
 function markChanged() {
+  markFiveDice();
   const changed = overrides();
   for (const row of document.querySelectorAll(".option")) {
     row.classList.toggle("changed", row.dataset.name in changed);
