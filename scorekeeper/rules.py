@@ -238,6 +238,18 @@ class Rules:
                 " triplets or four of a kind with a pair, no die is ever kept as a triple; set"
                 " triple_multiplier or three_ones above 0, or triple_addon=0"
             )
+        if self.full_house and not (self.three_ones or self.triple_multiplier):
+            raise RulesError(
+                f"full_house={self.full_house} needs triples that score: a full house is a"
+                " scoring triple plus a pair, and with three_ones=0 and triple_multiplier=0 no"
+                " triple scores; set three_ones or triple_multiplier above 0, or full_house=0"
+            )
+        if self.tie_break == "full_round" and not self.final_round:
+            raise RulesError(
+                "tie_break=full_round needs final_round=true: without a final round the first"
+                " to reach the target wins at once, so there is never a tie to play a round"
+                " for; set final_round=true or another tie_break"
+            )
         if self.singles_until_open and not (self.single_one or self.single_five):
             raise RulesError(
                 "singles_until_open=true needs single_one or single_five above 0: only single"

@@ -46,6 +46,24 @@ def test_an_overshoot_of_an_exact_target_busts(new_table: NewTable) -> None:
             "bank_max_dice_left=0 needs hot_dice=optional",
         ),
         ({"tie_break": "coin"}, "one of extra_round, shared, full_round"),
+        (
+            {"tie_break": "full_round", "final_round": False},
+            "tie_break=full_round needs final_round=true",
+        ),
+        (
+            {"full_house": 250, "three_ones": 0, "triple_multiplier": 0},
+            "full_house=250 needs triples that score",
+        ),
+        (
+            {"singles_until_open": True, "single_one": 0, "single_five": 0},
+            "singles_until_open=true needs single_one or single_five",
+        ),
+        (
+            {"triple_addon": 100, "three_ones": 0, "triple_multiplier": 0, "multiples": "none"}
+            | {"two_triplets": 0, "four_kind_pair": 0},
+            "triple_addon=100 needs three of a kind to score",
+        ),
+        ({"final_round": False, "final_round_defend": True}, "needs final_round=true"),
     ],
 )
 def test_contradicting_or_bad_options_are_refused_at_setup(
