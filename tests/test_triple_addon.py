@@ -14,6 +14,8 @@ from flask.testing import FlaskClient
 from helpers.table import Table
 
 from scorekeeper.errors import RulesError, StrategyError, UnsupportedRulesError
+from scorekeeper.game.actions import parse_setup
+from scorekeeper.review import review_events
 from scorekeeper.rules import Rules, find_rules
 from scorekeeper.scoring import (
     Dice,
@@ -24,7 +26,7 @@ from scorekeeper.scoring import (
     score_keep,
     table_for,
 )
-from scorekeeper.strategy import advise
+from scorekeeper.strategy import advise, policy_for
 from scorekeeper.winprob.model import check_supported
 
 NewTable = Callable[..., Table]
@@ -183,3 +185,22 @@ def test_suggest_and_the_game_pass_the_turn_s_triples(
     advice = client.get(f"/api/games/{t.id}").get_json()["state"]["turn"]["advice"]
     assert advice is not None and advice["tripled"] == [6] and advice["exact"] is False
     assert advice["best"]["keep"] == [6]
+
+
+def test_the_review_values_the_added_dice_and_says_it_is_not_exact(tmp_path: Path) -> None:
+    create = parse_setup({"players": ["Ann", "Bob"], "rules": {"overrides": ADDON}})
+    events = [
+        create,
+        {"type": "throw", "dice": [6, 6, 6, 2, 3, 4]},
+        {"type": "keep", "dice": [6, 6, 6]},
+        {"type": "throw", "dice": [6, 2, 3]},
+        {"type": "keep", "dice": [6]},
+        {"type": "bank"},
+    ]
+    rules = find_rules("standard", ADDON)
+    review = review_events(events, policy_for(rules, tmp_path))
+    assert review.message is not None and "cannot value triple_addon exactly" in review.message
+    second = review.turns[0].throws[1]
+    assert second.outcome == "keep"  # the lone 6 is a keep, not a farkle
+    last = review.turns[0].decisions[-1]  # bank at 700 after the lone 6
+    assert last.kind == "bank_or_throw" and last.turn_total == 700

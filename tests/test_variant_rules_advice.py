@@ -311,6 +311,7 @@ def test_advice_refuses_a_bank_with_too_many_dice_left() -> None:
     ("overrides", "name"),
     [
         ({"farkle_keeps_points": True, "toxic_twos": True}, "farkle_keeps_points"),
+        ({"triple_addon": 100}, "triple_addon"),
     ],
 )
 def test_advice_says_when_it_is_not_exact(overrides: dict[str, Any], name: str) -> None:
