@@ -4,7 +4,10 @@ five), and the advisor exact against an independent brute force."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
+import time
 from collections import Counter
 from collections.abc import Callable
 from fractions import Fraction
@@ -12,15 +15,20 @@ from functools import cache
 from itertools import product
 
 import pytest
-from helpers.table import NewTable
+from flask import Flask
+from flask.testing import FlaskClient
+from helpers.table import NewTable, core
 
 from scorekeeper.cli import main
 from scorekeeper.errors import RulesError, StrategyError
+from scorekeeper.game.log import replay
 from scorekeeper.rules import Rules, find_rules
 from scorekeeper.scoring import Dice, farkle_probability, legal_keeps, table_for
 from scorekeeper.strategy import advise, advise_pass
 from scorekeeper.strategy.model import chance_model
 from scorekeeper.strategy.policy import solve_policy
+from scorekeeper.winprob import solve_winprob
+from scorekeeper.winprob.words import option as option_words
 
 FIVE = {"dice": 5, "opening_minimum": 0}
 
@@ -152,3 +160,49 @@ def test_cli_solve_prints_the_five_dice_expected_turn_score(
     assert (
         200 < out["expected_turn_score"] < solve_policy(find_rules("minimal")).expected_turn_score
     )
+
+
+def test_a_five_dice_game_exports_reviews_and_gives_win_chances(
+    client: FlaskClient, new_table: NewTable, app: Flask
+) -> None:
+    """A whole five-dice game to 1,000: its exports replay, its review judges five-dice
+    decisions, and its win chances are the five-dice solver's."""
+    rules = find_rules("standard", {**FIVE, "target": 1000})
+    table = solve_winprob(rules, app.config["CACHE_DIR"] + "/winprob")
+    t = new_table(["Ann", "Bob"], "standard", **FIVE, target=1000)
+    t.throw(1, 5, 2, 3, 4)
+    t.keep(1)
+    chances = client.get(f"/api/games/{t.id}/winprob").get_json()
+    assert chances["status"] == "ready", chances
+    assert chances["chances"]["Ann"] == pytest.approx(table.p_win(0, 0, 100, 4))
+    hot = [o for o in table.option_values(0, 0, 0, [1, 1, 1, 5, 5]) if len(o.keep) == 5]
+    assert hot[0].hot and hot[0].dice_left == 5
+    assert "Throw 5 dice again" in option_words(hot[0])
+    t.bank()
+    t.throw(1, 1, 1, 5, 5)
+    t.keep(1, 1, 1, 5, 5)  # hot dice: five again
+    assert t.state["turn"]["dice_left"] == 5
+    t.bank()
+    assert t.state["final_round"] and t.state["to_beat"] == 1100
+    t.throw(2, 3, 4, 6, 6)  # Ann's last turn farkles on five dice
+    assert t.state["over"] and t.state["winner"] == "Bob"
+    rows = list(
+        csv.reader(io.StringIO(client.get(f"/api/games/{t.id}/export.csv").get_data(as_text=True)))
+    )
+    assert rows[2][6].startswith("1 1 1 5 5 kept 1 1 1 5 5 (1100)")
+    body = client.get(f"/api/games/{t.id}/export.json").json
+    assert body["rules"]["dice"] == 5
+    assert core(replay(body["events"]).to_json()) == core(body["state"])
+    review = client.get(f"/api/games/{t.id}/review")
+    for _ in range(100):
+        if review.status_code == 200 and review.json["status"] == "final":
+            break
+        time.sleep(0.1)
+        review = client.get(f"/api/games/{t.id}/review")
+    assert review.status_code == 200 and review.json["status"] == "final", review.json
+    ann = review.json["players"][0]
+    assert ann["judged_decisions"] >= 2
+    first = review.json["turns"][0]["decisions"]
+    assert first[-1]["taken"] == "banked 100" and first[-1]["best"] == "throw 4 dice"
+    for turn in review.json["turns"]:
+        assert turn["dice"] + turn["choices"] == pytest.approx(turn["difference"], abs=1e-9)

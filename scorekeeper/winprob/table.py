@@ -45,6 +45,7 @@ class Option:
     dice_left: int
     bank: float | None
     roll: float
+    hot: bool = False  # every die kept: the whole hand (six, or five) is thrown again
 
     @property
     def best(self) -> str:
@@ -215,7 +216,15 @@ class WinTable:
             if after >= least and state != MUST_ROLL:
                 bank = self._bank_final(i, j, after) if final_round else self._bank(i, j, i + after)
             out.append(
-                Option(keep.dice, keep.points, after * UNIT, left or self.rules.dice, bank, roll)
+                Option(
+                    keep.dice,
+                    keep.points,
+                    after * UNIT,
+                    left or self.rules.dice,
+                    bank,
+                    roll,
+                    hot=left == 0,
+                )
             )
         out.sort(key=lambda o: (-o.value, -o.points))
         return out
@@ -289,7 +298,15 @@ class WinTable:
             if after >= least and state != MUST_ROLL:
                 bank = float(bank_at[min(i + after, geo.rows - 1)])
             out.append(
-                Option(keep.dice, keep.points, after * UNIT, left or self.rules.dice, bank, roll)
+                Option(
+                    keep.dice,
+                    keep.points,
+                    after * UNIT,
+                    left or self.rules.dice,
+                    bank,
+                    roll,
+                    hot=left == 0,
+                )
             )
         out.sort(key=lambda o: (-o.value, -o.points))
         return out

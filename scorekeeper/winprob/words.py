@@ -32,8 +32,8 @@ def percent(p: float | None) -> str:
 
 def option(o: Option) -> str:
     """One option as a sentence a person reads at the table."""
-    if o.dice_left == 6:
-        throw = "Throw 6 dice again"
+    if o.hot or o.dice_left == 6:
+        throw = f"Throw {o.dice_left} dice again"
     else:
         throw = f"Throw {o.dice_left} {'die' if o.dice_left == 1 else 'dice'}"
     parts = []
