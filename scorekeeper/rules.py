@@ -607,6 +607,36 @@ def named_rules(name: str, assignments: list[str] | None = None) -> tuple[str, R
     return canonical, find_rules(canonical, parse_assignments(assignments))
 
 
+def check_playable(rules: Rules) -> None:
+    """Refuse, naming the options, rules under which a new game could never be played out:
+    nothing that scores, or an exact target that no bank can land on. Checked at setup and
+    for saved rule sets, not on stored games (which replay as they were played).
+
+    :raises RulesError: when the options contradict each other so.
+    """
+    from scorekeeper.scoring import combo_catalogue  # scoring imports this module
+
+    if not (rules.single_one or rules.single_five) and not any(
+        sum(counts) <= rules.dice for _, counts, _ in combo_catalogue(rules)
+    ):
+        raise RulesError(
+            "single_one=0 and single_five=0 leave nothing that scores: with these rules no"
+            f" combination of {rules.dice} dice scores either, so every throw farkles; set"
+            " single_one or single_five above 0, or a combination (three_ones,"
+            " triple_multiplier)"
+        )
+    if rules.exact_target:
+        for option in ("opening_minimum", "bank_minimum"):
+            least = getattr(rules, option)
+            if least > rules.target:
+                raise RulesError(
+                    f"{option}={least} needs a bank above the target={rules.target}, which"
+                    " exact_target=true never allows, so no player could ever win; lower"
+                    f" {option} to at most the target, raise the target, or set"
+                    " exact_target=false"
+                )
+
+
 def rules_from_json(data: Any) -> tuple[str, Rules]:
     """Rules from the API's JSON form ``{"preset": NAME, "overrides": {...}}`` or a full dict.
 
@@ -627,5 +657,8 @@ def rules_from_json(data: Any) -> tuple[str, Rules]:
         if not isinstance(preset, str) or not isinstance(overrides, Mapping):
             raise RulesError("rules.preset must be a preset name and rules.overrides an object")
         name = canonical_preset(preset)
-        return name, find_rules(name, cast(Mapping[str, Any], overrides))
-    return "custom", Rules.from_dict(data)
+        rules = find_rules(name, cast(Mapping[str, Any], overrides))
+    else:
+        name, rules = "custom", Rules.from_dict(data)
+    check_playable(rules)
+    return name, rules

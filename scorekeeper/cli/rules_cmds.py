@@ -6,7 +6,7 @@ import argparse
 
 from scorekeeper.cli.common import add_rules_options, print_json, rules_from_args
 from scorekeeper.game.actions import game_limits
-from scorekeeper.rules import find_rules, parse_assignments
+from scorekeeper.rules import check_playable, find_rules, parse_assignments
 from scorekeeper.scoring import Dice, keeps_report, parse_faces
 
 
@@ -33,7 +33,9 @@ def cmd_rules(args: argparse.Namespace) -> int:
     if args.limits:
         print_json(game_limits())
         return 0
-    print_json(find_rules(args.preset, parse_assignments(args.overrides)).to_dict())
+    rules = find_rules(args.preset, parse_assignments(args.overrides))
+    check_playable(rules)  # a table checking its rules hears what no game could play
+    print_json(rules.to_dict())
     return 0
 
 
