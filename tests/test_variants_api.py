@@ -156,5 +156,8 @@ def test_defend_needs_a_final_round_and_its_advice_says_what_it_leaves_out(
     # the final-round advice says what it does not model
     advice = advise(rules, "1 5 2 3 4 6", banked=9000, beat=10000, cache_dir=str(tmp_path))
     assert advice.message.endswith(DEFEND_NOTE)
+    assert advice.message.startswith("Not exact: the advisor cannot value final_round_defend")
+    assert advice.to_dict()["exact"] is False
+    assert advice.to_dict()["not_modelled"] == ["final_round_defend"]
     plain = advise(rules, "1 5 2 3 4 6", banked=9000, cache_dir=str(tmp_path))
-    assert DEFEND_NOTE not in plain.message
+    assert DEFEND_NOTE not in plain.message and plain.to_dict()["exact"] is True

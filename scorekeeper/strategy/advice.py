@@ -114,8 +114,8 @@ class Advice:
     @property
     def not_modelled(self) -> list[str]:
         """The options of the rules that the advisor does not value (its advice is then
-        not exact)."""
-        return not_modelled(self.rules)
+        not exact); in a "defend your win" final round, ``final_round_defend``."""
+        return not_modelled(self.rules, self.beat)
 
     @property
     def best(self) -> Option | None:
@@ -154,9 +154,13 @@ _NOT_MODELLED: dict[str, Callable[[Rules], bool]] = {
 }
 
 
-def not_modelled(rules: Rules) -> list[str]:
-    """The options in play under ``rules`` that the advisor does not value."""
-    return [name for name, on in _NOT_MODELLED.items() if on(rules)]
+def not_modelled(rules: Rules, beat: int | None = None) -> list[str]:
+    """The options in play under ``rules`` that the advisor does not value; with ``beat`` (a
+    final-round turn) also ``final_round_defend``, whose replies to a new lead it leaves out."""
+    names = [name for name, on in _NOT_MODELLED.items() if on(rules)]
+    if beat is not None and rules.final_round_defend:
+        names.append("final_round_defend")
+    return names
 
 
 def _check_tripled(rules: Rules, tripled: Sequence[int]) -> tuple[int, ...]:
@@ -336,7 +340,7 @@ def advise(
     msg = best.reason if best else "No allowed option."
     if beat is not None and rules.final_round_defend:
         msg += DEFEND_NOTE
-    unmodelled = not_modelled(rules)
+    unmodelled = not_modelled(rules, beat)
     if unmodelled:
         msg = (
             f"Not exact: the advisor cannot value {' or '.join(unmodelled)} exactly with these"
