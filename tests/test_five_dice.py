@@ -206,3 +206,12 @@ def test_a_five_dice_game_exports_reviews_and_gives_win_chances(
     assert first[-1]["taken"] == "banked 100" and first[-1]["best"] == "throw 4 dice"
     for turn in review.json["turns"]:
         assert turn["dice"] + turn["choices"] == pytest.approx(turn["difference"], abs=1e-9)
+
+
+def test_cli_rules_shows_the_option_and_refuses_a_contradiction(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["rules", "minimal", "--set", "dice=5"]) == 0
+    assert json.loads(capsys.readouterr().out)["dice"] == 5
+    assert main(["rules", "--set", "dice=5", "--set", "six_ones_win=true"]) == 2
+    assert "six_ones_win=true needs dice=6" in capsys.readouterr().err

@@ -246,6 +246,13 @@ CASES: dict[str, dict[str, Any]] = {
         "play": ["t 1 2 3 4 5 6", "k 1 2 3 4 5 6", "b"],
         "scores": [1500, 0],
     },
+    "greed_five_dice_300_to_start": {
+        "preset": "minimal",
+        "set": {"dice": 5, "opening_minimum": 300, "target": 3000},
+        "play": ["t 1 1 1 5 1", "k 1 1 1 5 1", "b", "t 3 4 5 3 3", "k 3 3 3 5", "b", "t 2 3 4 6 2"],
+        "scores": [1150, 350],
+        "event": "farkle",
+    },
     "five_dice_greed": {
         "set": {**ZERO, "dice": 5, "partial_straight": 750},
         "play": ["t 2 3 4 5 6", "k 2 3 4 5 6", "t 1 1 1 2 3", "k 1 1 1", "b"],
