@@ -97,6 +97,7 @@ function renderTurn(st) {
   if (t.took_over) sub.push(`took over ${t.took_over.from}'s ${fmt(t.took_over.total)}`);
   if (t.must_roll && !t.took_over) sub.push(`hot dice: must throw all ${handWord(handOf(client.game))}`);
   if (t.reroll) sub.push("a pair that scores nothing: throwing the two again");
+  if (t.tripled && t.tripled.length) sub.push(`kept as three of a kind: ${t.tripled.map((f) => `${f}s`).join(", ")} (each further one scores)`);
   fill($("#bt-sub"), h("div", {}, sub.join(" · ")), t.throw ? h("div", {}, diceRow(t.throw, 56)) : null);
 }
 

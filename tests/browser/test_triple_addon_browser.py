@@ -58,6 +58,12 @@ def test_a_later_six_adds_100_on_the_page(
     assert page.evaluate(WIDE_JS) <= 0
     assert page.evaluate(COVERED_JS) == []
     tab.shot(f"triple-addon-play-{size[0]}x{size[1]}")
+    page.goto(f"{live_server.url}/board/{game_id}")
+    page.wait_for_function(
+        "() => /kept as three of a kind: 6s/.test(document.querySelector('#bt-sub').textContent)"
+    )
+    assert page.evaluate(WIDE_JS) <= 0
+    tab.shot(f"triple-addon-board-{size[0]}x{size[1]}")
     path = f"/api/games/{game_id}/actions"
     version = api(live_server, path, {"version": version, "type": "keep", "dice": [6]}, token)[
         "version"
