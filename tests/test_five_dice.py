@@ -215,3 +215,17 @@ def test_cli_rules_shows_the_option_and_refuses_a_contradiction(
     assert json.loads(capsys.readouterr().out)["dice"] == 5
     assert main(["rules", "--set", "dice=5", "--set", "six_ones_win=true"]) == 2
     assert "six_ones_win=true needs dice=6" in capsys.readouterr().err
+
+
+def test_suggest_api_counts_five_dice(client: FlaskClient) -> None:
+    five = "set=dice=5&set=opening_minimum=0"
+    r = client.get(f"/api/suggest?dice=1+1+5+5+5&{five}")
+    assert r.status_code == 200, r.json
+    hot = [o for o in r.json["advice"]["options"] if len(o["keep"]) == 5 and o["action"] == "roll"]
+    assert hot and hot[0]["dice_to_throw"] == 5
+    r = client.get(f"/api/suggest?dice=1+1+5+5+5+2&{five}")
+    assert r.status_code in (400, 422) and "this table plays with 5 dice" in r.json["message"]
+    r = client.get(f"/api/suggest?passed=350&set=pass_dice=true&{five}")
+    assert r.status_code == 200 and "five fresh dice" in r.json["advice"]["message"]
+    r = client.get(f"/api/suggest?passed=350&passed_dice=6&set=pass_dice=true&{five}")
+    assert r.status_code in (400, 422) and "this table plays with 5 dice" in r.json["message"]

@@ -109,7 +109,7 @@ def call_advisor(query: AdviceQuery) -> Any:
     if fn is None:
         return None
     if query.passed is not None or query.throw is None:
-        total, dice = query.passed or (0, 6)
+        total, dice = query.passed or (0, query.rules.dice)
         passed = advise_pass(
             query.rules,
             total,
@@ -330,7 +330,7 @@ def _suggest_pass(
         opt_int_arg(args, "streak", 0, 1000) or 0,
         opt_int_arg(args, "beat", -most, most),
         cache_dir or None,
-        (int_arg(args, "passed", 0, 0, most), int_arg(args, "passed_dice", 6, 1, 6)),
+        (int_arg(args, "passed", 0, 0, most), int_arg(args, "passed_dice", rules.dice, 1, 6)),
     )
     if advisor() is None:
         raise ServiceUnavailable("the strategy advisor is not installed in this build")
