@@ -630,8 +630,9 @@ def check_playable(rules: Rules) -> None:
             least = getattr(rules, option)
             if least > rules.target:
                 raise RulesError(
-                    f"{option}={least} needs a bank above the target={rules.target}, which"
-                    " exact_target=true never allows, so no player could ever win; lower"
+                    f"{option}={least} is above the target={rules.target}: under"
+                    " exact_target=true a bank must land exactly on the target, so every bank"
+                    f" of {least} or more overshoots and no player could ever win; lower"
                     f" {option} to at most the target, raise the target, or set"
                     " exact_target=false"
                 )

@@ -71,12 +71,12 @@ CONTRADICTIONS: list[tuple[dict[str, Any], str, tuple[str, ...]]] = [
     ),
     (
         {"exact_target": True, "target": 1000, "opening_minimum": 1500},
-        "opening_minimum=1500 needs a bank above the target=1000",
+        "opening_minimum=1500 is above the target=1000",
         ("exact_target",),
     ),
     (
         {"exact_target": True, "target": 1000, "opening_minimum": 0, "bank_minimum": 1050},
-        "bank_minimum=1050 needs a bank above the target=1000",
+        "bank_minimum=1050 is above the target=1000",
         ("exact_target",),
     ),
 ]
