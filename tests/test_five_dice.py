@@ -101,14 +101,16 @@ def test_a_bank_passes_five_fresh_dice(new_table: NewTable) -> None:
 
 def _brute(rules: Rules) -> Callable[[int, int], float]:
     """``roll(t, n)``: throwing ``n`` of five dice at turn total ``t`` by plain recursion over
-    every ordered throw and every keep; a total at the target banks; hot dice throw five."""
+    every ordered throw and every keep; a total at the target banks; hot dice throw five; a
+    bank needs at most ``bank_max_dice_left`` dice left (hot dice count as none)."""
     table = table_for(rules)
 
     @cache
-    def state(t: int, n: int) -> float:
-        if t >= rules.target:
+    def state(t: int, n: int, hot: bool) -> float:
+        may = hot or n <= rules.bank_max_dice_left
+        if may and t >= rules.target:
             return float(t)
-        return max(float(t) if t > 0 else 0.0, roll(t, n))
+        return max(float(t), roll(t, n)) if may else roll(t, n)
 
     @cache
     def roll(t: int, n: int) -> float:
@@ -119,22 +121,29 @@ def _brute(rules: Rules) -> Callable[[int, int], float]:
         for counts, ways in throws.items():
             keeps = table.keeps(counts)
             if keeps:
-                total += ways * max(state(t + k.points, n - len(k.dice) or 5) for k in keeps)
+                total += ways * max(
+                    state(t + k.points, n - len(k.dice) or 5, len(k.dice) == n) for k in keeps
+                )
         return total / 6**n
 
     return roll
 
 
-@pytest.mark.parametrize("preset", ["standard", "minimal"])
-def test_the_advisor_is_exact_for_five_dice_against_a_brute_force(preset: str) -> None:
-    rules = find_rules(preset, {"target": 1000, "partial_straight": 750, **FIVE})
+@pytest.mark.parametrize(
+    ("preset", "extra"),
+    [("standard", {}), ("minimal", {}), ("standard", {"bank_max_dice_left": 2})],
+)
+def test_the_advisor_is_exact_for_five_dice_against_a_brute_force(
+    preset: str, extra: dict[str, object]
+) -> None:
+    rules = find_rules(preset, {"target": 1000, "partial_straight": 750, **FIVE, **extra})
     roll = _brute(rules)
     table = solve_policy(rules).on_board
     for units in range(0, 20):
         for n in range(1, 6):
             assert table.R[units, n, 0] == pytest.approx(roll(units * 50, n), abs=1e-9), (units, n)
     # five dice are worth less than six under the same rules
-    six = solve_policy(rules.with_overrides({"dice": 6})).on_board
+    six = solve_policy(rules.with_overrides({"dice": 6, "bank_max_dice_left": 6})).on_board
     assert table.R[0, 5, 0] < six.R[0, 6, 0]
 
 
