@@ -204,6 +204,25 @@ def addon_faces(rules: Rules, tripled: Iterable[int]) -> tuple[int, ...]:
     return tuple(sorted({f for f in tripled if rules.triple_addon > single_points(f, rules)}))
 
 
+def check_tripled(rules: Rules, tripled: Iterable[object]) -> tuple[int, ...]:
+    """The faces kept as triples earlier in the turn, as asked of ``score`` and ``suggest``:
+    checked, sorted, without repeats.
+
+    :raises DiceError: on a face that is not 1 to 6, or faces given without ``triple_addon``.
+    """
+    faces: set[int] = set()
+    for face in tripled:
+        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
+            raise DiceError(f"bad tripled face {face!r}: each is a die face from 1 to 6")
+        faces.add(face)
+    if faces and not rules.triple_addon:
+        raise DiceError(
+            "tripled faces matter only under triple_addon, which these rules leave at 0;"
+            " set triple_addon or leave tripled out"
+        )
+    return tuple(sorted(faces))
+
+
 def kept_as_triples(keep: Keep) -> tuple[int, ...]:
     """The faces a keep sets aside as three or more of a kind (in a triple, four, five or six
     of a kind, two triplets, four of a kind with a pair, a full house), sorted.
@@ -362,9 +381,10 @@ def score_keep(throw: Dice, keep: Dice, rules: Rules) -> Keep:
     return found
 
 
-def keeps_report(throw: Dice, rules: Rules) -> dict[str, object]:
-    """The JSON report of a throw's keeps: ``{"farkle", "max", "keeps"}`` (the CLI's and API's)."""
-    keeps = legal_keeps(throw, rules)
+def keeps_report(throw: Dice, rules: Rules, tripled: Iterable[int] = ()) -> dict[str, object]:
+    """The JSON report of a throw's keeps: ``{"farkle", "max", "keeps"}`` (the CLI's and API's;
+    ``tripled``: under ``triple_addon``, the faces kept as triples earlier in the turn)."""
+    keeps = list(table_for(rules, tripled).keeps(throw.counts))
     best = {"keep": keeps[0].dice.to_list(), "points": keeps[0].points} if keeps else None
     return {"farkle": not keeps, "max": best, "keeps": [k.to_dict() for k in keeps]}
 

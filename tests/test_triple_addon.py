@@ -5,6 +5,7 @@ which says it is not exact."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from helpers.table import Table
 
+from scorekeeper.cli import main
 from scorekeeper.errors import RulesError, StrategyError, UnsupportedRulesError
 from scorekeeper.game.actions import parse_setup
 from scorekeeper.review import review_events
@@ -204,3 +206,22 @@ def test_the_review_values_the_added_dice_and_says_it_is_not_exact(tmp_path: Pat
     assert second.outcome == "keep"  # the lone 6 is a keep, not a farkle
     last = review.turns[0].decisions[-1]  # bank at 700 after the lone 6
     assert last.kind == "bank_or_throw" and last.turn_total == 700
+
+
+def test_score_takes_the_turn_s_triples_from_the_api_and_the_cli(
+    client: FlaskClient, capsys: pytest.CaptureFixture[str]
+) -> None:
+    r = client.get("/api/score?dice=6+2+3&set=triple_addon=100&tripled=6")
+    body = r.get_json()
+    assert r.status_code == 200 and body["max"] == {"keep": [6], "points": 100}
+    plain = client.get("/api/score?dice=6+2+3&set=triple_addon=100").get_json()
+    assert plain["farkle"] is True
+    off = client.get("/api/score?dice=6+2+3&tripled=6")
+    assert off.status_code == 400 and "only under triple_addon" in off.get_json()["message"]
+    bad = client.get("/api/score?dice=6+2+3&set=triple_addon=100&tripled=7")
+    assert bad.status_code == 400 and "bad tripled '7'" in bad.get_json()["message"]
+    assert main(["score", "--set", "triple_addon=100", "--tripled", "6", "6", "6", "2"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["tripled"] == [6] and out["max"] == {"keep": [6, 6], "points": 200}
+    assert main(["score", "--tripled", "6", "6", "2"]) == 2
+    assert "only under triple_addon" in capsys.readouterr().err

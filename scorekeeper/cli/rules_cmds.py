@@ -7,7 +7,7 @@ import argparse
 from scorekeeper.cli.common import add_rules_options, print_json, rules_from_args
 from scorekeeper.game.actions import game_limits
 from scorekeeper.rules import check_playable, find_rules, parse_assignments
-from scorekeeper.scoring import Dice, keeps_report, parse_faces
+from scorekeeper.scoring import Dice, check_tripled, keeps_report, parse_faces
 
 
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -24,6 +24,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
     p = sub.add_parser("score", help="list every legal keep of a throw as JSON")
     add_rules_options(p)
+    p.add_argument(
+        "--tripled",
+        default="",
+        metavar="FACES",
+        help="triple_addon: the faces kept as three of a kind earlier in the turn, e.g. 6",
+    )
     p.add_argument("dice", nargs="+", metavar="DIE", help="the thrown dice, e.g. 1 1 1 5 2 3")
     p.set_defaults(func=cmd_score)
 
@@ -46,6 +52,9 @@ def cmd_score(args: argparse.Namespace) -> int:
     out: dict[str, object] = {"dice": order, "rules": name}
     if args.overrides:
         out["overrides"] = rules.differences(find_rules(name))
-    out.update(keeps_report(Dice(order), rules))
+    tripled = check_tripled(rules, parse_faces(args.tripled) if args.tripled.strip() else ())
+    if tripled:
+        out["tripled"] = list(tripled)
+    out.update(keeps_report(Dice(order), rules, tripled))
     print_json(out)
     return 0

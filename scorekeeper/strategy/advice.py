@@ -36,12 +36,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
-from scorekeeper.errors import StrategyError
+from scorekeeper.errors import DiceError, StrategyError
 from scorekeeper.rules import Rules
 from scorekeeper.scoring import (
     Dice,
     Keep,
     Outcome,
+    check_tripled,
     farkle_probability,
     is_reroll_pair,
     table_for,
@@ -169,17 +170,10 @@ def _check_tripled(rules: Rules, tripled: Sequence[int]) -> tuple[int, ...]:
     :raises StrategyError: on a face that is not 1 to 6, or faces given without
         ``triple_addon``.
     """
-    faces = set()
-    for face in tripled:
-        if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= 6:
-            raise StrategyError(f"bad tripled face {face!r}: each is a die face from 1 to 6")
-        faces.add(face)
-    if faces and not rules.triple_addon:
-        raise StrategyError(
-            "tripled faces matter only under triple_addon, which these rules leave at 0;"
-            " set triple_addon or leave tripled out"
-        )
-    return tuple(sorted(faces))
+    try:
+        return check_tripled(rules, tripled)
+    except DiceError as exc:
+        raise StrategyError(str(exc)) from exc
 
 
 def _whole(name: str, value: object, accepted: str) -> int:

@@ -24,7 +24,7 @@ from scorekeeper.game.log import replay
 from scorekeeper.game.rematch import parse_order, rematch_body
 from scorekeeper.game.teams import team_draw
 from scorekeeper.rules import named_rules
-from scorekeeper.scoring import Dice, keeps_report
+from scorekeeper.scoring import Dice, check_tripled, keeps_report
 from scorekeeper.store import (
     Snapshot,
     append,
@@ -37,7 +37,7 @@ from scorekeeper.store import (
 )
 from scorekeeper.web.api_advice import AdviceSettings, suggest, with_advice
 from scorekeeper.web.db import get_db
-from scorekeeper.web.params import int_arg, parse_json, rules_args, text_arg
+from scorekeeper.web.params import faces_arg, int_arg, parse_json, rules_args, text_arg
 from scorekeeper.web.ratelimit import check_new_game
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -106,10 +106,12 @@ def game_json(snap: Snapshot, settings: AdviceSettings | None = None) -> dict[st
 
 @bp.get("/score")
 def score() -> Any:
-    """``GET /api/score?dice=1,1,5&rules=standard&set=KEY=VALUE``: every legal keep."""
+    """``GET /api/score?dice=1,1,5&rules=standard&set=KEY=VALUE``: every legal keep
+    (``tripled=6``: under ``triple_addon``, the faces kept as triples earlier in the turn)."""
     name, rules = named_rules(*rules_args(request.args))
     throw = Dice.parse(text_arg(request.args, "dice", "", 40))
-    return jsonify(dice=throw.to_list(), rules=name, **keeps_report(throw, rules))
+    tripled = check_tripled(rules, faces_arg(request.args, "tripled", "6"))
+    return jsonify(dice=throw.to_list(), rules=name, **keeps_report(throw, rules, tripled))
 
 
 @bp.get("/suggest")

@@ -22,9 +22,9 @@ from typing import Any
 from werkzeug.exceptions import ServiceUnavailable
 
 from scorekeeper.cache import LRU
-from scorekeeper.errors import ActionError, DiceError, RequestFieldError
+from scorekeeper.errors import ActionError
 from scorekeeper.rules import Rules, named_rules
-from scorekeeper.scoring import Dice, parse_faces
+from scorekeeper.scoring import Dice
 from scorekeeper.store import CHANGES, Snapshot
 from scorekeeper.strategy import advise, advise_pass
 from scorekeeper.strategy.model import UNIT
@@ -32,6 +32,7 @@ from scorekeeper.web.jobs import in_advice_worker, start_advice_worker
 from scorekeeper.web.params import (
     MultiArgs,
     bool_arg,
+    faces_arg,
     int_arg,
     opt_int_arg,
     rules_args,
@@ -264,27 +265,11 @@ def suggest(args: MultiArgs, cache_dir: str | None = None) -> dict[str, Any]:
         opt_int_arg(args, "streak", 0, 1000) or 0,
         opt_int_arg(args, "beat", -most, most),
         cache_dir or None,
-        tripled=_tripled_arg(args),
+        tripled=faces_arg(args, "tripled", "6,4"),
     )
     if advisor() is None:
         raise ServiceUnavailable("the strategy advisor is not installed in this build")
     return {"dice": throw.to_list(), "rules": name, "advice": _asked(query)}
-
-
-def _tripled_arg(args: MultiArgs) -> tuple[int, ...]:
-    """``tripled=6,4``: the faces kept as triples earlier in the turn (``triple_addon``).
-
-    :raises RequestFieldError: when it is not die faces 1 to 6.
-    """
-    text = text_arg(args, "tripled", "", 40)
-    if not text.strip():
-        return ()
-    try:
-        return tuple(parse_faces(text))
-    except DiceError as exc:
-        raise RequestFieldError(
-            f"bad tripled {text!r}: give the faces kept as triples this turn, e.g. tripled=6,4"
-        ) from exc
 
 
 SUGGEST_AT_ONCE = 2

@@ -148,6 +148,20 @@ def list_arg(args: MultiArgs, name: str, most_len: int = 200) -> list[str]:
     return [text_field(name, v, most_len) for v in values]
 
 
+def faces_arg(args: Args, name: str, example: str) -> tuple[int, ...]:
+    """Die faces written like dice (``6,4``), or none when the field is absent or empty.
+
+    :raises RequestFieldError: when it is not faces from 1 to 6.
+    """
+    text = text_arg(args, name, "", 40)
+    parts = [p for p in re.split(r"[\s,;]+", text.strip()) if p]
+    if not all(p.isascii() and p.isdigit() and len(p) == 1 and "1" <= p <= "6" for p in parts):
+        raise RequestFieldError(
+            f"bad {name} {text!r}: give die faces from 1 to 6, e.g. {name}={example}"
+        )
+    return tuple(int(p) for p in parts)
+
+
 def rules_args(args: MultiArgs) -> tuple[str, list[str]]:
     """The ``rules=PRESET`` and ``set=KEY=VALUE`` fields of a query (preset ``standard``)."""
     return text_arg(args, "rules", "standard", 40), list_arg(args, "set")
