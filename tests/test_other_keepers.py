@@ -1,5 +1,5 @@
 """Other games' scoring tests, run through ``scorekeeper score`` (issue 30): the Greed scoring
-exercise of the Ruby Koans (``about_scoring_project.rb``, the most copied public Greed test
+exercise of the Ruby Koans (``about_scoring_project.rb``, a widely copied public Greed test
 suite) and a common extension of it. Greed scores every scoring die of a throw of five dice
 (three 1s 1,000, three of another face 100 times it, single 1s 100 and 5s 50, nothing else),
 which is the preset ``minimal`` with ``dice=5``: its best keep is the throw's score, and a
