@@ -370,6 +370,7 @@ _SINGLES_ONLY: dict[str, Any] = {
     "four_kind_pair": 0,
     "two_triplets": 0,
     "full_house": 0,
+    "triple_addon": 0,  # no face is kept as a triple before the board
 }
 
 # Options that are off by default and can only happen on a throw of six dice: switching one

@@ -264,3 +264,19 @@ def test_every_multiset_after_every_set_of_triples_scores_as_the_independent_sco
             table = table_for(rules, tripled)
             for dice in ALL_MULTISETS:
                 assert table.points(Dice(dice).counts) == best(dice, tripled), (dice, tripled)
+
+
+def test_before_the_board_under_singles_until_open_nothing_is_tripled(
+    new_table: NewTable, no_advice: None
+) -> None:
+    t = new_table(["Ann", "Bob"], triple_addon=100, singles_until_open=True, opening_minimum=0)
+    t.throw(6, 6, 6, 1, 2, 3)  # off the board only the 1 scores
+    assert [k["keep"] for k in t.state["turn"]["keeps"]] == [[1]]
+    t.keep(1)
+    assert t.state["turn"]["tripled"] == []
+    t.bank()
+    t.farkle()  # Bob
+    t.throw(6, 6, 6, 2, 3, 4)  # Ann is on the board: three 6s, then a 6 adds 100
+    t.keep(6, 6, 6)
+    t.throw(6, 2, 3)
+    assert t.state["turn"]["keeps"][0]["points"] == 100
