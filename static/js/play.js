@@ -24,6 +24,7 @@ const ui = {
   shownVersion: Infinity, // events up to this version have been flashed and announced
   photoBusy: false, // a photo of the dice is being read
   fromPhoto: false, // the pad holds dice read from a photo: the throw's source is "camera"
+  turnKey: undefined, // the turn shown last ("number:player"), to notice a new one
 };
 const PHOTO_SIDE = 1600; // a photo is sent at most this many pixels on its longer side
 // Action-to-screen times in ms (read by the browser tests; reported in the README).
@@ -126,6 +127,7 @@ function renderNow(game, why) {
   if (!st.over) renderTurn(st, rules);
   renderUndo(st);
   renderTools(st);
+  showNewTurn(st);
 
   if ((why === "action" || why === "stream" || why === "stale") && game.version > ui.shownVersion) {
     ui.shownVersion = game.version;
@@ -186,6 +188,18 @@ function renderWinner(st) {
   );
 }
 
+// A new player's turn on a page scrolled down (a phone, after a bank or a farkle): bring the
+// turn's title back into view, so the tablet says whose turn it is.
+function showNewTurn(st) {
+  const key = st.over ? "over" : `${st.turn.number}:${st.current}`;
+  const before = ui.turnKey;
+  ui.turnKey = key;
+  if (before === undefined || before === key || st.over) return;
+  const below = $(".topbar").getBoundingClientRect().bottom;
+  const top = $("#turn").getBoundingClientRect().top;
+  if ($("#turn-title").getBoundingClientRect().top < below) window.scrollBy(0, top - below - 8);
+}
+
 function renderTurn(st, rules) {
   const t = st.turn;
   const p = st.players[st.current];
@@ -237,13 +251,14 @@ function renderTurn(st, rules) {
     $("#why-bank").textContent = !controls ? "This device is only watching."
       : sentence(t.can_bank ? t.bank_warning : t.bank_refusal);
     $("#act-throw").parentElement.hidden = true;
-    // Nothing to bank yet: the bar gives way to the pad instead of sticking over it on a phone.
-    $("#actions").classList.toggle("idle", !t.can_bank);
   } else if (st.phase === "keep") {
     $("#act-throw").parentElement.hidden = false;
-    $("#actions").classList.remove("idle");
     renderKeeps(st);
   }
+  // On a phone the turn's buttons and the page's message stick to the bottom of the screen;
+  // with nothing to bank yet the dock gives way to the pad instead of sticking over it.
+  const docked = !$("#actions").hidden && (st.phase === "keep" || (st.phase === "throw" && t.can_bank));
+  $("#dock").classList.toggle("idle", !docked);
   if (quick) {
     $("#quick-submit").disabled = !controls || ui.busy;
     $("#quick-farkle").disabled = !controls || ui.busy;

@@ -118,10 +118,13 @@ def get(url: str) -> Any:
         return json.loads(resp.read())
 
 
-def open_play_page(server: Server, open_tab: Callable[..., Tab]) -> tuple[Any, Tab]:
-    """A new two-player game and its play page, with the control token, in a tablet-sized tab."""
+def open_play_page(
+    server: Server, open_tab: Callable[..., Tab], size: tuple[int, int] = (768, 1024)
+) -> tuple[Any, Tab]:
+    """A new two-player game and its play page, with the control token, in a tab of ``size``
+    (a tablet's unless told)."""
     game = post(f"{server.url}/api/games", {"players": ["Ann", "Bob"]})
-    tab = open_tab(768, 1024)
+    tab = open_tab(*size)
     tab.page.goto(f"{server.url}/play/{game['id']}#t={game['control_token']}")
     return game, tab
 
@@ -336,14 +339,15 @@ def test_the_camera_panel_goes_when_the_game_is_over(
 
 
 @pytest.mark.parametrize("camera_server", ["demo-leftover"], indirect=True)
+@pytest.mark.parametrize("size", [(360, 740), (768, 1024), (1920, 1080)])
 def test_the_dice_left_lying_from_the_last_throw_are_not_offered(
-    camera_server: tuple[Server, Any], open_tab: Callable[..., Tab]
+    camera_server: tuple[Server, Any], open_tab: Callable[..., Tab], size: tuple[int, int]
 ) -> None:
     """After a keep, a webcam sees the dice still lying there once the kept ones are picked up:
     they lie where they lay in the recorded throw, so the panel offers nothing for them; dice
     that came to rest anew are offered (here six, where five are left: refused)."""
     server, app = camera_server
-    game, tab = open_play_page(server, open_tab)
+    game, tab = open_play_page(server, open_tab, size)
     page = tab.page
     page.wait_for_function(
         "() => document.querySelectorAll('#cam-dice .cam-die').length === 6", timeout=15_000
@@ -372,7 +376,7 @@ def test_the_dice_left_lying_from_the_last_throw_are_not_offered(
     assert page.locator("#cam-proposal").is_hidden()
     waiting = page.locator("#cam-waiting")
     assert waiting.is_visible() and "were in the last throw" in waiting.inner_text()
-    tab.shot("camera-leftover-not-offered")
+    tab.shot(f"camera-leftover-not-offered-{size[0]}x{size[1]}")
     # the demo's first scene again: six dice where five are left, the kept 1 back in view
     page.wait_for_function(
         "() => !document.querySelector('#cam-proposal').hidden"

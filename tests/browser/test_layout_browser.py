@@ -69,3 +69,41 @@ def test_long_names_fit_every_game_page(
         assert LONG in page.content() or page.locator(f"[title='{LONG}']").count() > 0
         _check(tab, f"layout-{path.split('/')[1]}-{size[0]}")
     assert tab.errors == []
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_an_advised_bank_is_the_primary_button_and_in_view(
+    live_server: Server, open_tab: Callable[..., Tab], size: tuple[int, int]
+) -> None:
+    game_id, token = new_game(live_server, ["Ann", "Bob"], "standard")
+    tab = open_tab(*size)
+    page = tab.page
+    open_play_page(live_server, tab, game_id, token)
+    # three 1s and two 5s, one die left: the advisor keeps them all and banks 1,100
+    api(live_server, f"/api/games/{game_id}/actions", {"version": 0, "type": "throw",
+        "dice": [1, 1, 1, 5, 5, 2]}, token)  # fmt: skip
+    page.wait_for_function("() => /advised/.test(document.querySelector('#act-bank').textContent)")
+    bank, throw = page.locator("#act-bank"), page.locator("#act-throw")
+    assert "primary" in (bank.get_attribute("class") or "")
+    assert "primary" not in (throw.get_attribute("class") or "")
+    assert "(advised)" in bank.inner_text() and "(advised)" not in throw.inner_text()
+    # the advised keep leads the options, marked in words, not by colour alone
+    best = page.locator("#keeps-best").inner_text()
+    assert best.startswith("Best") and "Advice: Keep 1 1 1 5 5 and bank" in best
+    # without scrolling, the advised action is on screen and nothing lies over it
+    box = bank.bounding_box()
+    assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= size[1]
+    hit = page.evaluate(
+        "([x, y]) => document.elementFromPoint(x, y).closest('#act-bank') !== null",
+        [box["x"] + box["width"] / 2, box["y"] + box["height"] / 2],
+    )
+    assert hit, "the advised bank is covered"
+    _check(tab, f"layout-play-bank-advised-{size[0]}")
+    # banked from a page scrolled down: the next player's turn is brought into view
+    bank.scroll_into_view_if_needed()
+    bank.click()
+    page.wait_for_function("() => /^Bob/.test(document.querySelector('#turn-title').textContent)")
+    top = page.evaluate("() => document.querySelector('#turn-title').getBoundingClientRect().top")
+    below = page.evaluate("() => document.querySelector('.topbar').getBoundingClientRect().bottom")
+    assert below <= top < size[1], "the new turn's title is out of view"
+    assert tab.errors == []

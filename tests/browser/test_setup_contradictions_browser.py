@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-from helpers.browser import ARTIFACTS, Server, Tab
+from helpers.browser import Server, Tab
 from helpers.pages import COVERED_JS, WIDE_JS
 
 pytestmark = pytest.mark.browser
@@ -36,9 +36,8 @@ def test_an_exact_target_below_the_opening_minimum_is_refused_on_setup(
     page.locator("#setup-message").scroll_into_view_if_needed()
     assert page.evaluate(WIDE_JS) <= 0
     assert page.evaluate(COVERED_JS) == []
-    ARTIFACTS.mkdir(exist_ok=True)  # the refusal as the player sees it, next to Start
-    page.locator("#start").scroll_into_view_if_needed()
-    page.screenshot(path=str(ARTIFACTS / f"setup-unplayable-{width}-view.png"))
+    page.locator("#start").scroll_into_view_if_needed()  # the refusal as seen, next to Start
+    tab.shot(f"setup-unplayable-view-{width}", full_page=False)
     tab.shot(f"setup-unplayable-{width}")
     assert "/play/" not in page.url
     page.fill("#opt-target", "500")  # a first bank of exactly 500 may open: playable

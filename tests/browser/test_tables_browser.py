@@ -55,7 +55,7 @@ def test_standings_and_play_again(
     assert not tab.errors, tab.errors
 
 
-@pytest.mark.parametrize("size", [(360, 740), (1920, 1080)], ids=lambda s: f"{s[0]}x{s[1]}")
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_board_and_history_show_standings_and_only_the_host_gets_a_rematch(
     live_server: Server, open_tab: Callable[..., Tab], size: tuple[int, int]
 ) -> None:
@@ -163,10 +163,11 @@ def test_saved_house_rules_in_setup(
     assert not [e for e in tab.errors if "400" not in e], tab.errors  # the bad file's answer
 
 
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_setup_starts_from_the_last_rules_used(
-    live_server: Server, open_tab: Callable[..., Tab]
+    live_server: Server, open_tab: Callable[..., Tab], size: tuple[int, int]
 ) -> None:
-    tab = open_tab(360, 740)
+    tab = open_tab(*size)
     page = tab.page
     page.goto(live_server.url + "/")
     page.fill("#players li:nth-child(1) input.name", "Gus")
@@ -185,4 +186,6 @@ def test_setup_starts_from_the_last_rules_used(
     assert page.is_checked("#presets input[value='original']")
     assert page.input_value("#opt-target") == "6000"
     assert page.is_checked("#opt-toxic_twos")
+    assert page.evaluate(WIDE_JS) <= 0
+    tab.shot(f"tables-setup-last-rules-{size[0]}")
     assert not tab.errors, tab.errors

@@ -22,6 +22,8 @@ from helpers.pages import (
 pytestmark = pytest.mark.browser
 
 SIZES = [(360, 740), (768, 1024), (1920, 1080)]
+IN_VIEW_JS = """(sel) => { const r = document.querySelector(sel).getBoundingClientRect();
+  return r.height > 0 && r.top >= 0 && r.bottom <= innerHeight; }"""
 WIDE_JS = "() => document.documentElement.scrollWidth - innerWidth"
 
 
@@ -54,7 +56,16 @@ def test_undo_says_what_it_undid_and_redo_puts_it_back(
     assert page.is_visible("#keeps-section")  # the throw is still there, waiting for a keep
     assert page.get_attribute("#undo", "aria-label") == "Undo: Ann threw 1 2 3 4 5 6"
     assert page.evaluate(WIDE_JS) <= 0
-    tab.shot(f"undo-undid-{size[0]}")
+    # where the player is (the keeps, scrolled down on a phone): "Undid" with Redo in the sticky
+    # top bar, and the word on the second tap in view too
+    page.locator("#keeps-section").scroll_into_view_if_needed()
+    page.wait_for_function(
+        "() => /Already undone/.test(document.querySelector('#message').textContent)"
+    )
+    assert page.evaluate(IN_VIEW_JS, "#redo"), "Redo is out of view"
+    if size[0] < 560:  # a phone: the message sticks to the bottom with the turn's buttons
+        assert page.evaluate(IN_VIEW_JS, "#message"), "the second tap's message is out of view"
+    tab.shot(f"undo-undid-{size[0]}", full_page=False)
 
     page.click("#redo")
     page.wait_for_selector("#undo-bar", state="hidden")

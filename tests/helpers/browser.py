@@ -54,12 +54,39 @@ class Tab:
     errors: list[str] = field(default_factory=list)
     transferred: dict[str, int] = field(default_factory=dict)
 
-    def shot(self, name: str) -> Path:
-        """Save a full-page screenshot under test-artifacts/ and return its path."""
+    def shot(self, name: str, *, full_page: bool = True) -> Path:
+        """Save a screenshot as test-artifacts/NAME-WxH.png (the viewport's size) and note the
+        test that took it in test-artifacts/screenshots.json; return its path."""
         ARTIFACTS.mkdir(exist_ok=True)
-        path = ARTIFACTS / f"{name}.png"
-        self.page.screenshot(path=str(path), full_page=True)
+        path = ARTIFACTS / f"{shot_name(name, self.page.viewport_size)}.png"
+        self.page.screenshot(path=str(path), full_page=full_page)
+        _index_shot(path.name, os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0])
         return path
+
+
+def shot_name(name: str, viewport: dict[str, int] | None) -> str:
+    """NAME with the viewport's size as its last part: "undo-360" at 360x740 is
+    "undo-360x740"; a name that already ends in the size keeps it."""
+    if not viewport:
+        return name
+    width, height = viewport["width"], viewport["height"]
+    size = f"{width}x{height}"
+    for tail in (f"-{size}", f"-{width}"):
+        if name.endswith(tail):
+            name = name[: -len(tail)]
+            break
+    return f"{name}-{size}"
+
+
+def _index_shot(file: str, test: str) -> None:
+    """Record which test wrote a screenshot (test-artifacts/screenshots.json, file -> test)."""
+    path = ARTIFACTS / "screenshots.json"
+    try:
+        data = json.loads(path.read_text()) if path.exists() else {}
+    except ValueError:
+        data = {}
+    data[file] = test
+    path.write_text(json.dumps(data, indent=1, sort_keys=True))
 
 
 def record_figure(name: str, value: Any) -> None:
