@@ -215,3 +215,15 @@ def test_blank_sheet_takes_every_player_twelve_to_a_page(client: FlaskClient) ->
     assert "14 players: columns for 12 on each page, 2 pages." in html
     assert '<th scope="col">P12</th></tr>' in html  # the first page ends with the 12th
     assert '<th scope="col">Turn</th><th scope="col">P13</th><th scope="col">P14</th>' in html
+
+
+def test_blank_sheet_says_which_names_it_left_out(client: FlaskClient) -> None:
+    names = [f"P{i}" for i in range(1, MAX_PLAYERS + 3)]
+    html = client.get("/sheet?players=" + ",".join(names)).get_data(as_text=True)
+    assert f'<th scope="col">P{MAX_PLAYERS}</th>' in html
+    assert f'<th scope="col">P{MAX_PLAYERS + 1}</th>' not in html
+    said = html.split('id="sheet-left-out"', 1)[1].split("</p>", 1)[0]
+    assert f"{MAX_PLAYERS + 2} names were given" in said
+    assert f"at most {MAX_PLAYERS} players" in said
+    assert f"left out: P{MAX_PLAYERS + 1}, P{MAX_PLAYERS + 2}." in said
+    assert 'id="sheet-left-out"' not in client.get("/sheet?players=Ann,Bob").get_data(as_text=True)

@@ -138,10 +138,20 @@ def blank_sheet() -> Response:
     """A blank printable score sheet (``?players=Ann,Bob`` heads the columns): one table for
     every :data:`SHEET_COLUMNS` players, each printed on a page of its own."""
     raw = text_arg(request.args, "players", "", 8000)
-    names = [n.strip()[:MAX_NAME] for n in raw.split(",") if n.strip()][:MAX_PLAYERS]
+    given = [n.strip()[:MAX_NAME] for n in raw.split(",") if n.strip()]
+    names = given[:MAX_PLAYERS]
     columns = names or [""] * 6
     groups = [columns[i : i + SHEET_COLUMNS] for i in range(0, len(columns), SHEET_COLUMNS)]
-    return _page("sheet.html", "Score sheet", groups=groups, players=len(names), rows=30)
+    left_out = given[MAX_PLAYERS:]
+    return _page(
+        "sheet.html",
+        "Score sheet",
+        groups=groups,
+        players=len(names),
+        left_out=left_out,
+        max_players=MAX_PLAYERS,
+        rows=30,
+    )
 
 
 @bp.get("/board/<game_id>/qr.svg")

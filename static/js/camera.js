@@ -219,7 +219,11 @@ function renderProposal() {
     els.dice.dataset.key = key;
     fillDice();
   }
-  els.leftover.hidden = changed || !isLeftover(p.dice);
+  const leftover = !changed && isLeftover(p.dice);
+  els.leftover.hidden = !leftover;
+  // nudged dice left lying are no throw: their button is no longer primary and says so
+  els.use.classList.toggle("primary", !leftover);
+  els.use.textContent = leftover ? "Use anyway (a new throw of the same dice)" : "Use this throw";
   const why = refusal(left, n);
   els.use.disabled = Boolean(why);
   els.why.textContent = why || "";

@@ -42,6 +42,9 @@ def camera_server(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[tu
     if request.param == "demo-leftover":  # a throw, then the same throw with its 1 taken away
         cv2.imwrite(str(demo / "a.png"), scene(LEFTOVER))
         cv2.imwrite(str(demo / "b.png"), scene(LEFTOVER[1:]))
+    elif request.param == "demo-nudged":  # ... and the dice left lying pushed aside, unthrown
+        cv2.imwrite(str(demo / "a.png"), scene(LEFTOVER))
+        cv2.imwrite(str(demo / "b.png"), scene([(v, x + 70, y + 60) for v, x, y in LEFTOVER[1:]]))
     else:
         cv2.imwrite(str(demo / "six.png"), picture)
         (demo / "truth.json").write_text(json.dumps({"six.png": [1, 2, 3, 4, 5, 6]}))
@@ -386,6 +389,40 @@ def test_the_dice_left_lying_from_the_last_throw_are_not_offered(
     assert page.is_disabled("#cam-use")
     why = page.locator("#cam-why").inner_text()
     assert "needs exactly 5 dice" in why and "Mark throwing area to leave them out" in why
+    assert tab.errors == []
+
+
+@pytest.mark.parametrize("camera_server", ["demo-nudged"], indirect=True)
+@pytest.mark.parametrize("size", [(360, 740), (1920, 1080)])
+def test_nudged_leftover_dice_are_offered_only_behind_a_plain_warning(
+    camera_server: tuple[Server, Any], open_tab: Callable[..., Tab], size: tuple[int, int]
+) -> None:
+    """Dice left lying but pushed aside as the kept ones were picked up are read as a new
+    scene: the panel says they are the dice left lying, and its button is no longer the
+    primary one and says "Use anyway"."""
+    server, _app = camera_server
+    game, tab = open_play_page(server, open_tab, size)
+    page = tab.page
+    page.wait_for_function(
+        "() => document.querySelectorAll('#cam-dice .cam-die').length === 6", timeout=15_000
+    )
+    used = shown_proposal(page)
+    page.locator("#cam-use").click()
+    wait_gone(page, used)
+    state = get(f"{server.url}/api/games/{game['id']}")
+    post(
+        f"{server.url}/api/games/{game['id']}/actions",
+        {"version": state["version"], "type": "keep", "dice": [1]},
+        game["control_token"],
+    )
+    page.wait_for_selector("#cam-leftover:not([hidden])", timeout=15_000)
+    assert "left lying from the last throw" in page.inner_text("#cam-leftover")
+    use = page.locator("#cam-use")
+    assert use.inner_text() == "Use anyway (a new throw of the same dice)"
+    assert "primary" not in (use.get_attribute("class") or "")
+    assert page.evaluate("() => document.documentElement.scrollWidth - innerWidth") <= 0
+    page.locator("#cam-leftover").scroll_into_view_if_needed()
+    tab.shot(f"camera-nudged-leftover-{size[0]}x{size[1]}", full_page=False)
     assert tab.errors == []
 
 
