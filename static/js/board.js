@@ -66,7 +66,16 @@ function fitBoard() {
   $("#flash").style.zoom = zoom < 1 ? String(1 / zoom) : "";
   metrics.zoom = zoom;
 }
-window.addEventListener("resize", () => requestAnimationFrame(fitBoard));
+let fitQueued = false;
+function queueFit() {
+  if (fitQueued) return;
+  fitQueued = true;
+  requestAnimationFrame(() => { fitQueued = false; fitBoard(); });
+}
+window.addEventListener("resize", queueFit);
+// Modules that add to the board after a render (the end-of-game review) change its height:
+// fit it again then (fitBoard itself only touches <body>'s style, outside what is watched).
+new MutationObserver(queueFit).observe($("#main"), { childList: true, subtree: true });
 
 function renderWinner(st) {
   const box = $("#board-winner");

@@ -66,6 +66,10 @@ def test_board_and_history_show_standings_and_only_the_host_gets_a_rematch(
     page.wait_for_selector("#board-winner:not([hidden]) .standings li")
     assert page.locator("#board-winner .standings li").count() == 3
     assert page.locator("#board-winner button.rematch").count() == 0  # only watching
+    if size[0] >= 768:  # a projector does not scroll: the review added at the end fits too
+        page.wait_for_selector("#review .review-card")
+        page.wait_for_function("() => document.documentElement.scrollHeight <= innerHeight + 1")
+        tab.shot(f"tables-board-review-{size[0]}", full_page=False)
     page.goto(f"{live_server.url}/play/{game_id}")
     page.wait_for_selector("#winner:not([hidden]) .standings li")
     assert page.locator("#winner button.rematch").count() == 0
