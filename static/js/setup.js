@@ -458,13 +458,16 @@ function askDelete(button, g) {
   if (row.querySelector(".confirm-delete")) return;
   const box = h("div", { class: "confirm-delete", role: "group", "aria-label": "Confirm deleting" },
     h("span", {}, "Delete this game for good? It cannot be undone. "),
-    h("button", { type: "button", class: "btn danger", onclick: async () => {
+    h("button", { type: "button", class: "btn danger", onclick: async (e) => {
+      e.currentTarget.disabled = true; // a double tap deletes once
       try {
         await call("DELETE", `/api/games/${encodeURIComponent(g.id)}`, { confirm: g.id }, tokenFor(g.id));
         try { localStorage.removeItem(`scorekeeper.token.${g.id}`); } catch { /* ignore */ }
         row.remove();
-        announce("Game deleted.");
-        if (!$("#games").children.length) $("#resume").hidden = true;
+        const players = (g.players || []).map((p) => (typeof p === "string" ? p : p.name));
+        const said = `Deleted the game of ${players.join(", ") || g.id}.`;
+        $("#games-msg").textContent = said;
+        announce(said);
       } catch (err) {
         box.replaceChildren(h("span", { class: "error" }, err.message));
       }

@@ -104,8 +104,10 @@ def test_delete_a_game_from_the_games_list(
     page.wait_for_selector(".confirm-delete")
     assert page.evaluate(WIDE_JS) <= 0
     tab.shot(f"tables-delete-{size[0]}")
-    page.click(".confirm-delete button.danger")
+    page.dblclick(".confirm-delete button.danger")  # a double tap deletes once, and says so
     button.wait_for(state="detached")
+    assert page.inner_text("#games-msg") == "Deleted the game of Dora, Eli."
+    assert page.locator(".confirm-delete .error").count() == 0
     ids = [g["id"] for g in api(live_server, "/api/games?limit=500")["games"]]
     assert game_id not in ids
     page.goto(f"{live_server.url}/board/{game_id}")
