@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 ARGS ?=
 
-.PHONY: run test lint typecheck pytest install install-dev bench data eval-sources model model-int8 clean
+.PHONY: run test lint typecheck pytest install install-dev bench data eval-sources loso model model-int8 clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (found %s)" % sys.version.split()[0])'
@@ -58,6 +58,12 @@ data: $(VENV)/.installed
 
 eval-sources: $(VENV)/.installed
 	$(BIN)/python -m training.eval_sources --data $(DATA) --shared $(SHARED)
+
+# Leave-one-source-out (training/loso.py): for each source in DATA, the bundled model's second
+# look fine-tuned without it, measured on all of it (LOSO_ARGS, e.g. --sources wood-stone).
+loso: $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -e '.[train]'
+	$(BIN)/python -m training.loso --extra $(DATA) --shared $(SHARED) $(LOSO_ARGS)
 
 # Train the dice reader (under two hours on two CPU cores) and export models/dice.onnx: stage 1
 # from scratch, stages 2 and 3 fine-tune the detector with more background crops (frozen batch

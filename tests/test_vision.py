@@ -70,7 +70,7 @@ def test_a_big_frame_is_halved_first_and_boxed_in_its_own_pixels(reader: DiceRea
         assert np.allclose(np.divide(d.box, 3), near.box, atol=3.0) and d.value == near.value
 
 
-@pytest.mark.parametrize("shift", ["triple", "half", "warm", "jpeg20", "turned"])
+@pytest.mark.parametrize("shift", ["triple", "third", "half", "warm", "jpeg20", "turned"])
 def test_shifted_readings_map_back_to_the_photo(reader: DiceReader, shift: str) -> None:
     from training.eval_shift import SHIFTS, TURNED, shifted_reader
 

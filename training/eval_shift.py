@@ -70,6 +70,7 @@ SHIFTS: dict[str, tuple[Callable[[Image], Image], float]] = {
     "jpeg20": (lambda im: _jpeg(im, 20), 1.0),
     "half": (lambda im: _resize(im, 0.5), 0.5),
     "triple": (lambda im: _resize(im, 3.0), 3.0),
+    "third": (lambda im: _resize(im, 4 / 3), 4 / 3),
     "turned": (lambda im: np.asarray(cv2.rotate(im, cv2.ROTATE_90_CLOCKWISE), np.uint8), 1.0),
 }
 """Name → (the shift, the scale it applies to the photo's size)."""

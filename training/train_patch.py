@@ -319,9 +319,16 @@ def main(argv: list[str] | None = None) -> int:
         help="with --init-onnx: learn only that second look's own outputs (its probabilities),"
         " not the labels; its thresholds carry over",
     )
+    ap.add_argument(
+        "--keep-thresholds",
+        action="store_true",
+        help="with --init-onnx: export that model's thresholds (a short fine-tune keeps them)",
+    )
     args = ap.parse_args(argv)
     if args.steps < 0 or (args.steps == 0 and not args.init_onnx):
         ap.error("--steps must be positive, or 0 with --init-onnx")
+    if args.keep_thresholds and not args.init_onnx:
+        ap.error("--keep-thresholds needs --init-onnx (the model whose thresholds to keep)")
     if args.distill_only and not args.init_onnx:
         ap.error("--distill-only needs --init-onnx (the second look to learn from)")
     fake_quant.check_arguments(ap, args)
@@ -406,7 +413,11 @@ def main(argv: list[str] | None = None) -> int:
             "producer": "training/train_patch.py (DiceNet + PatchNet)",
             **fake_quant.metadata(args),
             **({"distill_only": "1"} if args.distill_only else {}),
-            **(_thresholds(args.init_onnx) if args.steps == 0 or args.distill_only else {}),
+            **(
+                _thresholds(args.init_onnx)
+                if args.steps == 0 or args.distill_only or args.keep_thresholds
+                else {}
+            ),
         },
     )
     print(

@@ -1,0 +1,115 @@
+"""Leave-one-source-out (training/loso.py): sources found, patches mined per source, a fold
+without its left-out source, refusals, and a fine-tune that keeps its base's thresholds."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+HAVE_TORCH = all(importlib.util.find_spec(m) for m in ("torch", "onnx", "tqdm"))
+pytestmark = [
+    pytest.mark.filterwarnings("ignore"),
+    pytest.mark.skipif(
+        not HAVE_TORCH, reason="torch, onnx and tqdm (the train extra) not installed"
+    ),
+]
+
+
+def _source(root: Path, name: str, seeds: range, frame_box: bool) -> None:
+    """Synthetic scenes laid out as make data writes a source; a frame-box source gets one die
+    a photo labelled with the whole frame."""
+    from training.synth import render_scene
+
+    (root / name / "images").mkdir(parents=True)
+    (root / name / "labels").mkdir(parents=True)
+    for s in seeds:
+        image, truth = render_scene(s, 320, 240, n_dice=1 if frame_box else 3, die_size=(30, 40))
+        cv2.imwrite(str(root / name / "images" / f"p{s}.jpg"), image)
+        lines = []
+        for value, (x0, y0, x1, y1) in truth:
+            if frame_box:
+                lines.append(f"{value - 1} 0.5 0.5 1 1")
+            else:
+                cx, cy, w, h = (x0 + x1) / 640, (y0 + y1) / 480, (x1 - x0) / 320, (y1 - y0) / 240
+                lines.append(f"{value - 1} {cx:.5f} {cy:.5f} {w:.5f} {h:.5f}")
+        (root / name / "labels" / f"p{s}.txt").write_text("\n".join(lines) + "\n")
+
+
+def test_folds_mine_each_source_and_leave_one_out(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT))
+    from scorekeeper.vision import default_model_path
+    from training.loso import extra_sets, fold_patches, mine_extra
+
+    extra = tmp_path / "extra"
+    _source(extra, "dice-box/test-valid", range(2), frame_box=True)
+    _source(extra, "wood-stone/all", range(10, 13), frame_box=False)
+    sets = extra_sets(extra)
+    assert {k: len(v) for k, v in sets.items()} == {"dice-box": 2, "wood-stone": 3}
+    mined = tmp_path / "extra.npz"
+    mine_extra(sets, default_model_path(), mined)
+    data = np.load(mined)
+    assert set(data["source"]) == {"dice-box", "wood-stone"}
+    assert set(data["y"]) <= set(range(7)) and len(data["X"]) == len(data["y"])
+    # the labelled boxes of a normal source are patches too: every die is taught
+    assert int((data["y"][data["source"] == "wood-stone"] > 0).sum()) >= 3 * 3 * 2
+    base = tmp_path / "base.npz"
+    np.savez(
+        base,
+        X=data["X"][:2],
+        y=np.array([0, 3], np.int8),
+        src=np.array([2, 1], np.int8),
+        image=np.array(["", "a.jpg"]),
+    )
+    fold = tmp_path / "fold.npz"
+    fold_patches(base, mined, "dice-box", fold)
+    got = np.load(fold)
+    kept = int((data["source"] == "wood-stone").sum())
+    assert len(got["y"]) == 2 + kept and list(got["src"][:2]) == [2, 1]
+    assert set(got["src"][2:]) == {0}
+
+
+def test_unknown_or_missing_sources_are_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sys.path.insert(0, str(ROOT))
+    from training.loso import main
+
+    assert main(["--extra", str(tmp_path / "nowhere"), "--work", str(tmp_path / "w")]) == 2
+    assert "run make data" in capsys.readouterr().err
+    _source(tmp_path / "extra", "wood-stone/all", range(1), frame_box=False)
+    args = ["--extra", str(tmp_path / "extra"), "--work", str(tmp_path / "w")]
+    assert main([*args, "--sources", "moon"]) == 2
+    assert "no source ['moon']" in capsys.readouterr().err
+
+
+def test_a_fine_tune_keeps_its_base_thresholds(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT))
+    import onnx
+
+    from scorekeeper.vision import default_model_path
+    from training.train_patch import main as train
+
+    base = default_model_path()
+    with pytest.raises(SystemExit):
+        train(["--detector", str(base), "--keep-thresholds", "--out", str(tmp_path / "x.onnx")])
+    patches = tmp_path / "p.npz"
+    X = np.random.default_rng(0).integers(0, 255, (8, 72, 72, 3), dtype=np.uint8)
+    y = np.arange(8, dtype=np.int8) % 7
+    np.savez(patches, X=X, y=y, src=np.zeros(8, np.int8), image=np.array([""] * 8))
+    out = tmp_path / "fold.onnx"
+    assert train(["--patches", str(patches), "--detector", str(base), "--init-onnx", str(base),
+                  "--keep-thresholds", "--steps", "1", "--batch", "4", "--no-eval",
+                  "--out", str(out)]) == 0  # fmt: skip
+
+    def meta(p: Path) -> dict[str, str]:
+        return {m.key: m.value for m in onnx.load(str(p), load_external_data=False).metadata_props}
+
+    want = meta(base)
+    assert "score_threshold" in want
+    assert all(meta(out)[k] == want[k] for k in ("score_threshold", "candidate_threshold"))

@@ -1,0 +1,210 @@
+"""Leave-one-source-out figures: for each extra source, a second look trained without it.
+
+    python -m training.loso [--extra ../dice-extra] [--shared ../shared/dice-data]
+        [--base models/dice.onnx] [--steps 150] [--sources wood-stone,...] [--work build/loso]
+
+The base model (the bundled one) never saw any photo of the extra sources (``make data``), so
+each fold starts from it: its second look (the patch classifier) is fine-tuned on patches of the
+two shared sources, synthetic scenes and every extra source but the one left out, then the
+pair (the base detector, unchanged, and the fine-tuned second look, float ONNX) reads the whole
+left-out source. The detector is not retrained, so its misses stay. Printed: one Markdown table
+per left-out source (the base model in int8 as shipped and in float, the fold's model, and the
+fold's model on the source's photos enlarged by a third), then the shared held-out sets read by
+each model. Everything lands in ``--work`` (patches, fold models, ``loso.json``); a step whose
+output exists is not redone.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from multiprocessing import Pool
+from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
+
+from scorekeeper.vision import DiceReader, ReaderConfig
+from scorekeeper.vision.evaluate import (
+    figures_table,
+    labelled_folders,
+    list_labelled,
+    parse_yolo,
+    read_labelled,
+)
+from training import patch_data, train_patch
+from training.eval_shift import shifted_reader
+from training.eval_sources import DEFAULT_EXTRA
+from training.sets import DEFAULT_DATA, ROOT, VALID_FOLDERS
+
+FRAME_BOX_SOURCES = ("dice-box",)
+"""Sources whose box is the whole frame (one die a photo): only the detector's candidates, each
+labelled by the die whose box holds its centre, become patches (the frame-sized box would not)."""
+
+EXTRA_GROUP = 0
+"""The sampler group the extra sources' patches join: the real photos that are not the tray's."""
+
+
+def extra_sets(extra: Path) -> dict[str, list[tuple[Path, Path]]]:
+    """Each extra source's labelled (image, label) pairs, by source (its top folder)."""
+    out: dict[str, list[tuple[Path, Path]]] = {}
+    for folder in labelled_folders(extra):
+        out.setdefault(folder.relative_to(extra).parts[0], []).extend(list_labelled(folder))
+    return out
+
+
+def _extra_job(job: tuple[str, str, str, int, int]) -> tuple[str, str, list[tuple[Any, int]]]:
+    source, img_path, label_path, k, seed = job
+    image = cv2.imread(img_path, cv2.IMREAD_COLOR)
+    if image is None:
+        print(f"loso: {img_path}: not a readable image; skipped", file=sys.stderr)
+        return source, Path(img_path).name, []
+    h, w = image.shape[:2]
+    text = Path(label_path).read_text() if Path(label_path).exists() else ""
+    truth = parse_yolo(text, w, h)
+    image, truth = patch_data._variant(image, truth, k)
+    rng = np.random.default_rng(seed)
+    if source in FRAME_BOX_SOURCES:
+        assert patch_data._reader is not None
+        dets = patch_data._reader.candidates(image, patch_data.MINE_THRESHOLD)
+        labels = patch_data.label_candidates(dets, truth)
+        return (
+            source,
+            Path(img_path).name,
+            [(patch_data._store(image, d.box), lab) for d, lab in zip(dets, labels, strict=True)],
+        )
+    return source, Path(img_path).name, patch_data._mine(image, truth, rng)
+
+
+def mine_extra(sets: dict[str, list[tuple[Path, Path]]], detector: Path, out: Path) -> None:
+    """Save the extra sources' patches (as is and turned half round) with their source."""
+    jobs = [
+        (name, str(ip), str(lp), k, 7_000_000 + len(sets) * i + k)
+        for name, pairs in sets.items()
+        for i, (ip, lp) in enumerate(pairs)
+        for k in (0, 1)
+    ]
+    X, y, src = [], [], []
+    with Pool(2, patch_data._init, (str(detector),)) as pool:
+        for name, _, patches in pool.imap(_extra_job, jobs, chunksize=4):
+            for p, lab in patches:
+                X.append(p)
+                y.append(lab)
+                src.append(name)
+    np.savez(out, X=np.stack(X), y=np.array(y, np.int8), source=np.array(src, dtype=str))
+    for name in sets:
+        counts = np.bincount(np.array(y)[np.array(src) == name], minlength=7).tolist()
+        print(f"loso: {name} patches by label {counts}", file=sys.stderr)
+
+
+def fold_patches(base: Path, extra: Path, left_out: str, out: Path) -> None:
+    """The base patches plus every extra source's but ``left_out``'s, in the real group."""
+    b, e = np.load(base), np.load(extra)
+    keep = e["source"] != left_out
+    np.savez(
+        out,
+        X=np.concatenate([b["X"], e["X"][keep]]),
+        y=np.concatenate([b["y"], e["y"][keep]]),
+        src=np.concatenate([b["src"], np.full(int(keep.sum()), EXTRA_GROUP, np.int8)]),
+        image=np.concatenate([b["image"], np.array([""] * int(keep.sum()), dtype=str)]),
+    )
+
+
+def figures(model: Path, pairs: list[tuple[Path, Path]], shift: str = "none") -> dict[str, Any]:
+    """The reader's trusted-photo figures on labelled pairs (the confusion matrix left out)."""
+    reader = DiceReader(model, ReaderConfig(threads=2))
+    fig = read_labelled(shifted_reader(reader, shift), pairs).figures()
+    return {k: v for k, v in fig.items() if not isinstance(v, (list, dict))}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run (or resume) the folds and print the tables; returns the exit code."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--extra", type=Path, default=DEFAULT_EXTRA, help="what make data wrote")
+    ap.add_argument("--shared", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--base", type=Path, default=ROOT / "models" / "dice.onnx")
+    ap.add_argument("--work", type=Path, default=ROOT / "build" / "loso")
+    ap.add_argument("--sources", default=None, help="comma-separated sources to leave out")
+    ap.add_argument("--steps", type=int, default=150, help="second-look fine-tune steps a fold")
+    ap.add_argument("--batch", type=int, default=64)
+    ap.add_argument("--lr", type=float, default=5e-4)
+    ap.add_argument("--synth", type=int, default=800, help="synthetic scenes mined")
+    ap.add_argument("--synth-share", type=float, default=0.3)
+    args = ap.parse_args(argv)
+    if not args.extra.is_dir():
+        print(f"loso: error: {args.extra} does not exist (run make data)", file=sys.stderr)
+        return 2
+    args.work.mkdir(parents=True, exist_ok=True)
+    sets = extra_sets(args.extra)
+    wanted = args.sources.split(",") if args.sources else list(sets)
+    unknown = sorted(set(wanted) - set(sets))
+    if unknown:
+        print(
+            f"loso: error: no source {unknown}; {args.extra} holds {sorted(sets)}", file=sys.stderr
+        )
+        return 2
+    base_patches, extra_patches = args.work / "base-patches.npz", args.work / "extra-patches.npz"
+    start = time.time()
+    if not base_patches.exists():
+        patch_data.main(
+            ["--detector", str(args.base), "--data", str(args.shared), "--synth", str(args.synth),
+             "--variants", "2", "--out", str(base_patches)]
+        )  # fmt: skip
+    if not extra_patches.exists():
+        mine_extra(sets, args.base, extra_patches)
+    print(f"loso: patches ready after {(time.time() - start) / 60:.1f} min", file=sys.stderr)
+    base_float = args.work / "base-float.onnx"
+    if not base_float.exists():
+        train_patch.main(
+            ["--detector", str(args.base), "--init-onnx", str(args.base), "--steps", "0",
+             "--no-eval", "--out", str(base_float)]
+        )  # fmt: skip
+    record_path = args.work / "loso.json"
+    record: dict[str, Any] = json.loads(record_path.read_text()) if record_path.exists() else {}
+    valid = {
+        f"shared {name} {split}": list_labelled(args.shared / name, split)
+        for name, split in VALID_FOLDERS
+    }
+    for source in wanted:
+        model = args.work / f"fold-{source}.onnx"
+        if not model.exists():
+            t0 = time.time()
+            patches = args.work / f"fold-{source}-patches.npz"
+            fold_patches(base_patches, extra_patches, source, patches)
+            train_patch.main(
+                ["--patches", str(patches), "--detector", str(args.base), "--init-onnx",
+                 str(args.base), "--keep-thresholds", "--steps", str(args.steps), "--batch",
+                 str(args.batch), "--lr", str(args.lr), "--warmup", "0.1", "--synth-share",
+                 str(args.synth_share), "--data", str(args.shared), "--no-eval", "--out",
+                 str(model)]
+            )  # fmt: skip
+            patches.unlink()
+            record[f"{source} train minutes"] = round((time.time() - t0) / 60, 1)
+        if source not in record:
+            pairs = sets[source]
+            record[source] = {
+                "bundled int8": figures(args.base, pairs),
+                "bundled float": figures(base_float, pairs),
+                "fold (float)": figures(model, pairs),
+                "bundled int8, enlarged 4/3": figures(args.base, pairs, "third"),
+                "fold, enlarged 4/3": figures(model, pairs, "third"),
+                "shared": {k: figures(model, p) for k, p in valid.items()},
+            }
+            record_path.write_text(json.dumps(record, indent=1) + "\n")
+        print(f"\n### {source} left out\n", flush=True)
+        rows = {k: v for k, v in record[source].items() if k != "shared"}
+        rows |= {f"fold on {k}": v for k, v in record[source]["shared"].items()}
+        print(figures_table(rows), flush=True)
+    if "shared base" not in record:
+        record["shared base"] = {k: figures(args.base, p) for k, p in valid.items()}
+        record_path.write_text(json.dumps(record, indent=1) + "\n")
+    print("\n### shared held-out sets, bundled int8\n")
+    print(figures_table(record["shared base"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
