@@ -21,6 +21,12 @@ LAUNCH_ARGS = [
 ]
 
 
+UNSTICK_CSS = (
+    ".banner, .play .topbar, .dock { position: static !important; box-shadow: none !important; }"
+)
+"""The pages' sticky bars, laid out in the page's flow for a full-page screenshot."""
+
+
 @dataclass
 class Server:
     """A running app: its base URL and database path."""
@@ -59,7 +65,10 @@ class Tab:
         test that took it in test-artifacts/screenshots.json; return its path."""
         ARTIFACTS.mkdir(exist_ok=True)
         path = ARTIFACTS / f"{shot_name(name, self.page.viewport_size)}.png"
-        self.page.screenshot(path=str(path), full_page=full_page)
+        # a whole page in one picture: the bars that stick to the screen's edges are drawn where
+        # they stand in the page, not over whatever the last scroll left under them
+        style = UNSTICK_CSS if full_page else None
+        self.page.screenshot(path=str(path), full_page=full_page, style=style)
         _index_shot(path.name, os.environ.get("PYTEST_CURRENT_TEST", "").rsplit(" (", 1)[0])
         return path
 
