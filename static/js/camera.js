@@ -6,6 +6,7 @@ import { $, h, fill, announce, pageData } from "./dom.js";
 import { call, tokenFor } from "./api.js";
 import { die } from "./dice.js";
 import { handOf } from "./game-view.js";
+import { teachSection } from "./camera-teach.js";
 
 const panel = document.getElementById("camera-panel");
 const gameId = pageData().game_id;
@@ -15,6 +16,8 @@ const cam = {
   status: null, // GET /api/camera
   proposal: null, // the proposal shown
   dice: [], // the dice shown, as the player corrected them
+  origin: [], // for each of them, its index among the proposal's dice (-1: added by the player)
+  removed: [], // indices among the proposal's dice of those the player removed
   unsure: [], // for each of them, whether the reader was unsure (only while uncorrected)
   done: new Set(), // proposals used or dismissed
   area: null,
@@ -52,7 +55,7 @@ function build() {
   els.msg = h("span", { id: "cam-msg" });
   els.dice = h("div", { id: "cam-dice", class: "cam-dice", role: "group", "aria-label": "The camera's dice: tap one to change it" });
   els.use = h("button", { type: "button", id: "cam-use", class: "primary", onclick: useThrow }, "Use this throw");
-  els.add = h("button", { type: "button", id: "cam-add", onclick: () => { cam.dice.push(1); renderProposal(); } }, "+ die");
+  els.add = h("button", { type: "button", id: "cam-add", onclick: () => { cam.dice.push(1); cam.origin.push(-1); renderProposal(); } }, "+ die");
   els.dismiss = h("button", { type: "button", id: "cam-dismiss", onclick: dismiss }, "Dismiss");
   els.why = h("p", { class: "why", id: "cam-why" });
   els.leftover = h("p", { class: "cam-leftover", id: "cam-leftover", hidden: true },
@@ -68,10 +71,11 @@ function build() {
     h("p", { class: "muted cam-hint" }, "Tap a die to change its value; hold it (or right-click, or Delete) to remove it."),
     h("div", { class: "row" }, els.use, els.add, els.dismiss),
     els.why, els.newer);
+  els.teach = teachSection(gameId);
   fill(panel,
     h("div", { class: "cam-head" }, h("h2", {}, "Camera"), els.status,
       h("span", { class: "cam-tools" }, els.tabletBtn, els.areaBtn, els.wholeBtn)),
-    els.banner, els.none, els.light, els.view, els.waiting, els.proposal);
+    els.banner, els.none, els.light, els.view, els.waiting, els.proposal, els.teach.el);
   els.img.addEventListener("error", () => setTimeout(startStream, 2000));
 }
 
@@ -124,6 +128,7 @@ function showStatus(st) {
   els.tabletBtn.hidden = st.kind !== "tablet" || Boolean(cam.tablet);
   cam.area = st.area;
   drawArea();
+  els.teach.showFor(st);
   if (first && !noCam) startStream();
 }
 
@@ -180,6 +185,8 @@ function onReading(r) {
     const client = window.scorekeeperClient;
     cam.proposal = { ...p, shownVersion: client ? client.version : -1 };
     cam.dice = [...p.dice];
+    cam.origin = p.dice.map((_, i) => i);
+    cam.removed = [];
     announce(`The camera reads ${p.dice.join(", ")}. ${p.message}.`);
     renderProposal();
   } else if (cam.proposal && cam.proposal.id === (p && p.id)) {
@@ -287,7 +294,17 @@ function fillDice() {
 
 function removeDie(i) {
   cam.dice.splice(i, 1);
+  const [from] = cam.origin.splice(i, 1);
+  if (from >= 0) cam.removed.push(from);
   renderProposal();
+}
+
+/** The player's corrections of the proposal's dice, for the camera to keep: [[index among the
+ * proposal's dice, the value given]], 0 for a die removed (no die there). */
+function corrections(p) {
+  const out = cam.removed.map((i) => [i, 0]);
+  cam.origin.forEach((i, k) => { if (i >= 0 && cam.dice[k] !== p.dice[i]) out.push([i, cam.dice[k]]); });
+  return out;
 }
 
 function refusal(left, n) {
@@ -311,6 +328,7 @@ async function useThrow() {
   const p = cam.proposal;
   if (!p) return;
   const dice = [...cam.dice];
+  const fixes = corrections(p);
   els.use.disabled = true;
   cam.acting = true;
   try {
@@ -322,7 +340,7 @@ async function useThrow() {
   } finally {
     cam.acting = false;
   }
-  finish(p, dice);
+  finish(p, dice, fixes);
 }
 
 // The game moved on without this panel (another tablet, the dice pad, a keep, undo): the
@@ -348,11 +366,12 @@ function dismiss() {
   if (cam.proposal) finish(cam.proposal, null);
 }
 
-function finish(p, recorded) {
+function finish(p, recorded, fixes = []) {
   cam.done.add(p.id);
   cam.proposal = null;
   renderProposal();
   const body = { recorded, game: gameId };
+  if (fixes.length && recorded) body.corrections = fixes;
   call("POST", `/api/camera/proposals/${encodeURIComponent(p.id)}`, body, tokenFor(gameId)).catch(() => {});
 }
 
