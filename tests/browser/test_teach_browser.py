@@ -22,7 +22,7 @@ from browser.test_camera_browser import (  # noqa: F401
 pytestmark = pytest.mark.browser
 
 
-def taught(server: Server, crops: int, timeout: float = 5.0) -> Any:
+def taught(server: Server, crops: int, timeout: float = 15.0) -> Any:
     """The teach stats once they hold ``crops`` crops."""
     deadline = time.monotonic() + timeout
     while True:
