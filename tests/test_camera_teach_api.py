@@ -22,7 +22,7 @@ def teach_app(make_app: Callable[..., Flask], demo_dir: Path) -> Flask:  # noqa:
     return make_app(
         CAMERA_READER_FACTORY=PipReader,
         CAMERA=f"demo:{demo_dir}",
-        CAMERA_DEMO_OPTIONS={"fps": 60, "tumble_frames": 4, "still_frames": 14},
+        CAMERA_DEMO_OPTIONS={"fps": 60, "tumble_frames": 4, "still_frames": 90},
     )
 
 
@@ -151,7 +151,7 @@ def test_adapting_teaches_the_reader_when_switched_on(
     app = make_app(
         CAMERA_READER_FACTORY=TeachableReader,
         CAMERA=f"demo:{demo_dir}",
-        CAMERA_DEMO_OPTIONS={"fps": 60, "tumble_frames": 4, "still_frames": 14},
+        CAMERA_DEMO_OPTIONS={"fps": 60, "tumble_frames": 4, "still_frames": 90},
         CAMERA_TEACH_ADAPT=True,
     )
     client = app.test_client()
