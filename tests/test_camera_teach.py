@@ -194,3 +194,27 @@ def test_cli_bad_input_exits_2_with_words(
         main(["camera-teach", "--list", "--clear"])
     assert exc.value.code == 2
     assert "not allowed with" in capsys.readouterr().err
+
+
+def test_the_simulation_prints_taught_against_untaught(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from test_vision_cli import yolo_folder
+
+    from training.eval_teach import main as eval_teach
+
+    yolo_folder(tmp_path / "data" / "scenes" / "all")
+    assert eval_teach(["--data", str(tmp_path / "data"), "--k", "1,3", "--draws", "2"]) == 0
+    lines = capsys.readouterr().out.splitlines()[2:]
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in lines]
+    assert [(r[1], r[3]) for r in rows[:4]] == [
+        ("1", "untaught"),
+        ("1", "prototypes"),
+        ("1", "prototypes, no marks"),
+        ("1", "marks only"),
+    ]
+    untaught = [float(x) for x in rows[0][4:8]]
+    assert untaught[2] == 1.0  # the sample scenes read right untaught: value accuracy 1
+    assert all(0.0 <= float(x) <= 1.0 for r in rows for x in r[4:])
+    assert eval_teach(["--data", str(tmp_path / "nowhere")]) == 2
+    assert "eval_teach: error:" in capsys.readouterr().err
