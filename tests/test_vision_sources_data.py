@@ -1,8 +1,8 @@
 """The bundled model on real photos from sources it never trained on (``make data``).
 
 Needs the folders ``make data`` writes (``$SCOREKEEPER_EXTRA_DATA``, default ``../dice-extra``);
-skipped when they are absent. The bounds are the figures of models/MODEL_CARD.md ("First: on
-photos from sources it never saw") with a small margin, so a model that reads other tables
+skipped when they are absent. The bounds are the figures of models/MODEL_CARD.md ("The bundled
+file on photos from sources it never saw") with a small margin, so a model that reads other tables
 worse fails here; a model trained to read them better moves the bounds up.
 """
 
