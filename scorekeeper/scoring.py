@@ -450,6 +450,11 @@ def throw_outcome(
     return Outcome.FARKLE_BONUS if bonus else Outcome.FARKLE
 
 
+def all_dice_word(n: int) -> str:
+    """``six`` or ``five``: how a table's whole hand of dice is said (``throw all six again``)."""
+    return {5: "five", 6: "six"}.get(n, str(n))
+
+
 def is_reroll_pair(counts: Counts, rules: Rules, tripled: Iterable[int] = ()) -> bool:
     """Whether a throw is a pair of the last two dice that scores nothing, which
     ``reroll_last_pair`` throws again once instead of farkling (``tripled``: the turn's faces

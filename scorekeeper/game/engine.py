@@ -48,7 +48,7 @@ from scorekeeper.game.refusals import (
     turn_refusal,
 )
 from scorekeeper.game.state import PassedDice, Player, Stats, Turn
-from scorekeeper.game.view import all_dice_word, dice_word, state_json
+from scorekeeper.game.view import dice_word, state_json
 from scorekeeper.game.view import points_text as _n
 from scorekeeper.rules import Rules
 from scorekeeper.scoring import (
@@ -56,6 +56,7 @@ from scorekeeper.scoring import (
     Keep,
     Outcome,
     ScoreTable,
+    all_dice_word,
     is_reroll_pair,
     kept_as_triples,
     table_for,

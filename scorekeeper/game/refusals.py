@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import Literal
 
 from scorekeeper.game.state import Player, Turn
-from scorekeeper.game.view import all_dice_word, dice_word
+from scorekeeper.game.view import dice_word
 from scorekeeper.game.view import points_text as _n
 from scorekeeper.rules import Rules
+from scorekeeper.scoring import all_dice_word
 
 Tense = Literal["turn", "keep", "quick"]
 

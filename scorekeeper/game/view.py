@@ -79,11 +79,6 @@ def dice_word(n: int) -> str:
     return "1 die" if n == 1 else f"{n} dice"
 
 
-def all_dice_word(n: int) -> str:
-    """``six`` or ``five``: how a table's whole hand of dice is said (``throw all six again``)."""
-    return {5: "five", 6: "six"}.get(n, str(n))
-
-
 def turn_result(turn: dict[str, Any]) -> str:
     """A finished turn's result in the one wording the history, the board, the CSV and the JSON
     export share: ``banked 350``, ``farkle, 150 lost``, ``farkle, 150 lost, third in a row:

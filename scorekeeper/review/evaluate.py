@@ -24,6 +24,7 @@ from typing import Any
 
 from scorekeeper.errors import ScorekeeperError
 from scorekeeper.game import Game, effective_actions
+from scorekeeper.game.view import dice_word
 from scorekeeper.review.model import (
     Decision,
     GameReview,
@@ -34,7 +35,7 @@ from scorekeeper.review.model import (
     accuracy,
     grade,
 )
-from scorekeeper.scoring import Dice, has_farkle_bonus, is_six_ones, is_toxic
+from scorekeeper.scoring import Dice, all_dice_word, has_farkle_bonus, is_six_ones, is_toxic
 from scorekeeper.strategy import Policy, game_context
 from scorekeeper.strategy.advice import not_modelled
 from scorekeeper.strategy.model import UNIT
@@ -179,9 +180,9 @@ class _Turn:
             self.points_table.roll(units, offer.dice, self.pk),
             self.points_table.roll(0, self.rules.dice, self.pk),
         )
-        dice = f"{offer.dice} {'die' if offer.dice == 1 else 'dice'}"
+        dice = dice_word(offer.dice)
         take_words = f"take over {offer.player}'s {offer.total} with {dice}"
-        every = {5: "five", 6: "six"}[self.rules.dice]
+        every = all_dice_word(self.rules.dice)
         fresh_words = f"throw {every} fresh dice"
         taken = (
             f"took over {offer.player}'s {offer.total} with {dice}"

@@ -21,6 +21,7 @@ from typing import Any, Literal
 
 from scorekeeper.errors import StrategyError
 from scorekeeper.rules import Rules
+from scorekeeper.scoring import all_dice_word
 from scorekeeper.strategy.advice import DEFEND_NOTE, MAX_TOTAL, ValueKind, game_context
 from scorekeeper.strategy.model import UNIT
 from scorekeeper.strategy.policy import Policy, policy_for
@@ -110,7 +111,7 @@ def advise_pass(
     table, k = pol.table(on_board, ctx, streak)
     take = table.roll(passed_total // UNIT, passed_dice, k)
     fresh = table.roll(0, rules.dice, k)
-    every = {5: "five", 6: "six"}[rules.dice]
+    every = all_dice_word(rules.dice)
     kind: ValueKind = "win_probability" if beat is not None else "expected_points"
     best: Choice = "take_over" if take > fresh + 1e-9 else "fresh"
     if kind == "win_probability":

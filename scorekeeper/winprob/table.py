@@ -22,7 +22,7 @@ import numpy as np
 from scorekeeper.cache import LRU, load_npz, save_npz
 from scorekeeper.errors import PositionError
 from scorekeeper.rules import Rules
-from scorekeeper.scoring import Dice, table_for
+from scorekeeper.scoring import Dice, all_dice_word, table_for
 from scorekeeper.strategy.model import UNIT
 from scorekeeper.winprob.handicap import handicap_positions, handicap_turn, start_chances
 from scorekeeper.winprob.model import MUST_ROLL, FloatArray, threshold
@@ -403,7 +403,7 @@ class WinTable:
             )
         if turn == 0 and dice != most:
             raise PositionError(
-                f"a turn starts with {'five' if most == 5 else 'six'} dice: dice_left must be"
+                f"a turn starts with {all_dice_word(most)} dice: dice_left must be"
                 f" {most} at turn total 0"
             )
         if my >= target:
