@@ -491,16 +491,19 @@ def _outcomes(n: int) -> list[tuple[Counts, int]]:
     return [(c, multinomial(c)) for c in _all_counts(n) if sum(c) == n]
 
 
-def farkle_probability(n: int, rules: Rules, tripled: Iterable[int] = ()) -> Fraction:
+def farkle_probability(
+    n: int, rules: Rules, tripled: Iterable[int] = (), *, rethrow: bool = False
+) -> Fraction:
     """The exact chance that a throw of ``n`` dice has no legal keep (under
-    ``reroll_last_pair``, after the one throw again of a non-scoring pair of two dice;
-    ``tripled``: the turn's faces kept as triples, under ``triple_addon``).
+    ``reroll_last_pair``, after the one throw again of a non-scoring pair of two dice, unless
+    ``rethrow``: this throw is that throw again; ``tripled``: the turn's faces kept as
+    triples, under ``triple_addon``).
 
     :raises DiceError: when ``n`` is not 1 to 6.
     """
     table = table_for(rules, tripled)
     bad = Fraction(sum(w for c, w in throw_outcomes(n) if not table.keeps(c)), 6**n)
-    if n == 2 and rules.reroll_last_pair:  # a pair is thrown again, once
+    if n == 2 and rules.reroll_last_pair and not rethrow:  # a pair is thrown again, once
         again = reroll_pair_probability(rules, tripled)
         return bad - again + again * bad
     return bad

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, Protocol
 
 from scorekeeper.game.standings import standings
@@ -63,10 +62,13 @@ class GameView(Protocol):
 
 
 @functools.lru_cache(maxsize=256)
-def farkle_chance(dice: int, rules: Rules, tripled: tuple[int, ...] = ()) -> float:
-    """The chance that throwing ``dice`` dice farkles (cached per rules value and the turn's
-    faces kept as triples, which matter under ``triple_addon``)."""
-    return float(farkle_probability(dice, rules, tripled))
+def farkle_chance(
+    dice: int, rules: Rules, tripled: tuple[int, ...] = (), rethrow: bool = False
+) -> float:
+    """The chance that throwing ``dice`` dice farkles (cached per rules value, the turn's
+    faces kept as triples, which matter under ``triple_addon``, and whether this is a pair's
+    one throw again under ``reroll_last_pair``)."""
+    return float(farkle_probability(dice, rules, tripled, rethrow=rethrow))
 
 
 def points_text(points: int) -> str:
@@ -216,13 +218,7 @@ def state_json(game: GameView) -> dict[str, Any]:
             "can_bank": refusal is None,
             "bank_refusal": refusal,
             "opening_needed": (max(0, opening - t.total) if opening and not p.on_board else None),
-            "farkle_chance": farkle_chance(
-                t.dice_left,
-                replace(game.scoring_rules, reroll_last_pair=False)
-                if t.reroll
-                else game.scoring_rules,
-                t.tripled,
-            ),
+            "farkle_chance": farkle_chance(t.dice_left, game.scoring_rules, t.tripled, t.reroll),
             "advice": None,
             "bank_warning": None if refusal else game.bank_warning(t.total),
             "keep_then_bank": keep_then_bank,
