@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 ARGS ?=
 
-.PHONY: run test lint typecheck pytest install install-dev bench data eval-sources loso model model-int8 clean
+.PHONY: run test lint typecheck pytest install install-dev bench data eval-sources loso model model-int8 render clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (found %s)" % sys.version.split()[0])'
@@ -114,6 +114,27 @@ model-int8: $(VENV)/.installed
 		--keep /patch/Sub --keep /patch/Mul --keep /patch/features/features.0/ \
 		--out models/dice.onnx
 	$(BIN)/python -m training.train --eval-only models/dice.onnx
+
+# Physically rendered dice (training/render.py: Blender's Cycles on the CPU through bpy, which
+# needs Python 3.11 and its own environment, .venv-render, kept apart from .venv and CI):
+# RENDER_COUNT seeded scenes into RENDER_OUT, outside the repo, in make data's layout, at the
+# lowest CPU priority on one thread. Resume with RENDER_ARGS='--start N'.
+RENDER_PYTHON ?= python3.11
+RENDER_VENV ?= .venv-render
+RENDER_OUT ?= ../rendered-dice
+RENDER_COUNT ?= 300
+RENDER_SEED ?= 0
+RENDER_ARGS ?=
+BPY_VERSION ?= 4.5.15
+$(RENDER_VENV)/.installed:
+	$(RENDER_PYTHON) -m venv $(RENDER_VENV)
+	$(RENDER_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(RENDER_VENV)/bin/python -m pip install --quiet bpy==$(BPY_VERSION)
+	@touch $@
+
+render: $(RENDER_VENV)/.installed
+	nice -n 19 $(RENDER_VENV)/bin/python -m training.render --out $(RENDER_OUT) \
+		--count $(RENDER_COUNT) --seed $(RENDER_SEED) --threads 1 $(RENDER_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info

@@ -1,0 +1,102 @@
+"""A contact sheet of labelled photos: each image with its YOLO boxes and values drawn on it.
+
+    python -m training.render_sheet FOLDER [--out /tmp/sheet.png] [--count 12] [--columns 4]
+
+FOLDER holds ``images/`` and ``labels/`` (YOLO lines, class = value - 1), as ``make render`` and
+``make data`` write them: how the labels of rendered dice are checked by eye.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+__all__ = ["draw_labels", "main", "read_yolo", "sheet"]
+
+
+def read_yolo(path: Path) -> list[tuple[int, float, float, float, float]]:
+    """A YOLO label file's lines as (class, xc, yc, w, h); a malformed line raises ValueError."""
+    rows = []
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        parts = line.split()
+        if len(parts) != 5:
+            raise ValueError(f"{path}:{number}: expected 'CLASS XC YC W H', got {line!r}")
+        rows.append((int(parts[0]), *(float(p) for p in parts[1:])))
+    return rows  # type: ignore[return-value]
+
+
+def draw_labels(
+    image: np.ndarray, labels: list[tuple[int, float, float, float, float]]
+) -> np.ndarray:
+    """A copy of the image with each labelled box and its value (class + 1) drawn on it."""
+    out = image.copy()
+    h, w = out.shape[:2]
+    for cls, xc, yc, bw, bh in labels:
+        x0, y0 = round((xc - bw / 2) * w), round((yc - bh / 2) * h)
+        x1, y1 = round((xc + bw / 2) * w), round((yc + bh / 2) * h)
+        cv2.rectangle(out, (x0, y0), (x1, y1), (0, 255, 0), 1)
+        label = str(cls + 1)
+        org = (x0, max(12, y0 - 3))
+        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 3, cv2.LINE_AA)
+        cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 255, 0), 1, cv2.LINE_AA)
+    return out
+
+
+def sheet(folder: Path, count: int, columns: int, start: int = 0) -> np.ndarray:
+    """The first ``count`` images of ``folder`` from ``start``, labelled and tiled."""
+    images = sorted((folder / "images").glob("*.jpg"))[start : start + count]
+    if not images:
+        raise ValueError(f"no images/*.jpg in {folder}")
+    tiles = []
+    for path in images:
+        img = cv2.imread(str(path))
+        if img is None:
+            raise ValueError(f"{path} does not decode")
+        label = folder / "labels" / f"{path.stem}.txt"
+        tile = draw_labels(img, read_yolo(label) if label.exists() else [])
+        cv2.putText(
+            tile,
+            path.stem,
+            (4, tile.shape[0] - 6),
+            cv2.FONT_HERSHEY_SIMPLEX,
+            0.4,
+            (255, 255, 255),
+            1,
+            cv2.LINE_AA,
+        )
+        tiles.append(tile)
+    th, tw = tiles[0].shape[:2]
+    tiles = [cv2.resize(t, (tw, th)) for t in tiles]
+    columns = min(columns, len(tiles))
+    while len(tiles) % columns:
+        tiles.append(np.zeros_like(tiles[0]))
+    rows = [np.hstack(tiles[i : i + columns]) for i in range(0, len(tiles), columns)]
+    return np.vstack(rows)
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the contact sheet."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("folder", type=Path)
+    ap.add_argument("--out", type=Path, default=Path("/tmp/render-sheet.png"))
+    ap.add_argument("--count", type=int, default=12)
+    ap.add_argument("--columns", type=int, default=4)
+    ap.add_argument("--start", type=int, default=0)
+    args = ap.parse_args(argv)
+    try:
+        img = sheet(args.folder, args.count, max(1, args.columns), args.start)
+    except ValueError as err:
+        print(f"error: {err}")
+        return 2
+    cv2.imwrite(str(args.out), img)
+    print(f"wrote {args.out} ({img.shape[1]}×{img.shape[0]})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
