@@ -113,3 +113,33 @@ def test_a_fine_tune_keeps_its_base_thresholds(tmp_path: Path) -> None:
     want = meta(base)
     assert "score_threshold" in want
     assert all(meta(out)[k] == want[k] for k in ("score_threshold", "candidate_threshold"))
+
+
+def test_the_detector_trains_on_every_extra_source_but_the_left_out_one(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sys.path.insert(0, str(ROOT))
+    from training.train import extra_groups
+    from training.train import main as train
+
+    extra = tmp_path / "extra"
+    _source(extra, "dice-box/test-valid", range(2), frame_box=True)
+    _source(extra, "wood-stone/all", range(10, 13), frame_box=False)
+    _source(extra, "catan-table/test-valid", range(20, 22), frame_box=False)
+    sizes = [len(g) for g in extra_groups(extra, set())]
+    assert sizes == [2, 3]  # catan-table, wood-stone; dice-box's frame boxes teach no detector
+    groups = extra_groups(extra, {"wood-stone"})
+    assert [len(g) for g in groups] == [2] and all(len(s.centres) == 3 for s in groups[0])
+    with pytest.raises(ValueError, match=r"no such source; .* holds \['catan-table'"):
+        extra_groups(extra, {"moon"})
+    out = tmp_path / "det.onnx"
+    base = ["--steps", "1", "--batch", "2", "--workers", "0", "--no-eval", "--out", str(out)]
+    with pytest.raises(SystemExit) as exit_:
+        train([*base, "--extra-data", str(extra), "--leave-out", "moon"])
+    assert exit_.value.code == 2 and "no such source" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exit_:
+        train([*base, "--leave-out", "wood-stone"])
+    assert exit_.value.code == 2 and "needs --extra-data" in capsys.readouterr().err
+    args = [*base, "--data", str(tmp_path / "none"), "--extra-data", str(extra)]
+    assert train([*args, "--leave-out", "catan-table"]) == 0 and out.exists()
+    assert "real training images: 3" in capsys.readouterr().err

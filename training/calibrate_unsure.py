@@ -2,7 +2,7 @@
 model never trained on, and a choice of them made on the other sources only.
 
     python -m training.calibrate_unsure [--data ../dice-extra] [--scores 0.3,0.5,0.7]
-        [--cuts 0.7,0.8,0.9,0.95] [--budget 0.2] [--model PATH]
+        [--cuts 0.7,0.8,0.9,0.95] [--budget 0.2] [--model PATH | --folds build/loso-det]
 
 The reader reports a candidate as a die when its face probabilities sum to at least the
 **score threshold** (the model's: 0.7), and marks it unsure ("5?") below the **unsure cut**
@@ -14,6 +14,10 @@ marked unsure; then, for each source, the pair chosen **on the other sources** (
 photos with an unflagged mistake on average there, among the pairs that mark at most
 ``--budget`` more of the readings unsure than the model's own pair does, on each of them) and
 what that pair gives on the left-out source. It only reads; it changes nothing.
+
+With ``--folds DIR`` (``training.loso``'s work folder) each source is read by its own fold model
+``DIR/fold-SOURCE.onnx``, which never saw it: every figure is then a left-out one, and each
+source's pair is chosen on the other folds' left-out readings.
 """
 
 from __future__ import annotations
@@ -93,20 +97,35 @@ def main(argv: list[str] | None = None) -> int:
         help="most extra share of readings marked unsure, over the model's own pair",
     )
     p.add_argument("--model", type=Path, default=None, help="ONNX model (default the bundled)")
+    p.add_argument(
+        "--folds",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="read each source with DIR/fold-SOURCE.onnx (training.loso's folds) instead",
+    )
     p.add_argument("--json", type=Path, metavar="OUT.json", help="also write the grid")
     args = p.parse_args(argv)
+    if args.folds and args.model:
+        p.error("--folds and --model: give one")
     folders = labelled_folders(args.data)
     names = [f.relative_to(args.data).as_posix() for f in folders]
+    models = {n: args.model or default_model_path() for n in names}
+    if args.folds:
+        models = {n: args.folds / f"fold-{n.split('/')[0]}.onnx" for n in names}
+        missing = sorted(str(m) for m in models.values() if not m.exists())
+        if missing:
+            print(f"calibrate_unsure: error: no fold model {missing}", file=sys.stderr)
+            return 2
     grid: Grid = {}
-    model_score = DiceReader(args.model or default_model_path()).score_threshold
+    model_score = DiceReader(models[names[0]]).score_threshold
     default = (model_score, UNSURE_BELOW)
     scores = sorted(set(args.scores) | {model_score})
     cuts = sorted(set(args.cuts) | {UNSURE_BELOW})
     for score in scores:
         config = ReaderConfig(score_threshold=score, threads=1)
-        reader = DiceReader(args.model or default_model_path(), config)
         for name, folder in zip(names, folders, strict=True):
-            photos = read_source(reader, folder)
+            photos = read_source(DiceReader(models[name], config), folder)
             for cut in cuts:
                 if cut >= score:
                     grid.setdefault((score, cut), {})[name] = figures(photos, cut)

@@ -1,13 +1,16 @@
 """Leave-one-source-out figures: for each extra source, a second look trained without it.
 
     python -m training.loso [--extra ../dice-extra] [--shared ../shared/dice-data]
-        [--base models/dice.onnx] [--steps 150] [--sources wood-stone,...] [--work build/loso]
+        [--base models/dice.onnx] [--steps 150] [--det-steps 0] [--sources wood-stone,...]
+        [--work build/loso]
 
 The base model (the bundled one) never saw any photo of the extra sources (``make data``), so
 each fold starts from it: its second look (the patch classifier) is fine-tuned on patches of the
 two shared sources, synthetic scenes and every extra source but the one left out, then the
 pair (the base detector, unchanged, and the fine-tuned second look, float ONNX) reads the whole
-left-out source. The detector is not retrained, so its misses stay. Printed: one Markdown table
+left-out source. With ``--det-steps N`` the fold's detector is fine-tuned first, N steps from the
+base's, on the same photos but ``dice-box``'s (whose box is the whole frame), and the second look
+pairs with it; otherwise the base detector stays, and so do its misses. Printed: one Markdown table
 per left-out source (the base model in int8 as shipped and in float, the fold's model, and the
 fold's model on the source's photos enlarged by a third), then the shared held-out sets read by
 each model. Everything lands in ``--work`` (patches, fold models, ``loso.json``); a step whose
@@ -35,14 +38,14 @@ from scorekeeper.vision.evaluate import (
     parse_yolo,
     read_labelled,
 )
-from training import patch_data, train_patch
+from training import patch_data, train, train_patch
 from training.eval_shift import shifted_reader
 from training.eval_sources import DEFAULT_EXTRA
 from training.sets import DEFAULT_DATA, ROOT, VALID_FOLDERS
+from training.train import FRAME_BOX_SOURCES
 
-FRAME_BOX_SOURCES = ("dice-box",)
-"""Sources whose box is the whole frame (one die a photo): only the detector's candidates, each
-labelled by the die whose box holds its centre, become patches (the frame-sized box would not)."""
+# FRAME_BOX_SOURCES (whose box is the whole frame, one die a photo): only the detector's
+# candidates, each labelled by the die whose box holds its centre, become patches.
 
 EXTRA_GROUP = 0
 """The sampler group the extra sources' patches join: the real photos that are not the tray's."""
@@ -131,6 +134,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--steps", type=int, default=150, help="second-look fine-tune steps a fold")
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--lr", type=float, default=5e-4)
+    ap.add_argument(
+        "--det-steps",
+        type=int,
+        default=0,
+        help="also fine-tune the detector this many steps a fold (0: keep the base detector)",
+    )
+    ap.add_argument("--det-lr", type=float, default=5e-4)
     ap.add_argument("--synth", type=int, default=800, help="synthetic scenes mined")
     ap.add_argument("--synth-share", type=float, default=0.3)
     args = ap.parse_args(argv)
@@ -174,8 +184,17 @@ def main(argv: list[str] | None = None) -> int:
             t0 = time.time()
             patches = args.work / f"fold-{source}-patches.npz"
             fold_patches(base_patches, extra_patches, source, patches)
+            detector = args.base
+            if args.det_steps:
+                detector = args.work / f"fold-{source}-detector.onnx"
+                train.main(
+                    ["--init-onnx", str(args.base), "--data", str(args.shared), "--extra-data",
+                     str(args.extra), "--leave-out", source, "--steps", str(args.det_steps),
+                     "--lr", str(args.det_lr), "--focus", "0.6", "--seed", "3", "--no-eval",
+                     "--out", str(detector)]
+                )  # fmt: skip
             train_patch.main(
-                ["--patches", str(patches), "--detector", str(args.base), "--init-onnx",
+                ["--patches", str(patches), "--detector", str(detector), "--init-onnx",
                  str(args.base), "--keep-thresholds", "--steps", str(args.steps), "--batch",
                  str(args.batch), "--lr", str(args.lr), "--warmup", "0.1", "--synth-share",
                  str(args.synth_share), "--data", str(args.shared), "--no-eval", "--out",

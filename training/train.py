@@ -24,7 +24,7 @@ import torch.nn.functional as F
 from torch.utils.data import DataLoader, Dataset
 from tqdm import tqdm
 
-from scorekeeper.vision.evaluate import Tally
+from scorekeeper.vision.evaluate import Tally, labelled_folders
 from training import fake_quant
 from training.data import CROP, STRIDE, Sample, augment, load_folder, synth_sample, targets
 from training.model import DiceNet, Exported
@@ -68,6 +68,32 @@ class Mixed(Dataset):
         out = {k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in t.items()}
         out["image"] = torch.from_numpy(img[None].astype(np.float32))
         return out
+
+
+FRAME_BOX_SOURCES = ("dice-box",)
+"""Extra sources whose only box is the whole frame (one die a photo): no use to the detector."""
+
+
+def extra_groups(extra: Path, leave_out: set[str], limit: int | None = None) -> list[list[Sample]]:
+    """Each extra source's labelled photos (``make data``'s layout) as one group of Samples,
+    but the sources in ``leave_out`` and those in FRAME_BOX_SOURCES.
+
+    :raises ValueError: when ``leave_out`` names a source ``extra`` does not hold.
+    """
+    folders: dict[str, list[Path]] = {}
+    for folder in labelled_folders(extra):
+        folders.setdefault(folder.relative_to(extra).parts[0], []).append(folder)
+    unknown = sorted(leave_out - set(folders))
+    if unknown:
+        raise ValueError(f"--leave-out {unknown}: no such source; {extra} holds {sorted(folders)}")
+    groups = []
+    for source, paths in sorted(folders.items()):
+        if source in leave_out or source in FRAME_BOX_SOURCES:
+            continue
+        group = [s for f in paths for s in load_folder(f, "all", limit)]
+        print(f"extra source {source}: {len(group)} photos", file=sys.stderr)
+        groups.append(group)
+    return groups
 
 
 def focal_loss(logits: torch.Tensor, gt: torch.Tensor, ignore: torch.Tensor) -> torch.Tensor:
@@ -359,6 +385,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--overexpose", type=float, default=0.0, help="share of crops blown out (default 0)"
     )
+    ap.add_argument(
+        "--extra-data",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="also train on every source make data wrote to DIR (each its own group), but those"
+        " --leave-out names and those whose box is the whole frame",
+    )
+    ap.add_argument(
+        "--leave-out",
+        action="append",
+        default=[],
+        metavar="SOURCE",
+        help="with --extra-data: a source (top folder) never trained on; repeatable",
+    )
     fake_quant.add_arguments(ap, "stem")
     ap.add_argument(
         "--distill-only",
@@ -369,6 +410,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.distill_only and not args.teacher:
         ap.error("--distill-only needs --teacher")
     fake_quant.check_arguments(ap, args)
+    if args.leave_out and args.extra_data is None:
+        ap.error("--leave-out needs --extra-data")
     if args.eval_only:
         print(json.dumps(evaluate(args.eval_only, args.data, args.limit), indent=1))
         return 0
@@ -381,6 +424,11 @@ def main(argv: list[str] | None = None) -> int:
     for folder, split in TRAIN_FOLDERS:
         if (args.data / folder).is_dir():
             real.append(load_folder(args.data / folder, split, args.limit))
+    if args.extra_data is not None:
+        try:
+            real += extra_groups(args.extra_data, set(args.leave_out), args.limit)
+        except ValueError as e:  # ImageError too: no labelled folder there
+            ap.error(str(e))
     n_real = sum(len(g) for g in real)
     print(f"real training images: {n_real} from {args.data}", file=sys.stderr)
     ds = Mixed(
