@@ -143,3 +143,29 @@ def test_the_detector_trains_on_every_extra_source_but_the_left_out_one(
     args = [*base, "--data", str(tmp_path / "none"), "--extra-data", str(extra)]
     assert train([*args, "--leave-out", "catan-table"]) == 0 and out.exists()
     assert "real training images: 3" in capsys.readouterr().err
+
+
+def test_a_final_model_trains_on_every_source(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT))
+    import onnx
+
+    from scorekeeper.vision import DiceReader
+    from training.loso import main
+
+    extra = tmp_path / "extra"
+    _source(extra, "wood-stone/all", range(10, 12), frame_box=False)
+    _source(extra, "catan-table/test-valid", range(20, 22), frame_box=False)
+    work, out = tmp_path / "work", tmp_path / "final.onnx"
+    args = ["--extra", str(extra), "--shared", str(tmp_path / "none"), "--work", str(work)]
+    small = ["--synth", "2", "--steps", "1", "--batch", "4", "--det-steps", "1"]
+    assert main([*args, *small, "--final", str(out)]) == 0
+    patches = np.load(out.with_suffix(".patches.npz"))
+    extra_patches = np.load(work / "extra-patches.npz")
+    assert len(patches["y"]) == len(np.load(work / "base-patches.npz")["y"]) + len(
+        extra_patches["y"]
+    )  # nothing left out
+    assert set(extra_patches["source"]) == {"wood-stone", "catan-table"}
+    meta = {p.key: p.value for p in onnx.load(str(out)).metadata_props}
+    assert meta.get("score_threshold") == "0.7"  # the base's, kept
+    assert DiceReader(out).two_stage
+    assert (tmp_path / "final-detector.onnx").exists()

@@ -116,6 +116,32 @@ def fold_patches(base: Path, extra: Path, left_out: str, out: Path) -> None:
     )
 
 
+def fit(args: argparse.Namespace, left_out: str | None, base: Path, extra: Path, out: Path) -> None:
+    """Fine-tune ``args.base`` on every source but ``left_out`` (None: every source) into
+    ``out``: its detector ``args.det_steps`` steps (when not 0), then its second look. The
+    patches it trained on stay beside ``out`` (``OUT.patches.npz``) for a final model's int8
+    step, a fold's are removed."""
+    patches = out.with_suffix(".patches.npz")
+    fold_patches(base, extra, left_out or "", patches)
+    detector = args.base
+    if args.det_steps:
+        detector = out.with_name(out.stem + "-detector.onnx")
+        leave = ["--leave-out", left_out] if left_out else []
+        train.main(
+            ["--init-onnx", str(args.base), "--data", str(args.shared), "--extra-data",
+             str(args.extra), *leave, "--steps", str(args.det_steps), "--lr", str(args.det_lr),
+             "--focus", "0.6", "--seed", "3", "--no-eval", "--out", str(detector)]
+        )  # fmt: skip
+    train_patch.main(
+        ["--patches", str(patches), "--detector", str(detector), "--init-onnx", str(args.base),
+         "--keep-thresholds", "--steps", str(args.steps), "--batch", str(args.batch), "--lr",
+         str(args.lr), "--warmup", "0.1", "--synth-share", str(args.synth_share), "--data",
+         str(args.shared), "--no-eval", "--out", str(out)]
+    )  # fmt: skip
+    if left_out:
+        patches.unlink()
+
+
 def figures(model: Path, pairs: list[tuple[Path, Path]], shift: str = "none") -> dict[str, Any]:
     """The reader's trusted-photo figures on labelled pairs (the confusion matrix left out)."""
     reader = DiceReader(model, ReaderConfig(threads=2))
@@ -141,6 +167,13 @@ def main(argv: list[str] | None = None) -> int:
         help="also fine-tune the detector this many steps a fold (0: keep the base detector)",
     )
     ap.add_argument("--det-lr", type=float, default=5e-4)
+    ap.add_argument(
+        "--final",
+        type=Path,
+        default=None,
+        metavar="OUT.onnx",
+        help="no folds: train the same way on every source into OUT.onnx (float)",
+    )
     ap.add_argument("--synth", type=int, default=800, help="synthetic scenes mined")
     ap.add_argument("--synth-share", type=float, default=0.3)
     args = ap.parse_args(argv)
@@ -172,6 +205,10 @@ def main(argv: list[str] | None = None) -> int:
             ["--detector", str(args.base), "--init-onnx", str(args.base), "--steps", "0",
              "--no-eval", "--out", str(base_float)]
         )  # fmt: skip
+    if args.final:
+        fit(args, None, base_patches, extra_patches, args.final)
+        print(f"loso: {args.final}: trained on every source", file=sys.stderr)
+        return 0
     record_path = args.work / "loso.json"
     record: dict[str, Any] = json.loads(record_path.read_text()) if record_path.exists() else {}
     valid = {
@@ -182,25 +219,7 @@ def main(argv: list[str] | None = None) -> int:
         model = args.work / f"fold-{source}.onnx"
         if not model.exists():
             t0 = time.time()
-            patches = args.work / f"fold-{source}-patches.npz"
-            fold_patches(base_patches, extra_patches, source, patches)
-            detector = args.base
-            if args.det_steps:
-                detector = args.work / f"fold-{source}-detector.onnx"
-                train.main(
-                    ["--init-onnx", str(args.base), "--data", str(args.shared), "--extra-data",
-                     str(args.extra), "--leave-out", source, "--steps", str(args.det_steps),
-                     "--lr", str(args.det_lr), "--focus", "0.6", "--seed", "3", "--no-eval",
-                     "--out", str(detector)]
-                )  # fmt: skip
-            train_patch.main(
-                ["--patches", str(patches), "--detector", str(detector), "--init-onnx",
-                 str(args.base), "--keep-thresholds", "--steps", str(args.steps), "--batch",
-                 str(args.batch), "--lr", str(args.lr), "--warmup", "0.1", "--synth-share",
-                 str(args.synth_share), "--data", str(args.shared), "--no-eval", "--out",
-                 str(model)]
-            )  # fmt: skip
-            patches.unlink()
+            fit(args, source, base_patches, extra_patches, model)
             record[f"{source} train minutes"] = round((time.time() - t0) / 60, 1)
         if source not in record:
             pairs = sets[source]
