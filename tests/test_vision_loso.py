@@ -67,7 +67,7 @@ def test_folds_mine_each_source_and_leave_one_out(tmp_path: Path) -> None:
         image=np.array(["", "a.jpg"]),
     )
     fold = tmp_path / "fold.npz"
-    fold_patches(base, mined, "dice-box", fold)
+    fold_patches(base, [mined], "dice-box", fold)
     got = np.load(fold)
     kept = int((data["source"] == "wood-stone").sum())
     assert len(got["y"]) == 2 + kept and list(got["src"][:2]) == [2, 1]
@@ -126,12 +126,12 @@ def test_the_detector_trains_on_every_extra_source_but_the_left_out_one(
     _source(extra, "dice-box/test-valid", range(2), frame_box=True)
     _source(extra, "wood-stone/all", range(10, 13), frame_box=False)
     _source(extra, "catan-table/test-valid", range(20, 22), frame_box=False)
-    sizes = [len(g) for g in extra_groups(extra, set())]
+    sizes = [len(g) for g in extra_groups([extra], set())]
     assert sizes == [2, 3]  # catan-table, wood-stone; dice-box's frame boxes teach no detector
-    groups = extra_groups(extra, {"wood-stone"})
+    groups = extra_groups([extra], {"wood-stone"})
     assert [len(g) for g in groups] == [2] and all(len(s.centres) == 3 for s in groups[0])
-    with pytest.raises(ValueError, match=r"no such source; .* holds \['catan-table'"):
-        extra_groups(extra, {"moon"})
+    with pytest.raises(ValueError, match=r"no such source; .* hold \['catan-table'"):
+        extra_groups([extra], {"moon"})
     out = tmp_path / "det.onnx"
     base = ["--steps", "1", "--batch", "2", "--workers", "0", "--no-eval", "--out", str(out)]
     with pytest.raises(SystemExit) as exit_:
@@ -155,15 +155,18 @@ def test_a_final_model_trains_on_every_source(tmp_path: Path) -> None:
     extra = tmp_path / "extra"
     _source(extra, "wood-stone/all", range(10, 12), frame_box=False)
     _source(extra, "catan-table/test-valid", range(20, 22), frame_box=False)
+    _source(tmp_path / "rendered", "scenes", range(30, 32), frame_box=False)
     work, out = tmp_path / "work", tmp_path / "final.onnx"
     args = ["--extra", str(extra), "--shared", str(tmp_path / "none"), "--work", str(work)]
+    args += ["--also", str(tmp_path / "rendered")]
     small = ["--synth", "2", "--steps", "1", "--batch", "4", "--det-steps", "1"]
     assert main([*args, *small, "--final", str(out)]) == 0
     patches = np.load(out.with_suffix(".patches.npz"))
     extra_patches = np.load(work / "extra-patches.npz")
-    assert len(patches["y"]) == len(np.load(work / "base-patches.npz")["y"]) + len(
-        extra_patches["y"]
-    )  # nothing left out
+    also = np.load(work / "also-rendered-patches.npz")
+    assert set(also["source"]) == {"scenes"}
+    base_count = len(np.load(work / "base-patches.npz")["y"])
+    assert len(patches["y"]) == base_count + len(extra_patches["y"]) + len(also["y"])
     assert set(extra_patches["source"]) == {"wood-stone", "catan-table"}
     meta = {p.key: p.value for p in onnx.load(str(out)).metadata_props}
     assert meta.get("score_threshold") == "0.7"  # the base's, kept

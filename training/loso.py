@@ -103,34 +103,40 @@ def mine_extra(sets: dict[str, list[tuple[Path, Path]]], detector: Path, out: Pa
         print(f"loso: {name} patches by label {counts}", file=sys.stderr)
 
 
-def fold_patches(base: Path, extra: Path, left_out: str, out: Path) -> None:
-    """The base patches plus every extra source's but ``left_out``'s, in the real group."""
-    b, e = np.load(base), np.load(extra)
-    keep = e["source"] != left_out
+def fold_patches(base: Path, extras: list[Path], left_out: str, out: Path) -> None:
+    """The base patches plus those of every source in ``extras`` (``mine_extra``'s files) but
+    ``left_out``'s, in the real group."""
+    b = np.load(base)
+    es = [np.load(e) for e in extras]
+    keeps = [e["source"] != left_out for e in es]
+    kept = sum(int(k.sum()) for k in keeps)
     np.savez(
         out,
-        X=np.concatenate([b["X"], e["X"][keep]]),
-        y=np.concatenate([b["y"], e["y"][keep]]),
-        src=np.concatenate([b["src"], np.full(int(keep.sum()), EXTRA_GROUP, np.int8)]),
-        image=np.concatenate([b["image"], np.array([""] * int(keep.sum()), dtype=str)]),
+        X=np.concatenate([b["X"], *(e["X"][k] for e, k in zip(es, keeps, strict=True))]),
+        y=np.concatenate([b["y"], *(e["y"][k] for e, k in zip(es, keeps, strict=True))]),
+        src=np.concatenate([b["src"], np.full(kept, EXTRA_GROUP, np.int8)]),
+        image=np.concatenate([b["image"], np.array([""] * kept, dtype=str)]),
     )
 
 
-def fit(args: argparse.Namespace, left_out: str | None, base: Path, extra: Path, out: Path) -> None:
+def fit(
+    args: argparse.Namespace, left_out: str | None, base: Path, extras: list[Path], out: Path
+) -> None:
     """Fine-tune ``args.base`` on every source but ``left_out`` (None: every source) into
     ``out``: its detector ``args.det_steps`` steps (when not 0), then its second look. The
     patches it trained on stay beside ``out`` (``OUT.patches.npz``) for a final model's int8
     step, a fold's are removed."""
     patches = out.with_suffix(".patches.npz")
-    fold_patches(base, extra, left_out or "", patches)
+    fold_patches(base, extras, left_out or "", patches)
     detector = args.base
     if args.det_steps:
         detector = out.with_name(out.stem + "-detector.onnx")
+        sources = [a for d in (args.extra, *args.also) for a in ("--extra-data", str(d))]
         leave = ["--leave-out", left_out] if left_out else []
         train.main(
-            ["--init-onnx", str(args.base), "--data", str(args.shared), "--extra-data",
-             str(args.extra), *leave, "--steps", str(args.det_steps), "--lr", str(args.det_lr),
-             "--focus", "0.6", "--seed", "3", "--no-eval", "--out", str(detector)]
+            ["--init-onnx", str(args.base), "--data", str(args.shared), *sources, *leave,
+             "--steps", str(args.det_steps), "--lr", str(args.det_lr), "--focus", "0.6",
+             "--seed", "3", "--no-eval", "--out", str(detector)]
         )  # fmt: skip
     train_patch.main(
         ["--patches", str(patches), "--detector", str(detector), "--init-onnx", str(args.base),
@@ -168,6 +174,15 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--det-lr", type=float, default=5e-4)
     ap.add_argument(
+        "--also",
+        type=Path,
+        action="append",
+        default=[],
+        metavar="DIR",
+        help="sources only to train on (rendered scenes, make data's layout): in every fold,"
+        " never left out or measured; repeatable",
+    )
+    ap.add_argument(
         "--final",
         type=Path,
         default=None,
@@ -198,6 +213,11 @@ def main(argv: list[str] | None = None) -> int:
         )  # fmt: skip
     if not extra_patches.exists():
         mine_extra(sets, args.base, extra_patches)
+    extras = [extra_patches]
+    for also in args.also:
+        extras.append(args.work / f"also-{also.name}-patches.npz")
+        if not extras[-1].exists():
+            mine_extra(extra_sets(also), args.base, extras[-1])
     print(f"loso: patches ready after {(time.time() - start) / 60:.1f} min", file=sys.stderr)
     base_float = args.work / "base-float.onnx"
     if not base_float.exists():
@@ -206,7 +226,7 @@ def main(argv: list[str] | None = None) -> int:
              "--no-eval", "--out", str(base_float)]
         )  # fmt: skip
     if args.final:
-        fit(args, None, base_patches, extra_patches, args.final)
+        fit(args, None, base_patches, extras, args.final)
         print(f"loso: {args.final}: trained on every source", file=sys.stderr)
         return 0
     record_path = args.work / "loso.json"
@@ -219,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
         model = args.work / f"fold-{source}.onnx"
         if not model.exists():
             t0 = time.time()
-            fit(args, source, base_patches, extra_patches, model)
+            fit(args, source, base_patches, extras, model)
             record[f"{source} train minutes"] = round((time.time() - t0) / 60, 1)
         if source not in record:
             pairs = sets[source]

@@ -74,18 +74,23 @@ FRAME_BOX_SOURCES = ("dice-box",)
 """Extra sources whose only box is the whole frame (one die a photo): no use to the detector."""
 
 
-def extra_groups(extra: Path, leave_out: set[str], limit: int | None = None) -> list[list[Sample]]:
-    """Each extra source's labelled photos (``make data``'s layout) as one group of Samples,
-    but the sources in ``leave_out`` and those in FRAME_BOX_SOURCES.
+def extra_groups(
+    extras: list[Path], leave_out: set[str], limit: int | None = None
+) -> list[list[Sample]]:
+    """Each source's labelled photos (``make data``'s layout: a top folder a source) under the
+    ``extras`` folders as one group of Samples, but the sources in ``leave_out`` and those in
+    FRAME_BOX_SOURCES.
 
-    :raises ValueError: when ``leave_out`` names a source ``extra`` does not hold.
+    :raises ValueError: when ``leave_out`` names a source none of ``extras`` holds.
     """
     folders: dict[str, list[Path]] = {}
-    for folder in labelled_folders(extra):
-        folders.setdefault(folder.relative_to(extra).parts[0], []).append(folder)
+    for extra in extras:
+        for folder in labelled_folders(extra):
+            folders.setdefault(folder.relative_to(extra).parts[0], []).append(folder)
     unknown = sorted(leave_out - set(folders))
     if unknown:
-        raise ValueError(f"--leave-out {unknown}: no such source; {extra} holds {sorted(folders)}")
+        held = ", ".join(map(str, extras))
+        raise ValueError(f"--leave-out {unknown}: no such source; {held} hold {sorted(folders)}")
     groups = []
     for source, paths in sorted(folders.items()):
         if source in leave_out or source in FRAME_BOX_SOURCES:
@@ -388,10 +393,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--extra-data",
         type=Path,
-        default=None,
+        action="append",
+        default=[],
         metavar="DIR",
         help="also train on every source make data wrote to DIR (each its own group), but those"
-        " --leave-out names and those whose box is the whole frame",
+        " --leave-out names and those whose box is the whole frame; repeatable",
     )
     ap.add_argument(
         "--leave-out",
@@ -410,7 +416,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.distill_only and not args.teacher:
         ap.error("--distill-only needs --teacher")
     fake_quant.check_arguments(ap, args)
-    if args.leave_out and args.extra_data is None:
+    if args.leave_out and not args.extra_data:
         ap.error("--leave-out needs --extra-data")
     if args.eval_only:
         print(json.dumps(evaluate(args.eval_only, args.data, args.limit), indent=1))
@@ -424,7 +430,7 @@ def main(argv: list[str] | None = None) -> int:
     for folder, split in TRAIN_FOLDERS:
         if (args.data / folder).is_dir():
             real.append(load_folder(args.data / folder, split, args.limit))
-    if args.extra_data is not None:
+    if args.extra_data:
         try:
             real += extra_groups(args.extra_data, set(args.leave_out), args.limit)
         except ValueError as e:  # ImageError too: no labelled folder there
