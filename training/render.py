@@ -130,13 +130,13 @@ def _die_mesh(bevel: float) -> Any:
     mesh.materials.clear()
     mesh.materials.append(None)  # the body; each die sets its own (object-linked slots)
     mesh.materials.append(None)  # the pips
-    # The dimples' faces (every corner on one cutting sphere, sunk below the face) take the pip
-    # material.
+    # The dimples' faces (every corner on or inside one cutting sphere, sunk below the face)
+    # take the pip material. The cut's new corners lie on the sphere's flat facets, inside it.
     pts = np.array(centres)
     co = np.array([v.co[:] for v in mesh.vertices])
-    on_sphere = np.abs(np.linalg.norm(co[:, None, :] - pts[None], axis=2) - sphere_r) < 1e-3
+    in_sphere = np.linalg.norm(co[:, None, :] - pts[None], axis=2) < sphere_r + 1e-4
     for poly in mesh.polygons:
-        shared = np.all(on_sphere[list(poly.vertices)], axis=0)
+        shared = np.all(in_sphere[list(poly.vertices)], axis=0)
         sunk = float(np.abs(np.array(poly.center)).max()) < 0.5 - 1e-4  # below the flat face
         poly.material_index = 1 if bool(shared.any()) and sunk else 0
         poly.use_smooth = True
