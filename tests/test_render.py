@@ -336,3 +336,35 @@ def test_render_without_bpy_says_how_to_get_it(tmp_path: Path) -> None:
     assert run.returncode == 2
     assert "bpy" in run.stderr and "make render" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+@needs_bpy
+def test_each_pip_is_a_whole_recessed_dimple_in_the_pip_colour() -> None:
+    assert RENDER_PYTHON is not None
+    code = (
+        "import math\n"
+        "from training import render as R\n"
+        "R._blender()\n"
+        "R.bpy.ops.wm.read_factory_settings(use_empty=True)\n"
+        "m = R._die_mesh(0.12)\n"
+        "pip = [p for p in m.polygons if p.material_index == 1]\n"
+        "print(sum(p.area for p in pip), max(max(abs(c) for c in p.center) for p in pip),\n"
+        "      max(abs(c) for v in m.vertices for c in v.co))\n"
+    )
+    run = subprocess.run(
+        [RENDER_PYTHON, "-c", code],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    area, deepest_centre, extent = (float(x) for x in run.stdout.split()[-3:])
+    from training.render import PIP_DEPTH, PIP_RADIUS
+
+    sphere = (PIP_RADIUS**2 + PIP_DEPTH**2) / (2 * PIP_DEPTH)
+    caps = 21 * 2 * math.pi * sphere * PIP_DEPTH  # 21 spherical caps
+    assert math.isclose(area, caps, rel_tol=0.03)
+    assert deepest_centre < 0.5  # sunk below the faces, never a bump
+    assert math.isclose(extent, 0.5, abs_tol=1e-6)

@@ -103,8 +103,8 @@ def _die_mesh(bevel: float) -> Any:
             centres.append(c)
             bmesh.ops.create_uvsphere(
                 bm,
-                u_segments=20,
-                v_segments=10,
+                u_segments=32,
+                v_segments=16,
                 radius=sphere_r,
                 matrix=_translation(c),
             )
