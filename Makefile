@@ -70,7 +70,9 @@ loso: $(VENV)/.installed
 # norm); then the second look is trained on the detector's candidates, fine-tuned on candidates
 # from scenes with decoys (spots, beads, coins) and dice whose pips stand out by colour only
 # (red pips on a smoky die), exported with the detector, its thresholds chosen on synthetic
-# scenes (build/dice-float.onnx); last, model-int8.
+# scenes; then that second look fine-tuned on every other source `make data` wrote to DATA
+# (training.loso --final: the recipe its leave-one-source-out folds measure), build/dice-float.onnx;
+# last, model-int8.
 model: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	$(BIN)/python -m training.train --seed $(or $(SEED),0) --no-eval --out build/dice-stage1.onnx
@@ -88,8 +90,20 @@ model: $(VENV)/.installed
 		--detector build/dice-stage3.onnx --init-onnx build/dice-two-stage-base.onnx --seed 1 \
 		--steps 2000 --lr 5e-4 --warmup 0.1 --no-eval --out build/dice-two-stage.onnx
 	$(BIN)/python -m training.tune_thresholds --model build/dice-two-stage.onnx --write
-	cp build/dice-two-stage.onnx build/dice-float.onnx
-	$(MAKE) model-int8
+	$(BIN)/python -m training.loso --base build/dice-two-stage.onnx --extra $(DATA) \
+		--shared $(SHARED) $(FINAL_ARGS) --work build/final --final build/dice-float.onnx
+	$(MAKE) model-int8 PATCHES=build/dice-float.patches.npz
+
+# The last two steps of `make model` from a model already made (BASE, default the bundled one):
+# its second look fine-tuned on every source in DATA (and FINAL_ARGS, e.g. --also DIR for
+# rendered scenes), then int8 with the detector as it is (already rounded to int8).
+BASE ?= models/dice.onnx
+FINAL_ARGS ?= --steps 200
+model-sources: $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -e '.[train]'
+	$(BIN)/python -m training.loso --base $(BASE) --extra $(DATA) --shared $(SHARED) \
+		$(FINAL_ARGS) --work build/final --final build/dice-float.onnx
+	$(MAKE) model-int8 PATCHES=build/dice-float.patches.npz DET_QAT=0
 
 # The last step of `make model`, from the float model it leaves in build/dice-float.onnx (and
 # the second look's patches, build/patches-decoys.npz): its detector fine-tuned for about twenty
@@ -98,15 +112,19 @@ model: $(VENV)/.installed
 # quantized by onnxruntime into models/dice.onnx, then the held-out figures printed. Each
 # network's input scaling and first convolution (one and three input channels: slower in int8
 # than in float) stay in float.
+PATCHES ?= build/patches-decoys.npz
+DET_QAT ?= 1
+QAT_DETECTOR := $(if $(filter 0,$(DET_QAT)),build/dice-float.onnx,build/dice-qat.onnx)
 model-int8: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[train]'
-	$(BIN)/python -m training.train --init-onnx build/dice-float.onnx \
-		--teacher build/dice-float.onnx --fake-quant --float-layer stem --distill-only \
-		--seed 9 --steps 2500 --lr 5e-5 --focus 0.6 --no-eval --out build/dice-qat.onnx
-	$(BIN)/python -m training.train_patch --detector build/dice-qat.onnx \
+	$(if $(filter 0,$(DET_QAT)),@echo "detector kept as it is (DET_QAT=0)",$(BIN)/python -m training.train \
+		--init-onnx build/dice-float.onnx --teacher build/dice-float.onnx --fake-quant \
+		--float-layer stem --distill-only --seed 9 --steps 2500 --lr 5e-5 --focus 0.6 --no-eval \
+		--out build/dice-qat.onnx)
+	$(BIN)/python -m training.train_patch --detector $(QAT_DETECTOR) \
 		--init-onnx build/dice-float.onnx --steps 0 --no-eval --out build/dice-qat-pair.onnx
-	$(BIN)/python -m training.train_patch --patches build/patches-decoys.npz \
-		--detector build/dice-qat.onnx --init-onnx build/dice-qat-pair.onnx --fake-quant \
+	$(BIN)/python -m training.train_patch --patches $(PATCHES) \
+		--detector $(QAT_DETECTOR) --init-onnx build/dice-qat-pair.onnx --fake-quant \
 		--float-layer features.0 --distill-only --seed 10 --steps 1500 --lr 5e-5 --warmup 0.1 \
 		--no-eval --out build/dice-qat-look.onnx
 	$(BIN)/python -m training.quantize --model build/dice-qat-look.onnx \

@@ -155,7 +155,7 @@ def test_a_final_model_trains_on_every_source(tmp_path: Path) -> None:
     extra = tmp_path / "extra"
     _source(extra, "wood-stone/all", range(10, 12), frame_box=False)
     _source(extra, "catan-table/test-valid", range(20, 22), frame_box=False)
-    _source(tmp_path / "rendered", "scenes", range(30, 32), frame_box=False)
+    _source(tmp_path, "rendered", range(30, 32), frame_box=False)  # a labelled folder itself
     work, out = tmp_path / "work", tmp_path / "final.onnx"
     args = ["--extra", str(extra), "--shared", str(tmp_path / "none"), "--work", str(work)]
     args += ["--also", str(tmp_path / "rendered")]
@@ -164,7 +164,7 @@ def test_a_final_model_trains_on_every_source(tmp_path: Path) -> None:
     patches = np.load(out.with_suffix(".patches.npz"))
     extra_patches = np.load(work / "extra-patches.npz")
     also = np.load(work / "also-rendered-patches.npz")
-    assert set(also["source"]) == {"scenes"}
+    assert set(also["source"]) == {"rendered"}
     base_count = len(np.load(work / "base-patches.npz")["y"])
     assert len(patches["y"]) == base_count + len(extra_patches["y"]) + len(also["y"])
     assert set(extra_patches["source"]) == {"wood-stone", "catan-table"}

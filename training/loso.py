@@ -42,7 +42,7 @@ from training import patch_data, train, train_patch
 from training.eval_shift import shifted_reader
 from training.eval_sources import DEFAULT_EXTRA
 from training.sets import DEFAULT_DATA, ROOT, VALID_FOLDERS
-from training.train import FRAME_BOX_SOURCES
+from training.train import FRAME_BOX_SOURCES, source_name
 
 # FRAME_BOX_SOURCES (whose box is the whole frame, one die a photo): only the detector's
 # candidates, each labelled by the die whose box holds its centre, become patches.
@@ -55,7 +55,7 @@ def extra_sets(extra: Path) -> dict[str, list[tuple[Path, Path]]]:
     """Each extra source's labelled (image, label) pairs, by source (its top folder)."""
     out: dict[str, list[tuple[Path, Path]]] = {}
     for folder in labelled_folders(extra):
-        out.setdefault(folder.relative_to(extra).parts[0], []).extend(list_labelled(folder))
+        out.setdefault(source_name(extra, folder), []).extend(list_labelled(folder))
     return out
 
 

@@ -74,6 +74,13 @@ FRAME_BOX_SOURCES = ("dice-box",)
 """Extra sources whose only box is the whole frame (one die a photo): no use to the detector."""
 
 
+def source_name(root: Path, folder: Path) -> str:
+    """The source a labelled folder under ``root`` belongs to: its top folder there, or
+    ``root``'s own name when ``root`` is the labelled folder."""
+    parts = folder.relative_to(root).parts
+    return parts[0] if parts else root.resolve().name
+
+
 def extra_groups(
     extras: list[Path], leave_out: set[str], limit: int | None = None
 ) -> list[list[Sample]]:
@@ -86,7 +93,7 @@ def extra_groups(
     folders: dict[str, list[Path]] = {}
     for extra in extras:
         for folder in labelled_folders(extra):
-            folders.setdefault(folder.relative_to(extra).parts[0], []).append(folder)
+            folders.setdefault(source_name(extra, folder), []).append(folder)
     unknown = sorted(leave_out - set(folders))
     if unknown:
         held = ", ".join(map(str, extras))
