@@ -70,9 +70,7 @@ loso: $(VENV)/.installed
 # norm); then the second look is trained on the detector's candidates, fine-tuned on candidates
 # from scenes with decoys (spots, beads, coins) and dice whose pips stand out by colour only
 # (red pips on a smoky die), exported with the detector, its thresholds chosen on synthetic
-# scenes; then that second look fine-tuned on every other source `make data` wrote to DATA
-# (training.loso --final: the recipe its leave-one-source-out folds measure), build/dice-float.onnx;
-# last, model-int8.
+# scenes (build/dice-float.onnx); last, model-int8.
 model: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	$(BIN)/python -m training.train --seed $(or $(SEED),0) --no-eval --out build/dice-stage1.onnx
@@ -90,20 +88,22 @@ model: $(VENV)/.installed
 		--detector build/dice-stage3.onnx --init-onnx build/dice-two-stage-base.onnx --seed 1 \
 		--steps 2000 --lr 5e-4 --warmup 0.1 --no-eval --out build/dice-two-stage.onnx
 	$(BIN)/python -m training.tune_thresholds --model build/dice-two-stage.onnx --write
-	$(BIN)/python -m training.loso --base build/dice-two-stage.onnx --extra $(DATA) \
-		--shared $(SHARED) $(FINAL_ARGS) --work build/final --final build/dice-float.onnx
-	$(MAKE) model-int8 PATCHES=build/dice-float.patches.npz
+	cp build/dice-two-stage.onnx build/dice-float.onnx
+	$(MAKE) model-int8
 
-# The last two steps of `make model` from a model already made (BASE, default the bundled one):
-# its second look fine-tuned on every source in DATA (and FINAL_ARGS, e.g. --also DIR for
-# rendered scenes), then int8 with the detector as it is (already rounded to int8).
+# A candidate, measured and not shipped (models/MODEL_CARD.md, headline): a model already made
+# (BASE, default the bundled one) with its second look fine-tuned on every source in DATA (and
+# FINAL_ARGS, e.g. --also DIR for rendered scenes; the recipe `make loso` measures), then int8
+# with the detector as it is (already rounded to int8), into OUT (default build/dice-sources.onnx).
 BASE ?= models/dice.onnx
+OUT ?= build/dice-sources.onnx
 FINAL_ARGS ?= --steps 200
 model-sources: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	$(BIN)/python -m training.loso --base $(BASE) --extra $(DATA) --shared $(SHARED) \
-		$(FINAL_ARGS) --work build/final --final build/dice-float.onnx
-	$(MAKE) model-int8 PATCHES=build/dice-float.patches.npz DET_QAT=0
+		$(FINAL_ARGS) --work build/final --final build/dice-sources-float.onnx
+	$(MAKE) model-int8 FLOAT=build/dice-sources-float.onnx \
+		PATCHES=build/dice-sources-float.patches.npz DET_QAT=0 INT8_OUT=$(OUT)
 
 # The last step of `make model`, from the float model it leaves in build/dice-float.onnx (and
 # the second look's patches, build/patches-decoys.npz): its detector fine-tuned for about twenty
@@ -113,16 +113,18 @@ model-sources: $(VENV)/.installed
 # network's input scaling and first convolution (one and three input channels: slower in int8
 # than in float) stay in float.
 PATCHES ?= build/patches-decoys.npz
+FLOAT ?= build/dice-float.onnx
+INT8_OUT ?= models/dice.onnx
 DET_QAT ?= 1
-QAT_DETECTOR := $(if $(filter 0,$(DET_QAT)),build/dice-float.onnx,build/dice-qat.onnx)
+QAT_DETECTOR := $(if $(filter 0,$(DET_QAT)),$(FLOAT),build/dice-qat.onnx)
 model-int8: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	$(if $(filter 0,$(DET_QAT)),@echo "detector kept as it is (DET_QAT=0)",$(BIN)/python -m training.train \
-		--init-onnx build/dice-float.onnx --teacher build/dice-float.onnx --fake-quant \
+		--init-onnx $(FLOAT) --teacher $(FLOAT) --fake-quant \
 		--float-layer stem --distill-only --seed 9 --steps 2500 --lr 5e-5 --focus 0.6 --no-eval \
 		--out build/dice-qat.onnx)
 	$(BIN)/python -m training.train_patch --detector $(QAT_DETECTOR) \
-		--init-onnx build/dice-float.onnx --steps 0 --no-eval --out build/dice-qat-pair.onnx
+		--init-onnx $(FLOAT) --steps 0 --no-eval --out build/dice-qat-pair.onnx
 	$(BIN)/python -m training.train_patch --patches $(PATCHES) \
 		--detector $(QAT_DETECTOR) --init-onnx build/dice-qat-pair.onnx --fake-quant \
 		--float-layer features.0 --distill-only --seed 10 --steps 1500 --lr 5e-5 --warmup 0.1 \
@@ -130,8 +132,8 @@ model-int8: $(VENV)/.installed
 	$(BIN)/python -m training.quantize --model build/dice-qat-look.onnx \
 		--keep /det/net/Sub --keep /det/net/Mul --keep /stem/ \
 		--keep /patch/Sub --keep /patch/Mul --keep /patch/features/features.0/ \
-		--out models/dice.onnx
-	$(BIN)/python -m training.train --eval-only models/dice.onnx
+		--out $(INT8_OUT)
+	$(BIN)/python -m training.train --eval-only $(INT8_OUT)
 
 # Physically rendered dice (training/render.py: Blender's Cycles on the CPU through bpy, which
 # needs Python 3.11 and its own environment, .venv-render, kept apart from .venv and CI):

@@ -7,9 +7,9 @@ import importlib.util
 import sys
 from pathlib import Path
 
-import cv2
 import numpy as np
 import pytest
+from helpers.sources import write_source as _source
 
 ROOT = Path(__file__).resolve().parents[1]
 HAVE_TORCH = all(importlib.util.find_spec(m) for m in ("torch", "onnx", "tqdm"))
@@ -19,26 +19,6 @@ pytestmark = [
         not HAVE_TORCH, reason="torch, onnx and tqdm (the train extra) not installed"
     ),
 ]
-
-
-def _source(root: Path, name: str, seeds: range, frame_box: bool) -> None:
-    """Synthetic scenes laid out as make data writes a source; a frame-box source gets one die
-    a photo labelled with the whole frame."""
-    from training.synth import render_scene
-
-    (root / name / "images").mkdir(parents=True)
-    (root / name / "labels").mkdir(parents=True)
-    for s in seeds:
-        image, truth = render_scene(s, 320, 240, n_dice=1 if frame_box else 3, die_size=(30, 40))
-        cv2.imwrite(str(root / name / "images" / f"p{s}.jpg"), image)
-        lines = []
-        for value, (x0, y0, x1, y1) in truth:
-            if frame_box:
-                lines.append(f"{value - 1} 0.5 0.5 1 1")
-            else:
-                cx, cy, w, h = (x0 + x1) / 640, (y0 + y1) / 480, (x1 - x0) / 320, (y1 - y0) / 240
-                lines.append(f"{value - 1} {cx:.5f} {cy:.5f} {w:.5f} {h:.5f}")
-        (root / name / "labels" / f"p{s}.txt").write_text("\n".join(lines) + "\n")
 
 
 def test_folds_mine_each_source_and_leave_one_out(tmp_path: Path) -> None:
@@ -172,3 +152,24 @@ def test_a_final_model_trains_on_every_source(tmp_path: Path) -> None:
     assert meta.get("score_threshold") == "0.7"  # the base's, kept
     assert DiceReader(out).two_stage
     assert (tmp_path / "final-detector.onnx").exists()
+
+
+def test_a_chosen_score_threshold_is_stored_in_the_model(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import shutil
+
+    sys.path.insert(0, str(ROOT))
+    from scorekeeper.vision import DiceReader, default_model_path
+    from training.tune_thresholds import main
+
+    model = tmp_path / "m.onnx"
+    shutil.copy(default_model_path(), model)
+    before = DiceReader(model)
+    assert main(["--model", str(model), "--set-score", "0.3"]) == 0
+    after = DiceReader(model)
+    assert after.score_threshold == 0.3 and before.score_threshold != 0.3
+    assert after.candidate_threshold == before.candidate_threshold  # the other one kept
+    with pytest.raises(SystemExit) as exit_:
+        main(["--model", str(model), "--set-score", "1.5"])
+    assert exit_.value.code == 2 and "between 0 and 1" in capsys.readouterr().err

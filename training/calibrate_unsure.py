@@ -148,6 +148,9 @@ def main(argv: list[str] | None = None) -> int:
             f" {got['unsure']:.3f} of readings unsure (the model's own pair:"
             f" {grid[default][name]['unflagged']:.3f} and {grid[default][name]['unsure']:.3f})"
         )
+    pair = choose(grid, names, default, args.budget)
+    print(f"- chosen on all of them: score {pair[0]}, cut {pair[1]}")
+    out["chosen on all"] = {"score": pair[0], "cut": pair[1]}
     if args.json:
         args.json.write_text(json.dumps(out, indent=1) + "\n")
     return 0

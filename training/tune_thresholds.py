@@ -1,6 +1,6 @@
 """Choose a two-stage model's thresholds on synthetic scenes and store them in the model.
 
-    python -m training.tune_thresholds --model models/dice.onnx [--write]
+    python -m training.tune_thresholds --model models/dice.onnx [--write | --set-score S]
 
 Renders scenes of the training backgrounds with seeds used nowhere else (never the held-out
 ``marble`` style, never the validation photos), reads them at every pair of candidate threshold
@@ -32,7 +32,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--model", type=Path, required=True)
     ap.add_argument("--scenes", type=int, default=40, help="scenes per background style")
     ap.add_argument("--write", action="store_true", help="store the choice in the model")
+    ap.add_argument(
+        "--set-score",
+        type=float,
+        default=None,
+        metavar="S",
+        help="no sweep: store S as the score threshold (one chosen by calibrate_unsure --folds)",
+    )
     args = ap.parse_args(argv)
+    if args.set_score is not None:
+        if not 0 < args.set_score < 1:
+            ap.error(f"--set-score {args.set_score}: expected a probability between 0 and 1")
+        write_thresholds(args.model, {"score_threshold": args.set_score})
+        return 0
     reader = DiceReader(args.model, ReaderConfig(threads=2))
     if not reader.two_stage:
         print(f"{args.model} has no second look; nothing to tune", file=sys.stderr)
@@ -66,22 +78,23 @@ def main(argv: list[str] | None = None) -> int:
     c, s = best[4], best[5]
     print(f"chosen: candidate_threshold {c} score_threshold {s}")
     if args.write:
-        import onnx
-
-        model = onnx.load(str(args.model))
-        keep = [
-            p
-            for p in model.metadata_props
-            if p.key not in ("candidate_threshold", "score_threshold")
-        ]
-        del model.metadata_props[:]
-        model.metadata_props.extend(keep)
-        for key, value in (("candidate_threshold", c), ("score_threshold", s)):
-            prop = model.metadata_props.add()
-            prop.key, prop.value = key, str(value)
-        onnx.save(model, str(args.model))
-        print(f"written to {args.model}")
+        write_thresholds(args.model, {"candidate_threshold": c, "score_threshold": s})
     return 0
+
+
+def write_thresholds(path: Path, values: dict[str, float]) -> None:
+    """Store thresholds (metadata key: value) in the model at ``path``, replacing those keys."""
+    import onnx
+
+    model = onnx.load(str(path))
+    keep = [p for p in model.metadata_props if p.key not in values]
+    del model.metadata_props[:]
+    model.metadata_props.extend(keep)
+    for key, value in values.items():
+        prop = model.metadata_props.add()
+        prop.key, prop.value = key, str(value)
+    onnx.save(model, str(path))
+    print(f"{', '.join(f'{k} {v}' for k, v in values.items())}: written to {path}")
 
 
 if __name__ == "__main__":
