@@ -23,7 +23,7 @@ import argparse
 import json
 import sys
 import time
-from multiprocessing import Pool
+from multiprocessing import get_context
 from pathlib import Path
 from typing import Any
 
@@ -91,7 +91,8 @@ def mine_extra(sets: dict[str, list[tuple[Path, Path]]], detector: Path, out: Pa
         for k in (0, 1)
     ]
     X, y, src = [], [], []
-    with Pool(2, patch_data._init, (str(detector),)) as pool:
+    # spawn: a forked child would inherit the parent's onnxruntime threads (and may hang)
+    with get_context("spawn").Pool(2, patch_data._init, (str(detector),)) as pool:
         for name, _, patches in pool.imap(_extra_job, jobs, chunksize=4):
             for p, lab in patches:
                 X.append(p)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from multiprocessing import Pool
+from multiprocessing import get_context
 from pathlib import Path
 
 import cv2
@@ -232,7 +232,7 @@ def main(argv: list[str] | None = None) -> int:
     src: list[int] = []
     names: list[str] = []
     total = len(jobs) + len(seeds)
-    with Pool(args.workers, _init, (args.detector,)) as pool:
+    with get_context("spawn").Pool(args.workers, _init, (args.detector,)) as pool:  # see loso
         results = [
             pool.imap(_real_job, jobs, chunksize=4),
             pool.imap(_synth_job, seeds, chunksize=4),
