@@ -33,7 +33,6 @@ import numpy as np
 from scorekeeper.vision import DiceReader, ReaderConfig
 from scorekeeper.vision.evaluate import (
     figures_table,
-    labelled_folders,
     list_labelled,
     parse_yolo,
     read_labelled,
@@ -42,7 +41,7 @@ from training import patch_data, train, train_patch
 from training.eval_shift import shifted_reader
 from training.eval_sources import DEFAULT_EXTRA
 from training.sets import DEFAULT_DATA, ROOT, VALID_FOLDERS
-from training.train import FRAME_BOX_SOURCES, source_name
+from training.train import FRAME_BOX_SOURCES, source_folders
 
 # FRAME_BOX_SOURCES (whose box is the whole frame, one die a photo): only the detector's
 # candidates, each labelled by the die whose box holds its centre, become patches.
@@ -53,10 +52,10 @@ EXTRA_GROUP = 0
 
 def extra_sets(extra: Path) -> dict[str, list[tuple[Path, Path]]]:
     """Each extra source's labelled (image, label) pairs, by source (its top folder)."""
-    out: dict[str, list[tuple[Path, Path]]] = {}
-    for folder in labelled_folders(extra):
-        out.setdefault(source_name(extra, folder), []).extend(list_labelled(folder))
-    return out
+    return {
+        source: [pair for folder in folders for pair in list_labelled(folder)]
+        for source, folders in source_folders(extra).items()
+    }
 
 
 def _extra_job(job: tuple[str, str, str, int, int]) -> tuple[str, str, list[tuple[Any, int]]]:

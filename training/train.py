@@ -74,11 +74,14 @@ FRAME_BOX_SOURCES = ("dice-box",)
 """Extra sources whose only box is the whole frame (one die a photo): no use to the detector."""
 
 
-def source_name(root: Path, folder: Path) -> str:
-    """The source a labelled folder under ``root`` belongs to: its top folder there, or
-    ``root``'s own name when ``root`` is the labelled folder."""
-    parts = folder.relative_to(root).parts
-    return parts[0] if parts else root.resolve().name
+def source_folders(root: Path) -> dict[str, list[Path]]:
+    """The labelled folders under ``root`` by source: a top folder there is a source (``make
+    data``'s layout), or ``root`` itself, by its own name, when it is the labelled folder."""
+    out: dict[str, list[Path]] = {}
+    for folder in labelled_folders(root):
+        parts = folder.relative_to(root).parts
+        out.setdefault(parts[0] if parts else root.resolve().name, []).append(folder)
+    return out
 
 
 def extra_groups(
@@ -92,8 +95,8 @@ def extra_groups(
     """
     folders: dict[str, list[Path]] = {}
     for extra in extras:
-        for folder in labelled_folders(extra):
-            folders.setdefault(source_name(extra, folder), []).append(folder)
+        for source, paths in source_folders(extra).items():
+            folders.setdefault(source, []).extend(paths)
     unknown = sorted(leave_out - set(folders))
     if unknown:
         held = ", ".join(map(str, extras))
