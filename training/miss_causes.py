@@ -24,13 +24,14 @@ import numpy as np
 
 from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path
 from scorekeeper.vision.detection import Box, Detection
-from scorekeeper.vision.evaluate import labelled_folders, list_labelled, load_labelled
+from scorekeeper.vision.evaluate import assign, labelled_folders, list_labelled, load_labelled
+from training.render_sheet import tile
 
 TILE = 96
 
 
 def _centre_in(d: Detection, box: Box) -> bool:
-    cx, cy = (d.box[0] + d.box[2]) / 2, (d.box[1] + d.box[3]) / 2
+    cx, cy = d.centre()
     return box[0] <= cx <= box[2] and box[1] <= cy <= box[3]
 
 
@@ -60,8 +61,9 @@ def miss_causes(
             logits = reader.look(image, cands)
             p_die = 1.0 - np.exp(logits[:, 0] - np.logaddexp.reduce(logits, axis=1))
             causes["dice"] += len(truth)
-            for value, box in truth:
-                if any(_centre_in(d, box) for d in dice):
+            found = set(assign(dice, truth))
+            for i, (value, box) in enumerate(truth):
+                if i in found:
                     continue
                 inside = [i for i, d in enumerate(cands) if _centre_in(d, box)]
                 if not inside:
@@ -101,10 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         q = np.percentile(probs, [25, 50, 75])
         print(f"  die probability of the candidates: quartiles {q[0]:.2f} {q[1]:.2f} {q[2]:.2f}")
     if args.sheet and tiles:
-        tiles = tiles[:120]
-        tiles += [np.zeros_like(tiles[0])] * (-len(tiles) % 12)
-        rows = [np.hstack(tiles[i : i + 12]) for i in range(0, len(tiles), 12)]
-        cv2.imwrite(str(args.sheet), np.vstack(rows))
+        cv2.imwrite(str(args.sheet), tile(tiles[:120], 12))
         print(f"sheet: {args.sheet}")
     return 0
 

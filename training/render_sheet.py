@@ -14,7 +14,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-__all__ = ["draw_labels", "main", "read_yolo", "sheet"]
+__all__ = ["draw_labels", "main", "read_yolo", "sheet", "tile"]
 
 
 def read_yolo(path: Path) -> list[tuple[int, float, float, float, float]]:
@@ -58,25 +58,28 @@ def sheet(folder: Path, count: int, columns: int, start: int = 0) -> np.ndarray:
         if img is None:
             raise ValueError(f"{path} does not decode")
         label = folder / "labels" / f"{path.stem}.txt"
-        tile = draw_labels(img, read_yolo(label) if label.exists() else [])
+        drawn = draw_labels(img, read_yolo(label) if label.exists() else [])
         cv2.putText(
-            tile,
+            drawn,
             path.stem,
-            (4, tile.shape[0] - 6),
+            (4, drawn.shape[0] - 6),
             cv2.FONT_HERSHEY_SIMPLEX,
             0.4,
             (255, 255, 255),
             1,
             cv2.LINE_AA,
         )
-        tiles.append(tile)
+        tiles.append(drawn)
     th, tw = tiles[0].shape[:2]
-    tiles = [cv2.resize(t, (tw, th)) for t in tiles]
+    return tile([cv2.resize(t, (tw, th)) for t in tiles], columns)
+
+
+def tile(tiles: list[np.ndarray], columns: int) -> np.ndarray:
+    """Same-sized images in rows of ``columns`` (at most as many as there are), the last row
+    filled out with black."""
     columns = min(columns, len(tiles))
-    while len(tiles) % columns:
-        tiles.append(np.zeros_like(tiles[0]))
-    rows = [np.hstack(tiles[i : i + columns]) for i in range(0, len(tiles), columns)]
-    return np.vstack(rows)
+    tiles = tiles + [np.zeros_like(tiles[0])] * (-len(tiles) % columns)
+    return np.vstack([np.hstack(tiles[i : i + columns]) for i in range(0, len(tiles), columns)])
 
 
 def main(argv: list[str] | None = None) -> int:
