@@ -256,6 +256,15 @@ def _render_python() -> str | None:
 
 
 RENDER_PYTHON = _render_python()
+
+
+def _run(command: list[str], timeout: int) -> subprocess.CompletedProcess[str]:
+    """``command`` run from the repository's root, its output captured as text."""
+    return subprocess.run(
+        command, cwd=ROOT, capture_output=True, text=True, timeout=timeout, check=False
+    )
+
+
 needs_bpy = pytest.mark.skipif(RENDER_PYTHON is None, reason="no bpy (make render installs it)")
 
 
@@ -264,14 +273,7 @@ needs_bpy = pytest.mark.skipif(RENDER_PYTHON is None, reason="no bpy (make rende
 def test_blender_renders_a_scene_with_its_labels(tmp_path: Path) -> None:
     assert RENDER_PYTHON is not None
     args = ["--out", str(tmp_path), "--count", "2", "--seed", "5", "--size", "128", "96"]
-    run = subprocess.run(
-        [RENDER_PYTHON, "-m", "training.render", *args, "--samples", "2"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    run = _run([RENDER_PYTHON, "-m", "training.render", *args, "--samples", "2"], timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
     assert "render-s5-00001.jpg" in run.stdout and "rendered 2 images in" in run.stdout
     for index in (0, 1):
@@ -292,27 +294,16 @@ def test_blenders_camera_puts_the_dice_where_the_labels_do() -> None:
         "from training.dice_scene import draw_scene\n"
         "print(max(projection_error(draw_scene(2, i)) for i in range(3)))\n"
     )
-    run = subprocess.run(
-        [RENDER_PYTHON, "-c", code],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    run = _run([RENDER_PYTHON, "-c", code], timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
     assert float(run.stdout.split()[-1]) < 0.01  # pixels
 
 
 def test_render_refuses_an_output_folder_inside_the_repository() -> None:
     python = RENDER_PYTHON or sys.executable
-    run = subprocess.run(
+    run = _run(
         [python, "-m", "training.render", "--out", str(ROOT / "build" / "x"), "--count", "1"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
         timeout=120,
-        check=False,
     )
     assert run.returncode == 2
     assert "inside the repository" in run.stderr  # refused before bpy is needed
@@ -325,13 +316,9 @@ def test_render_without_bpy_says_how_to_get_it(tmp_path: Path) -> None:
         pass
     else:
         pytest.skip("this Python has bpy")
-    run = subprocess.run(
+    run = _run(
         [sys.executable, "-m", "training.render", "--out", str(tmp_path), "--count", "1"],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
         timeout=120,
-        check=False,
     )
     assert run.returncode == 2
     assert "bpy" in run.stderr and "make render" in run.stderr
@@ -351,14 +338,7 @@ def test_each_pip_is_a_whole_recessed_dimple_in_the_pip_colour() -> None:
         "print(sum(p.area for p in pip), max(max(abs(c) for c in p.center) for p in pip),\n"
         "      max(abs(c) for v in m.vertices for c in v.co))\n"
     )
-    run = subprocess.run(
-        [RENDER_PYTHON, "-c", code],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    run = _run([RENDER_PYTHON, "-c", code], timeout=300)
     assert run.returncode == 0, run.stderr[-2000:]
     area, deepest_centre, extent = (float(x) for x in run.stdout.split()[-3:])
     from training.render import PIP_DEPTH, PIP_RADIUS
