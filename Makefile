@@ -138,12 +138,14 @@ model-int8: $(VENV)/.installed
 # Physically rendered dice (training/render.py: Blender's Cycles on the CPU through bpy, which
 # needs Python 3.11 and its own environment, .venv-render, kept apart from .venv and CI):
 # RENDER_COUNT seeded scenes into RENDER_OUT, outside the repo, in make data's layout, at the
-# lowest CPU priority on one thread. Resume with RENDER_ARGS='--start N'.
+# lowest CPU priority on one thread, laid out as RENDER_LAYOUT (apart, steep: the camera 40-68°
+# off vertical, heap: 8-20 dice close together). Resume with RENDER_ARGS='--start N'.
 RENDER_PYTHON ?= python3.11
 RENDER_VENV ?= .venv-render
 RENDER_OUT ?= ../rendered-dice
 RENDER_COUNT ?= 300
 RENDER_SEED ?= 0
+RENDER_LAYOUT ?= apart
 RENDER_ARGS ?=
 BPY_VERSION ?= 4.5.15
 $(RENDER_VENV)/.installed:
@@ -154,7 +156,7 @@ $(RENDER_VENV)/.installed:
 
 render: $(RENDER_VENV)/.installed
 	nice -n 19 $(RENDER_VENV)/bin/python -m training.render --out $(RENDER_OUT) \
-		--count $(RENDER_COUNT) --seed $(RENDER_SEED) --threads 1 $(RENDER_ARGS)
+		--count $(RENDER_COUNT) --seed $(RENDER_SEED) --layout $(RENDER_LAYOUT) --threads 1 $(RENDER_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache build *.egg-info

@@ -223,6 +223,36 @@ def test_scenes_hold_1_to_8_resting_apart_dice_in_frame_from_every_kind() -> Non
     assert counts == set(range(1, 9))
 
 
+@pytest.mark.parametrize(
+    ("layout", "dice", "tilt"), [("steep", (1, 8), (40, 68)), ("heap", (8, 20), (0, 50))]
+)
+def test_steep_and_heap_layouts_keep_their_dice_count_tilt_and_never_overlap(
+    layout: str, dice: tuple[int, int], tilt: tuple[int, int]
+) -> None:
+    counts = set()
+    for index in range(25):
+        scene = draw_scene(3, index, layout=layout)
+        assert scene.layout == layout and scene.name == f"render-{layout}-s3-{index:05d}"
+        counts.add(len(scene.dice))
+        assert dice[0] <= len(scene.dice) <= dice[1]
+        assert tilt[0] <= scene.camera.tilt_deg <= tilt[1]
+        for die in scene.dice:
+            x0, y0, x1, y1 = die_box(scene.camera, die)
+            assert x0 > 0 and y0 > 0 and x1 < scene.camera.width and y1 < scene.camera.height
+        for i, a in enumerate(scene.dice):
+            for b in scene.dice[i + 1 :]:
+                gap = math.dist(a.position[:2], b.position[:2])
+                assert gap > (a.size + b.size) / 2 * math.sqrt(2)
+    assert len(counts) > 3
+    assert draw_scene(3, 0, layout=layout) != draw_scene(3, 0)
+
+
+def test_an_unknown_layout_is_refused_with_the_known_ones() -> None:
+    known = "the layouts are apart, steep, heap"
+    with pytest.raises(ValueError, match=f"unknown layout 'pile'; {known}"):
+        draw_scene(0, 0, layout="pile")
+
+
 def test_the_contact_sheet_draws_each_box_and_names_bad_label_files(tmp_path: Path) -> None:
     img = np.full((60, 80, 3), 40, np.uint8)
     drawn = draw_labels(img, [(4, 0.5, 0.5, 0.5, 0.5)])

@@ -1,9 +1,12 @@
 """Scene descriptions for physically rendered dice (numpy only; :mod:`training.render` draws them).
 
-A scene is drawn from a seed: a table (felt, wood, stone, plain), 1-8 dice resting flat on it
-(a face down, a random yaw, never touching), each with its own material (opaque, translucent,
+A scene is drawn from a seed: a table (felt, wood, stone, plain), dice resting flat on it
+(a face down, a random yaw, never overlapping), each with its own material (opaque, translucent,
 smoky, marbled, glossy) and pip colour (white, black, red, gold), area lights, and a camera
-looking down at 0-40 degrees from straight above. Everything the labels need is computed here,
+looking down at them. Its :data:`LAYOUTS` say how many dice, how close and how steep the
+camera: ``apart`` (1-8 dice apart, 0-40 degrees from straight above), ``steep`` (the same at
+40-68 degrees, two or three faces of each die showing) and ``heap`` (8-20 dice close together,
+0-50 degrees). Everything the labels need is computed here,
 without Blender: the value on top from each die's rotation, and each die's box as the camera
 sees it, projected from its rounded corners with the same pinhole camera Blender is given.
 
@@ -22,6 +25,7 @@ from numpy.typing import NDArray
 
 __all__ = [
     "FACE_NORMALS",
+    "LAYOUTS",
     "MATERIALS",
     "PIP_COLOURS",
     "TABLES",
@@ -193,6 +197,7 @@ class Scene:
     exposure: float
     samples: int
     extra: dict[str, float] = field(default_factory=dict)
+    layout: str = "apart"
 
     def to_json(self) -> dict[str, object]:
         """The scene as plain JSON-ready data."""
@@ -296,9 +301,34 @@ def write_labels(scene: Scene, folder: Path) -> Path:
     return path
 
 
-def _place(rng: np.random.Generator, sizes: list[float]) -> list[tuple[float, float]]:
-    """Centres on the table for dice of these sizes, no two closer than their diagonals allow."""
-    spread = max(sizes) * (1.2 + 1.1 * math.sqrt(len(sizes)))
+@dataclass(frozen=True)
+class Layout:
+    """How a scene's dice lie and how steeply the camera looks down at them."""
+
+    dice: tuple[int, int]
+    """Fewest and most dice."""
+    tilt_deg: tuple[float, float]
+    """The camera's angle from straight down, drawn between these."""
+    gap: float
+    """Centres at least this many times the two dice's mean size apart (at √2 corners may touch)."""
+    spread: tuple[float, float]
+    """The dice are dropped within ``a + b * sqrt(count)`` sizes of the middle."""
+
+
+LAYOUTS: dict[str, Layout] = {
+    "apart": Layout((1, 8), (0.0, 40.0), 2 * 0.75 * 1.02, (1.2, 1.1)),
+    "steep": Layout((1, 8), (40.0, 68.0), 2 * 0.75 * 1.02, (1.2, 1.1)),
+    "heap": Layout((8, 20), (0.0, 50.0), 2 * 0.715, (0.5, 0.6)),
+}
+"""The kinds of scene :func:`draw_scene` draws, by name."""
+
+
+def _place(
+    rng: np.random.Generator, sizes: list[float], layout: Layout = LAYOUTS["apart"]
+) -> list[tuple[float, float]]:
+    """Centres on the table for dice of these sizes, no two closer than the layout allows."""
+    a, b = layout.spread
+    spread = max(sizes) * (a + b * math.sqrt(len(sizes)))
     placed: list[tuple[float, float, float]] = []
     for size in sizes:
         for attempt in range(2000):
@@ -306,7 +336,8 @@ def _place(rng: np.random.Generator, sizes: list[float]) -> list[tuple[float, fl
             r = radius * math.sqrt(float(rng.uniform(0, 1)))
             a = float(rng.uniform(0, 2 * math.pi))
             x, y = r * math.cos(a), r * math.sin(a)
-            gap = 0.75 * 1.02  # half a diagonal (√2 / 2 ≈ 0.71) and a little air
+            # a mean size times 0.71 (half the diagonal of each) and they never overlap
+            gap = layout.gap / 2
             if all(math.hypot(x - px, y - py) > gap * (size + ps) for px, py, ps in placed):
                 placed.append((x, y, size))
                 break
@@ -315,9 +346,16 @@ def _place(rng: np.random.Generator, sizes: list[float]) -> list[tuple[float, fl
     return [(x, y) for x, y, _ in placed]
 
 
-def _frame_dice(rng: np.random.Generator, dice: list[Die], width: int, height: int) -> Camera:
-    """A camera looking down at 0-40° that holds every die, filling a random share of the frame."""
-    tilt = math.radians(float(rng.uniform(0, 40)))
+def _frame_dice(
+    rng: np.random.Generator,
+    dice: list[Die],
+    width: int,
+    height: int,
+    tilt_deg: tuple[float, float] = (0.0, 40.0),
+) -> Camera:
+    """A camera looking down within ``tilt_deg`` of straight down that holds every die, filling a
+    random share of the frame."""
+    tilt = math.radians(float(rng.uniform(*tilt_deg)))
     azimuth = float(rng.uniform(0, 2 * math.pi))
     roll = float(rng.normal(0, 0.08))
     focal_px = width / 36 * float(rng.uniform(26, 50))  # a 26-50 mm lens on a 36 mm sensor
@@ -327,8 +365,10 @@ def _frame_dice(rng: np.random.Generator, dice: list[Die], width: int, height: i
         (math.sin(tilt) * math.cos(azimuth), math.sin(tilt) * math.sin(azimuth), math.cos(tilt))
     )
     fill = float(rng.uniform(0.45, 0.9))  # share of the frame the dice's boxes span at most
-    distance = 0.3
-    for _ in range(60):
+    margin = 0.03
+
+    def seen_from(distance: float) -> tuple[Camera, bool, float]:
+        """The camera at ``distance``, whether every die is in frame, and the share they span."""
         eye = target + distance * direction
         cam = Camera(
             position=tuple(eye.tolist()),
@@ -341,14 +381,21 @@ def _frame_dice(rng: np.random.Generator, dice: list[Die], width: int, height: i
         boxes = np.array([die_box(cam, d) for d in dice])
         x0, y0 = boxes[:, 0].min(), boxes[:, 1].min()
         x1, y1 = boxes[:, 2].max(), boxes[:, 3].max()
-        margin = 0.03
         span = max((x1 - x0) / width, (y1 - y0) / height)
         inside = x0 > margin * width and y0 > margin * height
         inside = inside and x1 < (1 - margin) * width and y1 < (1 - margin) * height
+        return cam, bool(inside), float(span)
+
+    distance = 0.3
+    for _ in range(60):
+        cam, inside, span = seen_from(distance)
         if inside and abs(span - fill) < 0.02:
             break
         # Scale the distance toward the wanted fill; step back when a die is out of frame.
         distance *= (span / fill) ** 0.8 if inside else 1.15
+    while not inside:  # the fill was not reached: step back until every die is in frame
+        distance *= 1.15
+        cam, inside, span = seen_from(distance)
     return cam
 
 
@@ -379,13 +426,26 @@ def _materials(
 
 
 def draw_scene(
-    seed: int, index: int, width: int = 512, height: int = 384, samples: int = 16
+    seed: int,
+    index: int,
+    width: int = 512,
+    height: int = 384,
+    samples: int = 16,
+    layout: str = "apart",
 ) -> Scene:
-    """The scene number ``index`` of ``seed``: the same arguments always give the same scene."""
-    rng = np.random.default_rng([seed, index])
-    n = int(rng.integers(1, 9))
+    """The scene number ``index`` of ``seed`` in ``layout`` (one of :data:`LAYOUTS`): the same
+    arguments always give the same scene.
+
+    :raises ValueError: an unknown layout.
+    """
+    if layout not in LAYOUTS:
+        raise ValueError(f"unknown layout {layout!r}; the layouts are {', '.join(LAYOUTS)}")
+    kind = LAYOUTS[layout]
+    code = list(LAYOUTS).index(layout)
+    rng = np.random.default_rng([seed, index] if code == 0 else [seed, index, code])
+    n = int(rng.integers(kind.dice[0], kind.dice[1] + 1))
     sizes = [float(rng.uniform(0.014, 0.022)) for _ in range(n)]
-    spots = _place(rng, sizes)
+    spots = _place(rng, sizes, kind)
     pip_names = tuple(PIP_COLOURS)
     dice: list[Die] = []
     for size, (x, y) in zip(sizes, spots, strict=True):
@@ -419,7 +479,7 @@ def draw_scene(
         "stone": lambda: _colour(rng, (0.0, 0.15), (0.2, 0.8)),
         "plain": lambda: _colour(rng, (0.0, 0.6), (0.2, 0.95)),
     }[table]()
-    camera = _frame_dice(rng, dice, width, height)
+    camera = _frame_dice(rng, dice, width, height, kind.tilt_deg)
     centre = np.array(camera.position)
     lights = []
     for k in range(int(rng.integers(1, 4))):
@@ -448,7 +508,7 @@ def draw_scene(
             )
         )
     return Scene(
-        name=f"render-s{seed}-{index:05d}",
+        name=f"render-s{seed}-{index:05d}" if code == 0 else f"render-{layout}-s{seed}-{index:05d}",
         seed=seed,
         index=index,
         table=table,
@@ -461,4 +521,5 @@ def draw_scene(
         exposure=float(rng.normal(0, 0.3)),
         samples=samples,
         extra={"noise_seed": float(rng.integers(0, 2**31 - 1))},
+        layout=layout,
     )

@@ -30,6 +30,7 @@ from typing import Any
 import numpy as np
 
 from training.dice_scene import (
+    LAYOUTS,
     PIP_COLOURS,
     Die,
     Scene,
@@ -501,6 +502,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--threads", type=int, default=1, help="Cycles threads")
     ap.add_argument("--samples", type=int, default=6, help="Cycles samples per pixel (denoised)")
     ap.add_argument("--size", type=int, nargs=2, default=(512, 384), metavar=("W", "H"))
+    ap.add_argument(
+        "--layout", choices=tuple(LAYOUTS), default="apart", help="how the dice lie (dice_scene)"
+    )
     args = ap.parse_args(argv)
     if args.count < 1 or args.threads < 1 or args.samples < 1 or min(args.size) < 16:
         ap.error("--count, --threads and --samples must be at least 1, --size at least 16 16")
@@ -513,7 +517,9 @@ def main(argv: list[str] | None = None) -> int:
     total = total_cpu = 0.0
     with (args.out / "scenes.jsonl").open("a") as log:
         for index in range(args.start, args.start + args.count):
-            scene = draw_scene(args.seed, index, args.size[0], args.size[1], args.samples)
+            scene = draw_scene(
+                args.seed, index, args.size[0], args.size[1], args.samples, args.layout
+            )
             seconds, cpu = render(scene, args.out, args.threads)
             total, total_cpu = total + seconds, total_cpu + cpu
             print(
