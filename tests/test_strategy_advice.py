@@ -98,6 +98,7 @@ def test_a_turn_that_reaches_the_target_banks(cache: str) -> None:
     best = advice.best
     assert best is not None and best.action == "bank" and "target" in best.reason
     assert best.turn_total == 100
+    assert best.reason.endswith(": 10,000 reaches the target of 10,000")
     far = advise(find_rules("standard"), "1 2 3 4 6 6", banked=0, cache_dir=cache)
     assert far.best is not None and far.best.action == "roll"
 
@@ -172,5 +173,6 @@ def test_an_exact_target_banks_on_the_target_and_never_overshoots(cache: str) ->
     assert best is not None and best.action == "bank" and best.turn_total == 1000
     over = next(o for o in advice.options if o.action == "bank" and o.turn_total == 1050)
     assert over.value == 0.0 and "overshoots" in over.reason
+    assert "bank 1,050: 10,050 overshoots the target of 10,000" in over.reason
     assert advice.options.index(over) > advice.options.index(best)
     assert any(o.value > 0 for o in advice.options[1 : advice.options.index(over)])

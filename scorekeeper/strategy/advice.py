@@ -387,12 +387,12 @@ def _bank_why_not(
     if i < ctx.min_units:
         least = ctx.min_units * UNIT
         if least > rules.bank_minimum:
-            return f"{least} in one turn is needed to get on the board"
-        return f"the bank minimum is {least}"
+            return f"{least:,} in one turn is needed to get on the board"
+        return f"the bank minimum is {least:,}"
     if beat is not None and not ctx.bank_ok(i):
         if banked + total == beat:
-            return f"a tie with {beat} must keep rolling"
-        return f"{banked + total} does not beat {beat}"
+            return f"a tie with {beat:,} must keep rolling"
+        return f"{banked + total:,} does not beat {beat:,}"
     return None
 
 
@@ -425,41 +425,41 @@ def _options(
     )
     if kind == "win_probability":
         assert beat is not None
-        roll_text = f"{roll_value:.1%} chance to beat {beat}"
+        roll_text = f"{roll_value:.1%} chance to beat {beat:,}"
         if why:
             bank_text = f"banking is not allowed ({why})"
         elif bank_value >= 1.0:
-            bank_text = f"banking now wins with {banked + total}"
+            bank_text = f"banking now wins with {banked + total:,}"
         else:
-            bank_text = f"banking now ties {beat}"
-        bank_reason = f"Keep {desc} and bank {total}: " + (
+            bank_text = f"banking now ties {beat:,}"
+        bank_reason = f"Keep {desc} and bank {total:,}: " + (
             f"not allowed, {why}"
             if why
             else (
-                f"{banked + total} beats {beat}, a sure win"
+                f"{banked + total:,} beats {beat:,}, a sure win"
                 if bank_value >= 1.0
-                else f"{banked + total} ties {beat}, worth half a win"
+                else f"{banked + total:,} ties {beat:,}, worth half a win"
             )
         )
     else:
-        roll_text = f"{roll_value:.0f} expected"
-        bank_text = f"banking is not allowed ({why})" if why else f"banking now gives {total}"
+        roll_text = f"{roll_value:,.0f} expected"
+        bank_text = f"banking is not allowed ({why})" if why else f"banking now gives {total:,}"
         if why:
-            bank_reason = f"Keep {desc} and bank {total}: not allowed, {why}"
+            bank_reason = f"Keep {desc} and bank {total:,}: not allowed, {why}"
         elif ctx.overshoots(i):
             bank_reason = (
-                f"Keep {desc} and bank {total}: {banked + total} overshoots the target of "
-                f"{rules.target}, so the points go to the lowest score"
+                f"Keep {desc} and bank {total:,}: {banked + total:,} overshoots the target of "
+                f"{rules.target:,}, so the points go to the lowest score"
             )
         elif ctx.bank_forced(i):
             bank_reason = (
-                f"Keep {desc} and bank {total}: {banked + total} reaches the target of "
-                f"{rules.target}"
+                f"Keep {desc} and bank {total:,}: {banked + total:,} reaches the target of "
+                f"{rules.target:,}"
             )
         else:
             bank_reason = (
-                f"Keep {desc} and bank {total}: {throw_words.split(' (')[0]} instead gives "
-                f"{roll_value:.0f} expected"
+                f"Keep {desc} and bank {total:,}: {throw_words.split(' (')[0]} instead gives "
+                f"{roll_value:,.0f} expected"
             )
     roll = Option(
         keep=keep.dice,
