@@ -15,6 +15,7 @@ import cv2
 import numpy as np
 import pytest
 
+from scorekeeper.vision.evaluate import parse_yolo
 from training.dice_scene import (
     FACE_NORMALS,
     MATERIALS,
@@ -33,7 +34,7 @@ from training.dice_scene import (
     write_labels,
     yolo_lines,
 )
-from training.render_sheet import draw_labels, read_yolo
+from training.render_sheet import draw_labels, sheet
 from training.render_sheet import main as sheet_main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -188,7 +189,8 @@ def test_labels_are_written_to_labels_name_txt(tmp_path: Path) -> None:
     path = write_labels(scene, tmp_path)
     assert path == tmp_path / "labels" / f"{scene.name}.txt"
     assert path.read_text().splitlines() == yolo_lines(scene)
-    assert [r[0] for r in read_yolo(path)] == [d.value - 1 for d in scene.dice]
+    truth = parse_yolo(path.read_text(), scene.camera.width, scene.camera.height)
+    assert [value for value, _ in truth] == [d.value for d in scene.dice]
 
 
 def test_the_same_seed_and_index_give_the_same_scene_and_others_differ() -> None:
@@ -255,14 +257,14 @@ def test_an_unknown_layout_is_refused_with_the_known_ones() -> None:
 
 def test_the_contact_sheet_draws_each_box_and_names_bad_label_files(tmp_path: Path) -> None:
     img = np.full((60, 80, 3), 40, np.uint8)
-    drawn = draw_labels(img, [(4, 0.5, 0.5, 0.5, 0.5)])
+    drawn = draw_labels(img, [(5, (20.0, 15.0, 60.0, 45.0))])
     assert (drawn[15, 20:60] == (0, 255, 0)).all()  # the box's top edge, in green
     (tmp_path / "images").mkdir()
     (tmp_path / "labels").mkdir()
     cv2.imwrite(str(tmp_path / "images" / "a.jpg"), img)
     (tmp_path / "labels" / "a.txt").write_text("4 0.5 0.5\n")
-    with pytest.raises(ValueError, match=r"a.txt:1: expected 'CLASS XC YC W H'"):
-        read_yolo(tmp_path / "labels" / "a.txt")
+    with pytest.raises(ValueError, match=r"a.txt: label line 1 '4 0.5 0.5': expected 'CLASS XC"):
+        sheet(tmp_path, 1, 1)
     assert sheet_main([str(tmp_path), "--out", str(tmp_path / "s.png")]) == 2
     (tmp_path / "labels" / "a.txt").write_text("4 0.5 0.5 0.5 0.5\n")
     assert sheet_main([str(tmp_path), "--out", str(tmp_path / "s.png")]) == 0

@@ -14,33 +14,19 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-__all__ = ["draw_labels", "main", "read_yolo", "sheet", "tile"]
+from scorekeeper.errors import ImageError
+from scorekeeper.vision.evaluate import Truth, parse_yolo
+
+__all__ = ["draw_labels", "main", "sheet", "tile"]
 
 
-def read_yolo(path: Path) -> list[tuple[int, float, float, float, float]]:
-    """A YOLO label file's lines as (class, xc, yc, w, h); a malformed line raises ValueError."""
-    rows = []
-    for number, line in enumerate(path.read_text().splitlines(), 1):
-        if not line.strip():
-            continue
-        parts = line.split()
-        if len(parts) != 5:
-            raise ValueError(f"{path}:{number}: expected 'CLASS XC YC W H', got {line!r}")
-        rows.append((int(parts[0]), *(float(p) for p in parts[1:])))
-    return rows  # type: ignore[return-value]
-
-
-def draw_labels(
-    image: np.ndarray, labels: list[tuple[int, float, float, float, float]]
-) -> np.ndarray:
-    """A copy of the image with each labelled box and its value (class + 1) drawn on it."""
+def draw_labels(image: np.ndarray, truth: Truth) -> np.ndarray:
+    """A copy of the image with each labelled die's box and value drawn on it."""
     out = image.copy()
-    h, w = out.shape[:2]
-    for cls, xc, yc, bw, bh in labels:
-        x0, y0 = round((xc - bw / 2) * w), round((yc - bh / 2) * h)
-        x1, y1 = round((xc + bw / 2) * w), round((yc + bh / 2) * h)
+    for value, box in truth:
+        x0, y0, x1, y1 = (round(v) for v in box)
         cv2.rectangle(out, (x0, y0), (x1, y1), (0, 255, 0), 1)
-        label = str(cls + 1)
+        label = str(value)
         org = (x0, max(12, y0 - 3))
         cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 0, 0), 3, cv2.LINE_AA)
         cv2.putText(out, label, org, cv2.FONT_HERSHEY_SIMPLEX, 0.5, (0, 255, 0), 1, cv2.LINE_AA)
@@ -58,7 +44,13 @@ def sheet(folder: Path, count: int, columns: int, start: int = 0) -> np.ndarray:
         if img is None:
             raise ValueError(f"{path} does not decode")
         label = folder / "labels" / f"{path.stem}.txt"
-        drawn = draw_labels(img, read_yolo(label) if label.exists() else [])
+        try:
+            truth = parse_yolo(label.read_text(), img.shape[1], img.shape[0])
+        except FileNotFoundError:
+            truth = []
+        except ImageError as err:
+            raise ValueError(f"{label}: {err}") from None
+        drawn = draw_labels(img, truth)
         cv2.putText(
             drawn,
             path.stem,
