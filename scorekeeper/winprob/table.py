@@ -13,6 +13,7 @@ banking or throwing on). ``solve_fresh`` builds one; ``scorekeeper.winprob.cache
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -204,17 +205,37 @@ class WinTable:
         else:
             dice = Dice.parse(throw) if isinstance(throw, str) else Dice(throw)
         i, j, t = self._check(my_score, opp_score, turn_total, len(dice), final_round)
-        hot = MUST_ROLL if self.rules.hot_dice == "must_roll" else self.rules.dice
         least = int(self.geo.thresholds(np.array([i]))[0])
+
+        def bank_of(after: int) -> float | None:
+            return self._bank_final(i, j, after) if final_round else self._bank(i, j, i + after)
+
+        return self._options(
+            dice,
+            t,
+            least,
+            lambda after, state: self._roll(i, j, after, state, final_round),
+            bank_of,
+        )
+
+    def _options(
+        self,
+        dice: Dice,
+        t: int,
+        least: int,
+        roll_of: Callable[[int, int], float],
+        bank_of: Callable[[int], float | None],
+    ) -> list[Option]:
+        """Every keep of ``dice`` on a turn of ``t`` units, best first: ``roll_of(after, state)``
+        values throwing on with ``after`` units, ``bank_of(after)`` banking them (from ``least``
+        units, never while hot dice must be thrown)."""
+        hot = MUST_ROLL if self.rules.hot_dice == "must_roll" else self.rules.dice
         out = []
         for keep in table_for(self.rules).keeps(dice.counts):
             after = t + keep.points // UNIT
             left = len(dice) - len(keep.dice)
             state = hot if left == 0 else left
-            roll = self._roll(i, j, after, state, final_round)
-            bank: float | None = None
-            if after >= least and state != MUST_ROLL:
-                bank = self._bank_final(i, j, after) if final_round else self._bank(i, j, i + after)
+            bank = bank_of(after) if after >= least and state != MUST_ROLL else None
             out.append(
                 Option(
                     keep.dice,
@@ -222,7 +243,7 @@ class WinTable:
                     after * UNIT,
                     left or self.rules.dice,
                     bank,
-                    roll,
+                    roll_of(after, state),
                     hot=left == 0,
                 )
             )
@@ -282,34 +303,18 @@ class WinTable:
         i, _, t = self._check(my_score, opp_score, turn_total, len(dice), False)
         geo, model = self.geo, self.geo.model
         span = model.max_points + 1
-        hot = MUST_ROLL if self.rules.hot_dice == "must_roll" else self.rules.dice
-        out = []
-        for keep in table_for(self.rules).keeps(dice.counts):
-            after = t + keep.points // UNIT
-            left = len(dice) - len(keep.dice)
-            state = hot if left == 0 else left
+
+        def roll_of(after: int, state: int) -> float:
             base = min(i + after, geo.cap)
             rows = np.ascontiguousarray(values[base : base + span]).reshape(span * 7, 1)
             n = self.rules.dice if state == MUST_ROLL else state
-            roll = float(
+            return float(
                 model.roll_values(rows, 0)[n - 1, 0] + model.farkle[n] * farkle + model.win[n]
             )
-            bank: float | None = None
-            if after >= least and state != MUST_ROLL:
-                bank = float(bank_at[min(i + after, geo.rows - 1)])
-            out.append(
-                Option(
-                    keep.dice,
-                    keep.points,
-                    after * UNIT,
-                    left or self.rules.dice,
-                    bank,
-                    roll,
-                    hot=left == 0,
-                )
-            )
-        out.sort(key=lambda o: (-o.value, -o.points))
-        return out
+
+        return self._options(
+            dice, t, least, roll_of, lambda after: float(bank_at[min(i + after, geo.rows - 1)])
+        )
 
     def _handicap_turn(
         self, my_score: int, opp_score: int, off_board: str
