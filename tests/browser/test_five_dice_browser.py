@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pytest
 from helpers.browser import Server, Tab
-from helpers.pages import COVERED_JS, WIDE_JS, api, choose_keep, tap_throw
+from helpers.pages import COVERED_JS, WIDE_JS, api, choose_keep, set_option, tap_throw
 
 pytestmark = pytest.mark.browser
 
@@ -49,8 +49,7 @@ def test_five_dice_from_setup_to_the_board(
     )
     said = page.inner_text("#setup-message")
     assert "six_dice_farkle_bonus=500" in said and "set dice=6 or turn" in said
-    page.fill("#opt-six_dice_farkle_bonus", "0")
-    page.dispatch_event("#opt-six_dice_farkle_bonus", "change")
+    set_option(page, "six_dice_farkle_bonus", "0")
     assert "Needs six dice." in page.inner_text("#help-six_dice_farkle_bonus")
     page.click("#start")
     page.wait_for_url("**/play/**")

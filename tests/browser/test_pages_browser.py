@@ -31,7 +31,9 @@ from helpers.pages import (
     kb,
     new_game,
     open_play_page,
+    open_setup_page,
     quick_scores,
+    set_option,
     tap_throw,
     text,
     touch_targets_too_small,
@@ -46,10 +48,7 @@ def open_setup(server: Server, open_tab: Callable[..., Tab]) -> Tab:
     """The setup page in a tablet-sized tab, its presets shown and the first two players
     named Ann and Bob."""
     tab = open_tab(*TABLET)
-    tab.page.goto(server.url + "/")
-    tab.page.wait_for_selector("#presets input[value='standard']")
-    tab.page.fill("#players li:nth-child(1) input.name", "Ann")
-    tab.page.fill("#players li:nth-child(2) input.name", "Bob")
+    open_setup_page(tab.page, server.url, options=False)
     return tab
 
 
@@ -65,22 +64,18 @@ def test_setup_with_a_preset_overrides_teams_and_a_roll_off(
     page.fill("#players li:nth-child(2) input.team", "Blue")
     page.fill("#players li:nth-child(3) input.team", "Red")
     page.check("#presets input[value='zilch-online']")
-    page.fill("#opt-target", "5000")
-    page.dispatch_event("#opt-target", "change")
+    set_option(page, "target", "5000")
     page.click("#options-box summary")
     assert page.input_value("#opt-bank_minimum") == "300"  # the zilch-online preset's value
-    page.fill("#opt-opening_minimum", "350")
-    page.dispatch_event("#opt-opening_minimum", "change")
+    set_option(page, "opening_minimum", "350")
     page.check("#opt-toxic_twos")
     page.select_option("#opt-hot_dice", "must_roll")
     assert "4 changed from zilch-online" in text(tab, "#changed-count")  # with the target
     assert page.locator(".option.changed").count() == 3
     # A bad value is refused in words and not used.
-    page.fill("#opt-bank_minimum", "333")
-    page.dispatch_event("#opt-bank_minimum", "change")
+    set_option(page, "bank_minimum", "333")
     assert "multiple of 50" in text(tab, "#setup-message")
-    page.fill("#opt-bank_minimum", "300")
-    page.dispatch_event("#opt-bank_minimum", "change")
+    set_option(page, "bank_minimum", "300")
 
     # Roll-off: Ann and Bob tie on 5 and throw again; Bob's 6 beats Ann's 3.
     page.click("#rolloff-open")
@@ -173,8 +168,7 @@ def test_setup_refuses_to_start_on_a_number_it_did_not_take(
         wait_js(tab, "document.querySelector('#setup-message').textContent.includes('target')")
         assert f"target: {value} is not accepted" in text(tab, "#setup-message")
         assert page.get_attribute("#opt-target", "aria-invalid") == "true"
-    page.fill("#opt-target", "3000")
-    page.dispatch_event("#opt-target", "change")
+    set_option(page, "target", "3000")
     page.click("#options-box summary")
     page.fill("#opt-bank_minimum", "75")
     page.click("#options-box summary")  # closed again, with the refused value inside
@@ -204,8 +198,7 @@ def test_setup_applies_the_fair_handicap(live_server: Server, open_tab: Callable
     tab = open_setup(live_server, open_tab)
     page = tab.page
     page.check("#presets input[value='standard']")
-    page.fill("#opt-target", "1000")
-    page.dispatch_event("#opt-target", "change")
+    set_option(page, "target", "1000")
     page.wait_for_selector("#winprob-apply", timeout=5000)
     label = page.locator("label.apply-handicap")
     assert label.inner_text().strip() == f"Start Bob on {fair} points"

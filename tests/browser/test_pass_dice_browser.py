@@ -10,8 +10,11 @@ import pytest
 from helpers.browser import Server, Tab
 from helpers.pages import (
     COVERED_JS,
+    WIDE_JS,
     api,
     choose_keep,
+    open_setup_page,
+    set_option,
     tap_throw,
     wait_js,
     wait_version,
@@ -19,22 +22,15 @@ from helpers.pages import (
 
 pytestmark = pytest.mark.browser
 
-WIDE_JS = "() => document.documentElement.scrollWidth - innerWidth"
-
 
 def test_pass_dice_from_setup_to_the_take_over_choice(
     live_server: Server, open_tab: Callable[..., Tab]
 ) -> None:
     tab = open_tab(360, 740)
     page = tab.page
-    page.goto(live_server.url + "/")
-    page.wait_for_selector("#presets input[value='standard']")
-    page.fill("#players li:nth-child(1) input.name", "Ann")
-    page.fill("#players li:nth-child(2) input.name", "Bob")
-    page.click("#options-box summary")
+    open_setup_page(page, live_server.url)
     page.check("#opt-pass_dice")
-    page.fill("#opt-opening_minimum", "0")
-    page.dispatch_event("#opt-opening_minimum", "change")
+    set_option(page, "opening_minimum", "0")
     page.locator("#opt-pass_dice").scroll_into_view_if_needed()
     assert "take over the banked total" in page.inner_text("#help-pass_dice")
     tab.shot("pass-setup-360")

@@ -10,7 +10,15 @@ from collections.abc import Callable
 
 import pytest
 from helpers.browser import Server, Tab
-from helpers.pages import COVERED_JS, WIDE_JS, api, choose_keep, tap_throw
+from helpers.pages import (
+    COVERED_JS,
+    WIDE_JS,
+    api,
+    choose_keep,
+    open_setup_page,
+    set_option,
+    tap_throw,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -21,18 +29,13 @@ def test_scoring_options_from_setup_to_the_keeps(
 ) -> None:
     tab = open_tab(width, height)
     page = tab.page
-    page.goto(live_server.url + "/")
-    page.wait_for_selector("#presets input[value='standard']")
-    page.fill("#players li:nth-child(1) input.name", "Ann")
-    page.fill("#players li:nth-child(2) input.name", "Bob")
-    page.click("#options-box summary")
+    open_setup_page(page, live_server.url)
     for name, value in (
         ("full_house", "250"),
         ("triple_multiplier", "200"),
         ("bank_max_dice_left", "2"),
     ):
-        page.fill(f"#opt-{name}", value)
-        page.dispatch_event(f"#opt-{name}", "change")
+        set_option(page, name, value)
     # four of a kind + a pair: the word disables the number, unticking it brings a number back
     page.check("#opt-four_kind_pair-three_pairs")
     assert page.is_disabled("#opt-four_kind_pair")
@@ -78,15 +81,9 @@ def test_turn_options_from_setup_to_a_refused_bank(
 ) -> None:
     tab = open_tab(width, height)
     page = tab.page
-    page.goto(live_server.url + "/")
-    page.wait_for_selector("#presets input[value='standard']")
-    page.fill("#players li:nth-child(1) input.name", "Ann")
-    page.fill("#players li:nth-child(2) input.name", "Bob")
-    page.click("#options-box summary")
-    page.fill("#opt-opening_minimum", "0")
-    page.dispatch_event("#opt-opening_minimum", "change")
-    page.fill("#opt-bank_max_dice_left", "2")
-    page.dispatch_event("#opt-bank_max_dice_left", "change")
+    open_setup_page(page, live_server.url)
+    set_option(page, "opening_minimum", "0")
+    set_option(page, "bank_max_dice_left", "2")
     page.select_option("#opt-tie_break", "full_round")
     page.check("#opt-exact_target")
     page.select_option("#opt-exact_overshoot", "bust")

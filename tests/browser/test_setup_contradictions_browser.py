@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 from helpers.browser import Server, Tab
-from helpers.pages import COVERED_JS, WIDE_JS
+from helpers.pages import COVERED_JS, WIDE_JS, open_setup_page, set_option
 
 pytestmark = pytest.mark.browser
 
@@ -19,14 +19,9 @@ def test_an_exact_target_below_the_opening_minimum_is_refused_on_setup(
 ) -> None:
     tab = open_tab(width, height)
     page = tab.page
-    page.goto(live_server.url + "/")
-    page.wait_for_selector("#presets input[value='standard']")
-    page.fill("#players li:nth-child(1) input.name", "Ann")
-    page.fill("#players li:nth-child(2) input.name", "Bob")
-    page.click("#options-box summary")
+    open_setup_page(page, live_server.url)
     page.check("#opt-exact_target")
-    page.fill("#opt-target", "400")
-    page.dispatch_event("#opt-target", "change")
+    set_option(page, "target", "400")
     page.click("#start")
     page.wait_for_function(
         "() => /is above the target=400/.test(document.querySelector('#setup-message').textContent)"

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pytest
 from helpers.browser import Server, Tab
-from helpers.pages import api, new_game, open_play_page, quick_scores
+from helpers.pages import api, new_game, open_play_page, quick_scores, set_option
 
 pytestmark = pytest.mark.browser
 
@@ -126,8 +126,7 @@ def test_saved_house_rules_in_setup(
     page = tab.page
     page.goto(live_server.url + "/")
     page.check("#presets input[value='zilch']")
-    page.fill("#opt-target", "4000")
-    page.dispatch_event("#opt-target", "change")
+    set_option(page, "target", "4000")
     page.fill("#ruleset-name", name)
     page.click("#ruleset-save")
     page.wait_for_selector(f"#ruleset-msg:has-text('Saved \"{name}\"')")
@@ -179,8 +178,7 @@ def test_setup_starts_from_the_last_rules_used(
     page.fill("#players li:nth-child(1) input.name", "Gus")
     page.fill("#players li:nth-child(2) input.name", "Hal")
     page.check("#presets input[value='original']")
-    page.fill("#opt-target", "6000")
-    page.dispatch_event("#opt-target", "change")
+    set_option(page, "target", "6000")
     page.click("#options-box summary")
     page.check("#opt-toxic_twos")
     page.click("#start")

@@ -9,7 +9,7 @@ from collections.abc import Callable
 
 import pytest
 from helpers.browser import Server, Tab
-from helpers.pages import COVERED_JS, WIDE_JS, api
+from helpers.pages import COVERED_JS, WIDE_JS, api, open_setup_page, set_option
 
 pytestmark = pytest.mark.browser
 
@@ -20,14 +20,9 @@ def test_a_later_six_adds_100_on_the_page(
 ) -> None:
     tab = open_tab(*size)
     page = tab.page
-    page.goto(live_server.url + "/")
-    page.wait_for_selector("#presets input[value='standard']")
-    page.fill("#players li:nth-child(1) input.name", "Ann")
-    page.fill("#players li:nth-child(2) input.name", "Bob")
-    page.click("#options-box summary")
+    open_setup_page(page, live_server.url)
     for name, value in (("triple_addon", "100"), ("opening_minimum", "0")):
-        page.fill(f"#opt-{name}", value)
-        page.dispatch_event(f"#opt-{name}", "change")
+        set_option(page, name, value)
     assert "earlier in the turn" in page.inner_text("#help-triple_addon")
     page.locator("#opt-triple_addon").scroll_into_view_if_needed()
     assert page.evaluate(WIDE_JS) <= 0

@@ -153,3 +153,20 @@ COVERED_JS = """() => {
   return out;
 }"""
 WIDE_JS = "() => document.documentElement.scrollWidth - innerWidth"
+
+
+def open_setup_page(page: Any, url: str, *, options: bool = True) -> None:
+    """The setup page of the app at ``url`` with Ann and Bob named and, unless told, the rule
+    options open."""
+    page.goto(url + "/")
+    page.wait_for_selector("#presets input[value='standard']")
+    page.fill("#players li:nth-child(1) input.name", "Ann")
+    page.fill("#players li:nth-child(2) input.name", "Bob")
+    if options:
+        page.click("#options-box summary")
+
+
+def set_option(page: Any, name: str, value: str) -> None:
+    """Type ``value`` into the setup page's rule option ``name``, as a player leaves the field."""
+    page.fill(f"#opt-{name}", value)
+    page.dispatch_event(f"#opt-{name}", "change")
