@@ -308,16 +308,20 @@ def test_calibrate_unsure_prints_the_grid_and_a_choice_made_on_the_other_sources
         "0.5",
         "--cuts",
         "0.9",
+        "--candidates",
+        "0.2",
         "--json",
         str(out),
     ]
     assert calibrate_unsure.main(argv) == 0
     printed = capsys.readouterr().out
-    assert "| 0.7 | 0.8 | 0.000 / " in printed and "| 0.5 | 0.9 |" in printed
+    assert "| 0.4 | 0.7 | 0.8 | 0.000 / " in printed and "| 0.2 | 0.5 | 0.9 |" in printed
     doc = json.loads(out.read_text())
-    assert set(doc["grid"]) == {"0.5/0.8", "0.5/0.9", "0.7/0.8", "0.7/0.9"}
+    pairs = {"0.5/0.8", "0.5/0.9", "0.7/0.8", "0.7/0.9"}
+    assert set(doc["grid"]) == {f"{heat}/{pair}" for heat in ("0.2", "0.4") for pair in pairs}
     assert set(doc["chosen"]) == {"a", "b"} and doc["chosen"]["a"]["unflagged"] == 0.0
-    assert "- a: chosen on b:" in printed
+    assert set(doc["chosen"]["a"]) >= {"candidates", "score", "cut"}
+    assert "- a: chosen on b: candidates " in printed
 
 
 def test_voc_boxes_take_their_values_from_crops_found_in_the_photo(tmp_path: Path) -> None:

@@ -2,13 +2,17 @@
 model never trained on, and a choice of them made on the other sources only.
 
     python -m training.calibrate_unsure [--data ../dice-extra] [--scores 0.3,0.5,0.7]
-        [--cuts 0.7,0.8,0.9,0.95] [--budget 0.2] [--model PATH | --folds build/loso-det]
+        [--cuts 0.7,0.8,0.9,0.95] [--candidates 0.2,0.4] [--budget 0.1]
+        [--model PATH | --folds build/loso]
 
 The reader reports a candidate as a die when its face probabilities sum to at least the
 **score threshold** (the model's: 0.7), and marks it unsure ("5?") below the **unsure cut**
 (``UNSURE_BELOW``, 0.8). A lower score threshold shows a half-seen die as "?" instead of
 dropping it (a missed die is a mistake nobody is told of); a higher cut flags more of the
-sure-but-wrong readings. Both cost the player checks. For every (score, cut) pair the script
+sure-but-wrong readings. Both cost the player checks. ``--candidates`` also sweeps the heat a
+detector peak needs to be looked at again (the model's **candidate threshold**: lower, the
+second look judges more of the dice the detector barely saw). For every (score, cut) pair (and
+candidate threshold) the script
 prints, per source, the share of photos with an unflagged mistake and the share of readings
 marked unsure; then, for each source, the pair chosen **on the other sources** (the fewest
 photos with an unflagged mistake on average there, among the pairs that mark at most
@@ -57,21 +61,21 @@ def figures(photos: list[Photo], cut: float) -> dict[str, float]:
     }
 
 
-Grid = dict[tuple[float, float], dict[str, dict[str, float]]]
+Setting = tuple[float, float, float]
+"""(candidate threshold, score threshold, unsure cut)."""
+Grid = dict[Setting, dict[str, dict[str, float]]]
 
 
-def choose(
-    grid: Grid, sources: list[str], default: tuple[float, float], budget: float
-) -> tuple[float, float]:
-    """The (score, cut) pair with the fewest photos with an unflagged mistake on average over
+def choose(grid: Grid, sources: list[str], default: Setting, budget: float) -> Setting:
+    """The setting with the fewest photos with an unflagged mistake on average over
     ``sources``, among those marking at most ``budget`` more of the readings unsure than
     ``default`` does on each of them (``default`` itself always qualifies).
 
-    >>> g = {(0.7, 0.8): {"a": {"unflagged": 0.4, "unsure": 0.1}},
-    ...      (0.5, 0.8): {"a": {"unflagged": 0.3, "unsure": 0.15}},
-    ...      (0.2, 0.8): {"a": {"unflagged": 0.1, "unsure": 0.5}}}
-    >>> choose(g, ["a"], (0.7, 0.8), 0.1)
-    (0.5, 0.8)
+    >>> g = {(0.4, 0.7, 0.8): {"a": {"unflagged": 0.4, "unsure": 0.1}},
+    ...      (0.4, 0.5, 0.8): {"a": {"unflagged": 0.3, "unsure": 0.15}},
+    ...      (0.4, 0.2, 0.8): {"a": {"unflagged": 0.1, "unsure": 0.5}}}
+    >>> choose(g, ["a"], (0.4, 0.7, 0.8), 0.1)
+    (0.4, 0.5, 0.8)
     """
     best = (sum(grid[default][s]["unflagged"] for s in sources) / len(sources), default)
     for pair, per_source in grid.items():
@@ -90,6 +94,9 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--data", type=Path, default=DEFAULT_EXTRA, help="what make data wrote")
     p.add_argument("--scores", type=_floats, default=[0.3, 0.5, 0.7], help="score thresholds")
     p.add_argument("--cuts", type=_floats, default=[0.7, 0.8, 0.9, 0.95], help="unsure cuts")
+    p.add_argument(
+        "--candidates", type=_floats, default=[], help="candidate thresholds (the model's too)"
+    )
     p.add_argument(
         "--budget",
         type=float,
@@ -118,42 +125,53 @@ def main(argv: list[str] | None = None) -> int:
             print(f"calibrate_unsure: error: no fold model {missing}", file=sys.stderr)
             return 2
     grid: Grid = {}
-    model_score = DiceReader(models[names[0]]).score_threshold
-    default = (model_score, UNSURE_BELOW)
-    scores = sorted(set(args.scores) | {model_score})
+    model = DiceReader(models[names[0]])
+    default = (model.candidate_threshold, model.score_threshold, UNSURE_BELOW)
+    candidates = sorted(set(args.candidates) | {default[0]})
+    scores = sorted(set(args.scores) | {default[1]})
     cuts = sorted(set(args.cuts) | {UNSURE_BELOW})
-    for score in scores:
-        config = ReaderConfig(score_threshold=score, threads=1)
-        for name, folder in zip(names, folders, strict=True):
-            photos = read_source(DiceReader(models[name], config), folder)
-            for cut in cuts:
-                if cut >= score:
-                    grid.setdefault((score, cut), {})[name] = figures(photos, cut)
-        print(f"score threshold {score}: read", file=sys.stderr)
-    print("| score threshold | unsure cut | " + " | ".join(names) + " |")
-    print("|---|---|" + "---|" * len(names))
-    for (score, cut), per_source in grid.items():
+    for heat in candidates:
+        for score in scores:
+            config = ReaderConfig(score_threshold=score, candidate_threshold=heat, threads=1)
+            for name, folder in zip(names, folders, strict=True):
+                photos = read_source(DiceReader(models[name], config), folder)
+                for cut in cuts:
+                    if cut >= score:
+                        grid.setdefault((heat, score, cut), {})[name] = figures(photos, cut)
+            print(f"candidate threshold {heat}, score threshold {score}: read", file=sys.stderr)
+    print("| candidate threshold | score threshold | unsure cut | " + " | ".join(names) + " |")
+    print("|---|---|---|" + "---|" * len(names))
+    for (heat, score, cut), per_source in grid.items():
         cells = [f"{per_source[n]['unflagged']:.3f} / {per_source[n]['unsure']:.3f}" for n in names]
-        print(f"| {score} | {cut} | " + " | ".join(cells) + " |")
+        print(f"| {heat} | {score} | {cut} | " + " | ".join(cells) + " |")
     print("\ncells: photos with an unflagged mistake / readings marked unsure\n")
-    out: dict[str, Any] = {"grid": {f"{s}/{c}": v for (s, c), v in grid.items()}, "chosen": {}}
+    keys = ("candidates", "score", "cut")
+    out: dict[str, Any] = {
+        "grid": {"/".join(map(str, k)): v for k, v in grid.items()},
+        "chosen": {},
+    }
     for name in names:
         others = [n for n in names if n != name]
-        pair = choose(grid, others, default, args.budget) if others else default
-        got = grid[pair][name]
-        out["chosen"][name] = {"score": pair[0], "cut": pair[1], **got}
+        pick = choose(grid, others, default, args.budget) if others else default
+        got = grid[pick][name]
+        out["chosen"][name] = {**dict(zip(keys, pick, strict=True)), **got}
         print(
-            f"- {name}: chosen on {', '.join(others)}: score {pair[0]}, cut {pair[1]};"
+            f"- {name}: chosen on {', '.join(others)}: {_words(pick)};"
             f" here {got['unflagged']:.3f} of photos with an unflagged mistake,"
-            f" {got['unsure']:.3f} of readings unsure (the model's own pair:"
+            f" {got['unsure']:.3f} of readings unsure (the model's own setting:"
             f" {grid[default][name]['unflagged']:.3f} and {grid[default][name]['unsure']:.3f})"
         )
-    pair = choose(grid, names, default, args.budget)
-    print(f"- chosen on all of them: score {pair[0]}, cut {pair[1]}")
-    out["chosen on all"] = {"score": pair[0], "cut": pair[1]}
+    pick = choose(grid, names, default, args.budget)
+    print(f"- chosen on all of them: {_words(pick)}")
+    out["chosen on all"] = dict(zip(keys, pick, strict=True))
     if args.json:
         args.json.write_text(json.dumps(out, indent=1) + "\n")
     return 0
+
+
+def _words(setting: Setting) -> str:
+    heat, score, cut = setting
+    return f"candidates {heat}, score {score}, cut {cut}"
 
 
 if __name__ == "__main__":
