@@ -5,10 +5,11 @@ A scene is drawn from a seed: a table (felt, wood, stone, plain), dice resting f
 smoky, marbled, glossy) and pip colour (white, black, red, gold), area lights, and a camera
 looking down at them. Its :data:`LAYOUTS` say how many dice, how close and how steep the
 camera: ``apart`` (1-8 dice apart, 0-40 degrees from straight above), ``steep`` (the same at
-40-68 degrees, two or three faces of each die showing) and ``heap`` (8-20 dice close together,
-0-50 degrees). Everything the labels need is computed here,
-without Blender: the value on top from each die's rotation, and each die's box as the camera
-sees it, projected from its rounded corners with the same pinhole camera Blender is given.
+40-68 degrees, two or three faces of each die showing), ``heap`` (8-20 dice close together,
+0-50 degrees) and ``pieces`` (1-6 dice among 3-10 game pieces that are not dice, unlabelled).
+Everything the labels need is computed here, without Blender: the value on top from each die's
+rotation, and each die's box as the camera sees it, projected from its rounded corners with the
+same pinhole camera Blender is given.
 
 A die's faces, in its own frame (opposite faces sum to 7; 1, 2, 3 run anticlockwise around
 their shared corner, as on Western dice): 1 on +z, 6 on -z, 2 on +x, 5 on -x, 3 on +y, 4 on -y.
@@ -27,11 +28,13 @@ __all__ = [
     "FACE_NORMALS",
     "LAYOUTS",
     "MATERIALS",
+    "PIECES",
     "PIP_COLOURS",
     "TABLES",
     "Camera",
     "Die",
     "Light",
+    "Piece",
     "Scene",
     "die_box",
     "die_surface_points",
@@ -71,6 +74,10 @@ PIP_COLOURS: dict[str, tuple[float, float, float]] = {
 
 TABLES = ("felt", "wood", "stone", "plain")
 """Table surfaces a scene draws from."""
+
+PIECES = ("token", "cube", "coin", "road", "house", "bead")
+"""Game pieces that are not dice: a number token (a disc with a printed number and dots, as
+Catan's), a blank cube, a coin, a road (a long bar), a house and a bead."""
 
 _PIP_GRID: dict[int, tuple[tuple[int, int], ...]] = {
     1: ((0, 0),),
@@ -154,6 +161,24 @@ class Die:
 
 
 @dataclass(frozen=True)
+class Piece:
+    """A game piece lying among the dice, never labelled: one of :data:`PIECES`."""
+
+    kind: str
+    size: float
+    """Its width (a road's length) in metres."""
+    position: tuple[float, float, float]
+    """The middle of its base, on the table."""
+    yaw: float
+    """Its turn about the vertical, in radians."""
+    colour: tuple[float, float, float]
+    dots: int
+    """Dots printed under a token's number (0 for the other pieces)."""
+    dot_colour: str
+    """Of the token's dots and number, one of :data:`PIP_COLOURS`."""
+
+
+@dataclass(frozen=True)
 class Light:
     """A rectangular area light aimed at the dice (long and thin ones throw glare streaks)."""
 
@@ -198,6 +223,7 @@ class Scene:
     samples: int
     extra: dict[str, float] = field(default_factory=dict)
     layout: str = "apart"
+    pieces: tuple[Piece, ...] = ()
 
     def to_json(self) -> dict[str, object]:
         """The scene as plain JSON-ready data."""
@@ -313,12 +339,15 @@ class Layout:
     """Centres at least this many times the two dice's mean size apart (at √2 corners may touch)."""
     spread: tuple[float, float]
     """The dice are dropped within ``a + b * sqrt(count)`` sizes of the middle."""
+    pieces: tuple[int, int] = (0, 0)
+    """Fewest and most game pieces among the dice."""
 
 
 LAYOUTS: dict[str, Layout] = {
     "apart": Layout((1, 8), (0.0, 40.0), 2 * 0.75 * 1.02, (1.2, 1.1)),
     "steep": Layout((1, 8), (40.0, 68.0), 2 * 0.75 * 1.02, (1.2, 1.1)),
     "heap": Layout((8, 20), (0.0, 50.0), 2 * 0.715, (0.5, 0.6)),
+    "pieces": Layout((1, 6), (0.0, 60.0), 2 * 0.75 * 1.02, (1.2, 1.1), pieces=(3, 10)),
 }
 """The kinds of scene :func:`draw_scene` draws, by name."""
 
@@ -507,6 +536,7 @@ def draw_scene(
                 warmth=float(rng.uniform(0, 1)),
             )
         )
+    pieces = _pieces(rng, dice, kind.pieces)
     return Scene(
         name=f"render-s{seed}-{index:05d}" if code == 0 else f"render-{layout}-s{seed}-{index:05d}",
         seed=seed,
@@ -522,4 +552,42 @@ def draw_scene(
         samples=samples,
         extra={"noise_seed": float(rng.integers(0, 2**31 - 1))},
         layout=layout,
+        pieces=pieces,
     )
+
+
+def _pieces(rng: np.random.Generator, dice: list[Die], count: tuple[int, int]) -> tuple[Piece, ...]:
+    """``count`` (fewest, most) game pieces on the table among ``dice``, none touching a die or
+    another piece (nothing is drawn from ``rng`` for none)."""
+    if count[1] == 0:
+        return ()
+    unit = max(d.size for d in dice)
+    centres = np.array([d.position[:2] for d in dice])
+    middle = centres.mean(axis=0)
+    reach = float(np.linalg.norm(centres - middle, axis=1).max()) + 2 * unit
+    taken = [(float(x), float(y), d.size * 0.75) for (x, y), d in zip(centres, dice, strict=True)]
+    out: list[Piece] = []
+    for _ in range(int(rng.integers(count[0], count[1] + 1))):
+        kind = PIECES[int(rng.integers(len(PIECES)))]
+        size = unit * float(
+            {"token": rng.uniform(1.3, 1.9), "cube": rng.uniform(0.5, 1.0),
+             "coin": rng.uniform(1.0, 1.6), "road": rng.uniform(2.0, 3.0),
+             "house": rng.uniform(0.8, 1.3), "bead": rng.uniform(0.5, 1.0)}[kind]
+        )  # fmt: skip
+        colour = (
+            _colour(rng, (0.15, 0.4), (0.7, 0.95), hue=(0.08, 0.14))
+            if kind == "token"
+            else _colour(rng, (0.0, 1.0), (0.2, 1.0))
+        )
+        dots = int(rng.integers(1, 6)) if kind == "token" else 0
+        dot_colour = ("black", "red")[int(rng.integers(2))]
+        yaw = float(rng.uniform(0, 2 * math.pi))
+        for _attempt in range(200):
+            r = reach * math.sqrt(float(rng.uniform(0, 1)))
+            a = float(rng.uniform(0, 2 * math.pi))
+            x, y = middle[0] + r * math.cos(a), middle[1] + r * math.sin(a)
+            if all(math.hypot(x - px, y - py) > size * 0.75 + pr for px, py, pr in taken):
+                taken.append((x, y, size * 0.75))
+                out.append(Piece(kind, size, (x, y, 0.0), yaw, colour, dots, dot_colour))
+                break
+    return tuple(out)

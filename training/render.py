@@ -33,6 +33,7 @@ from training.dice_scene import (
     LAYOUTS,
     PIP_COLOURS,
     Die,
+    Piece,
     Scene,
     die_surface_points,
     draw_scene,
@@ -149,6 +150,63 @@ def _die_mesh(bevel: float) -> Any:
     bm.to_mesh(mesh)
     bm.free()
     return mesh
+
+
+def _piece_meshes(piece: Piece) -> tuple[Any, Any | None]:
+    """A piece's body mesh (width 1, its base on z = 0) and, for a token, its printed number
+    and dots (None for the others)."""
+    import bmesh
+    from mathutils import Matrix
+
+    bm = bmesh.new()
+    kind = piece.kind
+    if kind in ("token", "coin"):
+        depth = 0.12 if kind == "token" else 0.07
+        bmesh.ops.create_cone(
+            bm, cap_ends=True, segments=48, radius1=0.5, radius2=0.5, depth=depth,
+            matrix=_translation((0, 0, depth / 2)),
+        )  # fmt: skip
+    elif kind in ("cube", "road"):
+        bmesh.ops.create_cube(bm, size=1.0, matrix=_translation((0, 0, 0.5)))
+        if kind == "road":
+            bmesh.ops.scale(bm, vec=(1.0, 0.2, 0.2), verts=bm.verts)
+        bmesh.ops.bevel(
+            bm, geom=list(bm.edges), offset=0.03, segments=2, profile=0.5, affect="EDGES",
+            clamp_overlap=True,
+        )  # fmt: skip
+    elif kind == "house":
+        w, d, wall, top = 0.5, 0.35, 0.6, 0.95
+        verts = [(x, y, z) for z in (0.0, wall) for x, y in ((-w, -d), (w, -d), (w, d), (-w, d))]
+        verts += [(-w, 0.0, top), (w, 0.0, top)]
+        faces = [(0, 3, 2, 1), (0, 1, 5, 4), (2, 3, 7, 6), (1, 2, 6, 9, 5), (3, 0, 4, 8, 7),
+                 (4, 5, 9, 8), (6, 7, 8, 9)]  # fmt: skip
+        mesh = bpy.data.meshes.new("piece-house")
+        mesh.from_pydata(verts, [], faces)
+        return mesh, None
+    else:  # bead
+        bmesh.ops.create_uvsphere(
+            bm, u_segments=32, v_segments=16, radius=0.5, matrix=_translation((0, 0, 0.5))
+        )
+    body = bpy.data.meshes.new(f"piece-{kind}")
+    bm.to_mesh(body)
+    bm.free()
+    for poly in body.polygons:
+        poly.use_smooth = kind in ("bead", "token", "coin")
+    if kind != "token":
+        return body, None
+    bm = bmesh.new()
+    top = 0.121
+    spots = [(0.0, 0.08, 0.14)]  # the number, drawn as a blot
+    spots += [((i - (piece.dots - 1) / 2) * 0.1, -0.22, 0.035) for i in range(piece.dots)]
+    for x, y, r in spots:
+        bmesh.ops.create_cone(
+            bm, cap_ends=True, segments=24, radius1=r, radius2=r, depth=0.004,
+            matrix=Matrix.Translation((x, y, top)),
+        )  # fmt: skip
+    printed = bpy.data.meshes.new("piece-print")
+    bm.to_mesh(printed)
+    bm.free()
+    return body, printed
 
 
 def _translation(c: Any) -> Any:
@@ -421,6 +479,26 @@ def build(scene: Scene, threads: int) -> None:
         obj.material_slots[0].material = _body_material(die, i, scene.extra["noise_seed"])
         obj.material_slots[1].material = pip_mats[die.pip_colour]
         obj.matrix_world = _matrix(die.rotation, die.position, die.size)
+
+    for i, piece in enumerate(scene.pieces):
+        body, printed = _piece_meshes(piece)
+        mat, bsdf, _ = _principled(f"piece-{i}")
+        bsdf.inputs["Base Color"].default_value = (*piece.colour, 1.0)
+        bsdf.inputs["Roughness"].default_value = 0.3 if piece.kind == "coin" else 0.55
+        bsdf.inputs["Metallic"].default_value = 1.0 if piece.kind == "coin" else 0.0
+        body.materials.append(mat)
+        c, s = math.cos(piece.yaw), math.sin(piece.yaw)
+        turn = ((c, -s, 0.0), (s, c, 0.0), (0.0, 0.0, 1.0))
+        for part, mesh in (("body", body), ("print", printed)):
+            if mesh is None:
+                continue
+            if part == "print":
+                if piece.dot_colour not in pip_mats:
+                    pip_mats[piece.dot_colour] = _pip_material(piece.dot_colour)
+                mesh.materials.append(pip_mats[piece.dot_colour])
+            obj = bpy.data.objects.new(f"piece-{i}-{part}", mesh)
+            obj.matrix_world = _matrix(turn, piece.position, piece.size)
+            bs.collection.objects.link(obj)
 
     for k, light in enumerate(scene.lights):
         data = bpy.data.lights.new(f"light-{k}", "AREA")
