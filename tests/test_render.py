@@ -19,6 +19,7 @@ from scorekeeper.vision.evaluate import parse_yolo
 from training.dice_scene import (
     FACE_NORMALS,
     MATERIALS,
+    PIECES,
     PIP_COLOURS,
     TABLES,
     Camera,
@@ -249,8 +250,26 @@ def test_steep_and_heap_layouts_keep_their_dice_count_tilt_and_never_overlap(
     assert draw_scene(3, 0, layout=layout) != draw_scene(3, 0)
 
 
+def test_pieces_lie_among_the_dice_unlabelled_and_never_touching_them() -> None:
+    kinds = set()
+    for index in range(30):
+        scene = draw_scene(2, index, layout="pieces")
+        assert 1 <= len(scene.dice) <= 6 and 3 <= len(scene.pieces) <= 10
+        assert len(yolo_lines(scene)) == len(scene.dice)  # only the dice are labelled
+        things = [(d.position, d.size) for d in scene.dice]
+        things += [(p.position, p.size) for p in scene.pieces]
+        for i, (a, sa) in enumerate(things):
+            for b, sb in things[i + 1 :]:
+                assert math.dist(a[:2], b[:2]) > 0.75 * (sa + sb)
+        for piece in scene.pieces:
+            kinds.add(piece.kind)
+            assert piece.position[2] == 0.0 and (piece.dots > 0) == (piece.kind == "token")
+    assert kinds == set(PIECES)
+    assert draw_scene(2, 0, layout="heap").pieces == ()
+
+
 def test_an_unknown_layout_is_refused_with_the_known_ones() -> None:
-    known = "the layouts are apart, steep, heap"
+    known = "the layouts are apart, steep, heap, pieces"
     with pytest.raises(ValueError, match=f"unknown layout 'pile'; {known}"):
         draw_scene(0, 0, layout="pile")
 
@@ -316,6 +335,23 @@ def test_blender_renders_a_scene_with_its_labels(tmp_path: Path) -> None:
         labels = (tmp_path / "labels" / f"{scene.name}.txt").read_text().splitlines()
         assert labels == yolo_lines(scene)
     assert len((tmp_path / "scenes.jsonl").read_text().splitlines()) == 2
+
+
+@needs_bpy
+def test_blender_renders_game_pieces_that_stay_unlabelled(tmp_path: Path) -> None:
+    assert RENDER_PYTHON is not None
+    args = ["--out", str(tmp_path), "--count", "1", "--seed", "2", "--size", "128", "96"]
+    run = _run(
+        [RENDER_PYTHON, "-m", "training.render", *args, "--samples", "2", "--layout", "pieces"],
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr[-2000:]
+    scene = draw_scene(2, 0, 128, 96, 2, "pieces")
+    assert scene.pieces and f"{scene.name}.jpg" in run.stdout
+    image = cv2.imread(str(tmp_path / "images" / f"{scene.name}.jpg"))
+    assert image is not None and image.std() > 3
+    labels = (tmp_path / "labels" / f"{scene.name}.txt").read_text().splitlines()
+    assert labels == yolo_lines(scene) and len(labels) == len(scene.dice)
 
 
 @needs_bpy
