@@ -173,3 +173,21 @@ def test_a_chosen_score_threshold_is_stored_in_the_model(
     with pytest.raises(SystemExit) as exit_:
         main(["--model", str(model), "--set-score", "1.5"])
     assert exit_.value.code == 2 and "between 0 and 1" in capsys.readouterr().err
+
+
+def test_a_folds_seed_reaches_the_second_looks_training(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sys.path.insert(0, str(ROOT))
+    from training import loso
+
+    seen: list[list[str]] = []
+    monkeypatch.setattr(loso, "fold_patches", lambda *args: None)
+    monkeypatch.setattr(loso.train_patch, "main", seen.append)
+    args = loso.argparse.Namespace(
+        base=tmp_path / "base.onnx", det_steps=0, extra=tmp_path, also=[], shared=tmp_path,
+        steps=5, batch=4, lr=1e-3, synth_share=0.3, seed=7,
+    )  # fmt: skip
+    loso.fit(args, None, tmp_path / "base.npz", [], tmp_path / "final.onnx")
+    argv = seen[0]
+    assert argv[argv.index("--seed") + 1] == "7" and argv[argv.index("--steps") + 1] == "5"

@@ -2,7 +2,7 @@
 
     python -m training.loso [--extra ../dice-extra] [--shared ../shared/dice-data]
         [--base models/dice.onnx] [--steps 150] [--det-steps 0] [--sources wood-stone,...]
-        [--work build/loso]
+        [--seed 0] [--work build/loso]
 
 The base model (the bundled one) never saw any photo of the extra sources (``make data``), so
 each fold starts from it: its second look (the patch classifier) is fine-tuned on patches of the
@@ -141,8 +141,8 @@ def fit(
     train_patch.main(
         ["--patches", str(patches), "--detector", str(detector), "--init-onnx", str(args.base),
          "--keep-thresholds", "--steps", str(args.steps), "--batch", str(args.batch), "--lr",
-         str(args.lr), "--warmup", "0.1", "--synth-share", str(args.synth_share), "--data",
-         str(args.shared), "--no-eval", "--out", str(out)]
+         str(args.lr), "--warmup", "0.1", "--synth-share", str(args.synth_share), "--seed",
+         str(args.seed), "--data", str(args.shared), "--no-eval", "--out", str(out)]
     )  # fmt: skip
     if left_out:
         patches.unlink()
@@ -166,6 +166,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--steps", type=int, default=150, help="second-look fine-tune steps a fold")
     ap.add_argument("--batch", type=int, default=64)
     ap.add_argument("--lr", type=float, default=5e-4)
+    ap.add_argument(
+        "--seed", type=int, default=0, help="the second look's training seed (how much folds vary)"
+    )
     ap.add_argument(
         "--det-steps",
         type=int,
