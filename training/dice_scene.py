@@ -172,8 +172,10 @@ class Piece:
     yaw: float
     """Its turn about the vertical, in radians."""
     colour: tuple[float, float, float]
+    number: int
+    """The number printed on a token, 2-12 but 7 (0 for the other pieces)."""
     dots: int
-    """Dots printed under a token's number (0 for the other pieces)."""
+    """Dots printed under a token's number: 6 - |7 - number|, as on Catan's (0 for the others)."""
     dot_colour: str
     """Of the token's dots and number, one of :data:`PIP_COLOURS`."""
 
@@ -579,7 +581,8 @@ def _pieces(rng: np.random.Generator, dice: list[Die], count: tuple[int, int]) -
             if kind == "token"
             else _colour(rng, (0.0, 1.0), (0.2, 1.0))
         )
-        dots = int(rng.integers(1, 6)) if kind == "token" else 0
+        number = int(rng.choice((2, 3, 4, 5, 6, 8, 9, 10, 11, 12))) if kind == "token" else 0
+        dots = 6 - abs(7 - number) if number else 0
         dot_colour = ("black", "red")[int(rng.integers(2))]
         yaw = float(rng.uniform(0, 2 * math.pi))
         for _attempt in range(200):
@@ -588,6 +591,6 @@ def _pieces(rng: np.random.Generator, dice: list[Die], count: tuple[int, int]) -
             x, y = middle[0] + r * math.cos(a), middle[1] + r * math.sin(a)
             if all(math.hypot(x - px, y - py) > size * 0.75 + pr for px, py, pr in taken):
                 taken.append((x, y, size * 0.75))
-                out.append(Piece(kind, size, (x, y, 0.0), yaw, colour, dots, dot_colour))
+                out.append(Piece(kind, size, (x, y, 0.0), yaw, colour, number, dots, dot_colour))
                 break
     return tuple(out)

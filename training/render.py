@@ -153,8 +153,8 @@ def _die_mesh(bevel: float) -> Any:
 
 
 def _piece_meshes(piece: Piece) -> tuple[Any, Any | None]:
-    """A piece's body mesh (width 1, its base on z = 0) and, for a token, its printed number
-    and dots (None for the others)."""
+    """A piece's body mesh (width 1, its base on z = 0) and, for a token, its printed dots (None
+    for the others; the number is a text object, :func:`_token_number`)."""
     import bmesh
     from mathutils import Matrix
 
@@ -196,8 +196,7 @@ def _piece_meshes(piece: Piece) -> tuple[Any, Any | None]:
         return body, None
     bm = bmesh.new()
     top = 0.121
-    spots = [(0.0, 0.08, 0.14)]  # the number, drawn as a blot
-    spots += [((i - (piece.dots - 1) / 2) * 0.1, -0.22, 0.035) for i in range(piece.dots)]
+    spots = [((i - (piece.dots - 1) / 2) * 0.1, -0.22, 0.035) for i in range(piece.dots)]
     for x, y, r in spots:
         bmesh.ops.create_cone(
             bm, cap_ends=True, segments=24, radius1=r, radius2=r, depth=0.004,
@@ -207,6 +206,22 @@ def _piece_meshes(piece: Piece) -> tuple[Any, Any | None]:
     bm.to_mesh(printed)
     bm.free()
     return body, printed
+
+
+def _token_number(piece: Piece, material: Any, world: Any) -> Any:
+    """The number printed on a token: a text object on its top, above its dots."""
+    from mathutils import Matrix
+
+    curve = bpy.data.curves.new(f"number-{piece.number}", type="FONT")
+    curve.body = str(piece.number)
+    curve.align_x, curve.align_y = "CENTER", "CENTER"
+    curve.size = 0.5 if piece.number < 10 else 0.4
+    curve.offset = 0.012  # bold, as tokens' numbers are printed
+    curve.extrude = 0.002
+    curve.materials.append(material)
+    obj = bpy.data.objects.new(f"number-{piece.number}", curve)
+    obj.matrix_world = world @ Matrix.Translation((0.0, 0.07, 0.123))
+    return obj
 
 
 def _translation(c: Any) -> Any:
@@ -489,16 +504,19 @@ def build(scene: Scene, threads: int) -> None:
         body.materials.append(mat)
         c, s = math.cos(piece.yaw), math.sin(piece.yaw)
         turn = ((c, -s, 0.0), (s, c, 0.0), (0.0, 0.0, 1.0))
+        world = _matrix(turn, piece.position, piece.size)
+        if piece.dot_colour not in pip_mats:
+            pip_mats[piece.dot_colour] = _pip_material(piece.dot_colour)
         for part, mesh in (("body", body), ("print", printed)):
             if mesh is None:
                 continue
             if part == "print":
-                if piece.dot_colour not in pip_mats:
-                    pip_mats[piece.dot_colour] = _pip_material(piece.dot_colour)
                 mesh.materials.append(pip_mats[piece.dot_colour])
             obj = bpy.data.objects.new(f"piece-{i}-{part}", mesh)
-            obj.matrix_world = _matrix(turn, piece.position, piece.size)
+            obj.matrix_world = world
             bs.collection.objects.link(obj)
+        if piece.number:
+            bs.collection.objects.link(_token_number(piece, pip_mats[piece.dot_colour], world))
 
     for k, light in enumerate(scene.lights):
         data = bpy.data.lights.new(f"light-{k}", "AREA")
