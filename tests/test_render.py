@@ -264,6 +264,9 @@ def test_pieces_lie_among_the_dice_unlabelled_and_never_touching_them() -> None:
         for piece in scene.pieces:
             kinds.add(piece.kind)
             assert piece.position[2] == 0.0 and (piece.dots > 0) == (piece.kind == "token")
+            if piece.kind == "token":  # as on Catan's tokens: 2 and 12 one dot, 6 and 8 five
+                assert piece.number in {2, 3, 4, 5, 6, 8, 9, 10, 11, 12}
+                assert piece.dots == 6 - abs(7 - piece.number)
     assert kinds == set(PIECES)
     assert draw_scene(2, 0, layout="heap").pieces == ()
 
