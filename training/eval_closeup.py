@@ -26,14 +26,13 @@ import cv2
 import numpy as np
 
 from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path
-from scorekeeper.vision.detection import Detection
+from scorekeeper.vision.detection import Box, Detection, inside
 from scorekeeper.vision.evaluate import Truth, list_labelled, load_errata, load_labelled
 from training.sets import DEFAULT_DATA, ROOT, VALID_FOLDERS
 
 ERRATA = ROOT / "models" / "dice-data-errata.json"
 WIDTH, HEIGHT = 640, 480
 DEFAULT_SIZES = (100, 130, 160, 200, 250, 320)
-Box = tuple[float, float, float, float]
 
 
 def close_up(
@@ -50,10 +49,6 @@ def close_up(
         return b[0] * scale + dx, b[1] * scale + dy, b[2] * scale + dx, b[3] * scale + dy
 
     return np.asarray(frame, np.uint8), mapped
-
-
-def _inside(point: tuple[float, float], box: Box) -> bool:
-    return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
 
 
 def closeup_figures(
@@ -77,11 +72,11 @@ def closeup_figures(
             target, photo = mapped(box), mapped(whole)
             boxes = [mapped(b) for _, b in labels]
             read = infer(frame)
-            hits = [d for d in read if _inside(d.centre(), target)]
+            hits = [d for d in read if inside(d.centre(), target)]
             wrong = [
                 d
                 for d in read
-                if _inside(d.centre(), photo) and not any(_inside(d.centre(), b) for b in boxes)
+                if inside(d.centre(), photo) and not any(inside(d.centre(), b) for b in boxes)
             ]
             ok = bool(hits) and hits[0].value == value
             dice += 1
@@ -90,10 +85,10 @@ def closeup_figures(
             false += len(wrong)
             exact += ok and len(hits) == 1 and not wrong
             for j, ((v, _), b) in enumerate(zip(labels, boxes, strict=True)):
-                if j == i or not (_inside(b[:2], frame_box) and _inside(b[2:], frame_box)):
+                if j == i or not (inside(b[:2], frame_box) and inside(b[2:], frame_box)):
                     continue
                 others += 1
-                others_right += any(_inside(d.centre(), b) and d.value == v for d in read)
+                others_right += any(inside(d.centre(), b) and d.value == v for d in read)
     return {
         "dice": dice,
         "found": found / max(dice, 1),

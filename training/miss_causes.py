@@ -23,16 +23,11 @@ import cv2
 import numpy as np
 
 from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path
-from scorekeeper.vision.detection import Box, Detection
+from scorekeeper.vision.detection import Box, inside
 from scorekeeper.vision.evaluate import assign, labelled_folders, list_labelled, load_labelled
 from training.render_sheet import tile
 
 TILE = 96
-
-
-def _centre_in(d: Detection, box: Box) -> bool:
-    cx, cy = d.centre()
-    return box[0] <= cx <= box[2] and box[1] <= cy <= box[3]
 
 
 def _tile(image: np.ndarray, box: Box, text: str) -> np.ndarray:
@@ -65,12 +60,12 @@ def miss_causes(
             for i, (value, box) in enumerate(truth):
                 if i in found:
                     continue
-                inside = [i for i, d in enumerate(cands) if _centre_in(d, box)]
-                if not inside:
+                inside_box = [i for i, d in enumerate(cands) if inside(d.centre(), box)]
+                if not inside_box:
                     causes["never a candidate"] += 1
                     tiles.append(_tile(image, box, f"{value} no cand."))
                     continue
-                best = float(max(p_die[i] for i in inside))
+                best = float(max(p_die[i] for i in inside_box))
                 probs.append(best)
                 kind = "turned down" if best < reader.score_threshold else "dropped for overlap"
                 causes[kind] += 1
