@@ -44,6 +44,7 @@ __all__ = [
     "pip_points",
     "project",
     "resting_rotation",
+    "rot_z",
     "top_value",
     "write_labels",
     "yolo_lines",
@@ -112,7 +113,8 @@ def pip_points(value: int, half: float = 1.0) -> list[Vec]:
     return [half * (n + a * u + b * v) for a, b in pip_layout(value)]
 
 
-def _rot_z(angle: float) -> Vec:
+def rot_z(angle: float) -> Vec:
+    """The rotation by ``angle`` radians about the vertical (z), a 3×3 matrix."""
     c, s = math.cos(angle), math.sin(angle)
     return np.array(((c, -s, 0.0), (s, c, 0.0), (0.0, 0.0, 1.0)))
 
@@ -129,7 +131,7 @@ def resting_rotation(top: int, yaw: float) -> Vec:
         k = np.cross(n, z)
         kx = np.array(((0, -k[2], k[1]), (k[2], 0, -k[0]), (-k[1], k[0], 0)))
         tilt = np.eye(3) + kx + kx @ kx
-    return _rot_z(yaw) @ tilt
+    return rot_z(yaw) @ tilt
 
 
 def top_value(rotation: Vec) -> int:
@@ -258,7 +260,7 @@ def _look_at(eye: Vec, target: Vec, roll: float) -> Vec:
     right /= np.linalg.norm(right)
     up = np.cross(back, right)
     rot = np.stack((right, up, back), axis=1)
-    return rot @ _rot_z(roll)
+    return rot @ rot_z(roll)
 
 
 def project(camera: Camera, points: Vec) -> Vec:
@@ -338,7 +340,8 @@ class Layout:
     tilt_deg: tuple[float, float]
     """The camera's angle from straight down, drawn between these."""
     gap: float
-    """Centres at least this many times the two dice's mean size apart (at √2 corners may touch)."""
+    """Centres at least this many times the sum of two dice's sizes apart (half the diagonal of
+    each is 0.71 of its size: above that they never overlap)."""
     spread: tuple[float, float]
     """The dice are dropped within ``a + b * sqrt(count)`` sizes of the middle."""
     pieces: tuple[int, int] = (0, 0)
@@ -346,16 +349,16 @@ class Layout:
 
 
 LAYOUTS: dict[str, Layout] = {
-    "apart": Layout((1, 8), (0.0, 40.0), 2 * 0.75 * 1.02, (1.2, 1.1)),
-    "steep": Layout((1, 8), (40.0, 68.0), 2 * 0.75 * 1.02, (1.2, 1.1)),
-    "heap": Layout((8, 20), (0.0, 50.0), 2 * 0.715, (0.5, 0.6)),
-    "pieces": Layout((1, 6), (0.0, 60.0), 2 * 0.75 * 1.02, (1.2, 1.1), pieces=(3, 10)),
+    "apart": Layout((1, 8), (0.0, 40.0), 0.75 * 1.02, (1.2, 1.1)),
+    "steep": Layout((1, 8), (40.0, 68.0), 0.75 * 1.02, (1.2, 1.1)),
+    "heap": Layout((8, 20), (0.0, 50.0), 0.715, (0.5, 0.6)),
+    "pieces": Layout((1, 6), (0.0, 60.0), 0.75 * 1.02, (1.2, 1.1), pieces=(3, 10)),
 }
 """The kinds of scene :func:`draw_scene` draws, by name."""
 
 
 def _place(
-    rng: np.random.Generator, sizes: list[float], layout: Layout = LAYOUTS["apart"]
+    rng: np.random.Generator, sizes: list[float], layout: Layout
 ) -> list[tuple[float, float]]:
     """Centres on the table for dice of these sizes, no two closer than the layout allows."""
     a, b = layout.spread
@@ -367,9 +370,7 @@ def _place(
             r = radius * math.sqrt(float(rng.uniform(0, 1)))
             a = float(rng.uniform(0, 2 * math.pi))
             x, y = r * math.cos(a), r * math.sin(a)
-            # a mean size times 0.71 (half the diagonal of each) and they never overlap
-            gap = layout.gap / 2
-            if all(math.hypot(x - px, y - py) > gap * (size + ps) for px, py, ps in placed):
+            if all(math.hypot(x - px, y - py) > layout.gap * (size + ps) for px, py, ps in placed):
                 placed.append((x, y, size))
                 break
         else:  # pragma: no cover - the spread grows until there is room
@@ -382,7 +383,7 @@ def _frame_dice(
     dice: list[Die],
     width: int,
     height: int,
-    tilt_deg: tuple[float, float] = (0.0, 40.0),
+    tilt_deg: tuple[float, float],
 ) -> Camera:
     """A camera looking down within ``tilt_deg`` of straight down that holds every die, filling a
     random share of the frame."""

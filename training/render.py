@@ -40,6 +40,7 @@ from training.dice_scene import (
     face_frame,
     pip_layout,
     project,
+    rot_z,
     write_labels,
 )
 
@@ -152,16 +153,26 @@ def _die_mesh(bevel: float) -> Any:
     return mesh
 
 
-def _piece_meshes(piece: Piece) -> tuple[Any, Any | None]:
-    """A piece's body mesh (width 1, its base on z = 0) and, for a token, its printed dots (None
-    for the others; the number is a text object, :func:`_token_number`)."""
+TOKEN_TOP = 0.12
+"""A token's height, as a share of its width."""
+
+
+def _piece_mesh(kind: str) -> Any:
+    """A piece's body mesh, width 1, its base on z = 0."""
+    if kind == "house":
+        w, d, wall, top = 0.5, 0.35, 0.6, 0.95
+        verts = [(x, y, z) for z in (0.0, wall) for x, y in ((-w, -d), (w, -d), (w, d), (-w, d))]
+        verts += [(-w, 0.0, top), (w, 0.0, top)]
+        faces = [(0, 3, 2, 1), (0, 1, 5, 4), (2, 3, 7, 6), (1, 2, 6, 9, 5), (3, 0, 4, 8, 7),
+                 (4, 5, 9, 8), (6, 7, 8, 9)]  # fmt: skip
+        mesh = bpy.data.meshes.new("piece-house")
+        mesh.from_pydata(verts, [], faces)
+        return mesh
     import bmesh
-    from mathutils import Matrix
 
     bm = bmesh.new()
-    kind = piece.kind
     if kind in ("token", "coin"):
-        depth = 0.12 if kind == "token" else 0.07
+        depth = TOKEN_TOP if kind == "token" else 0.07
         bmesh.ops.create_cone(
             bm, cap_ends=True, segments=48, radius1=0.5, radius2=0.5, depth=depth,
             matrix=_translation((0, 0, depth / 2)),
@@ -174,15 +185,6 @@ def _piece_meshes(piece: Piece) -> tuple[Any, Any | None]:
             bm, geom=list(bm.edges), offset=0.03, segments=2, profile=0.5, affect="EDGES",
             clamp_overlap=True,
         )  # fmt: skip
-    elif kind == "house":
-        w, d, wall, top = 0.5, 0.35, 0.6, 0.95
-        verts = [(x, y, z) for z in (0.0, wall) for x, y in ((-w, -d), (w, -d), (w, d), (-w, d))]
-        verts += [(-w, 0.0, top), (w, 0.0, top)]
-        faces = [(0, 3, 2, 1), (0, 1, 5, 4), (2, 3, 7, 6), (1, 2, 6, 9, 5), (3, 0, 4, 8, 7),
-                 (4, 5, 9, 8), (6, 7, 8, 9)]  # fmt: skip
-        mesh = bpy.data.meshes.new("piece-house")
-        mesh.from_pydata(verts, [], faces)
-        return mesh, None
     else:  # bead
         bmesh.ops.create_uvsphere(
             bm, u_segments=32, v_segments=16, radius=0.5, matrix=_translation((0, 0, 0.5))
@@ -192,36 +194,34 @@ def _piece_meshes(piece: Piece) -> tuple[Any, Any | None]:
     bm.free()
     for poly in body.polygons:
         poly.use_smooth = kind in ("bead", "token", "coin")
-    if kind != "token":
-        return body, None
+    return body
+
+
+def _token_print(piece: Piece, ink: Any, world: Any) -> list[Any]:
+    """What is printed on a token's top: its dots (a mesh) and its number (a text object)."""
+    import bmesh
+
     bm = bmesh.new()
-    top = 0.121
-    spots = [((i - (piece.dots - 1) / 2) * 0.1, -0.22, 0.035) for i in range(piece.dots)]
-    for x, y, r in spots:
+    for i in range(piece.dots):
         bmesh.ops.create_cone(
-            bm, cap_ends=True, segments=24, radius1=r, radius2=r, depth=0.004,
-            matrix=Matrix.Translation((x, y, top)),
+            bm, cap_ends=True, segments=24, radius1=0.035, radius2=0.035, depth=0.004,
+            matrix=_translation(((i - (piece.dots - 1) / 2) * 0.1, -0.22, TOKEN_TOP + 0.001)),
         )  # fmt: skip
-    printed = bpy.data.meshes.new("piece-print")
-    bm.to_mesh(printed)
+    dots = bpy.data.meshes.new("piece-dots")
+    bm.to_mesh(dots)
     bm.free()
-    return body, printed
-
-
-def _token_number(piece: Piece, material: Any, world: Any) -> Any:
-    """The number printed on a token: a text object on its top, above its dots."""
-    from mathutils import Matrix
-
+    dots.materials.append(ink)
     curve = bpy.data.curves.new(f"number-{piece.number}", type="FONT")
     curve.body = str(piece.number)
     curve.align_x, curve.align_y = "CENTER", "CENTER"
     curve.size = 0.5 if piece.number < 10 else 0.4
     curve.offset = 0.012  # bold, as tokens' numbers are printed
     curve.extrude = 0.002
-    curve.materials.append(material)
-    obj = bpy.data.objects.new(f"number-{piece.number}", curve)
-    obj.matrix_world = world @ Matrix.Translation((0.0, 0.07, 0.123))
-    return obj
+    curve.materials.append(ink)
+    out = [bpy.data.objects.new("piece-dots", dots), bpy.data.objects.new("number", curve)]
+    out[0].matrix_world = world
+    out[1].matrix_world = world @ _translation((0.0, 0.07, TOKEN_TOP + 0.003))
+    return out
 
 
 def _translation(c: Any) -> Any:
@@ -496,27 +496,21 @@ def build(scene: Scene, threads: int) -> None:
         obj.matrix_world = _matrix(die.rotation, die.position, die.size)
 
     for i, piece in enumerate(scene.pieces):
-        body, printed = _piece_meshes(piece)
+        body = _piece_mesh(piece.kind)
         mat, bsdf, _ = _principled(f"piece-{i}")
         bsdf.inputs["Base Color"].default_value = (*piece.colour, 1.0)
         bsdf.inputs["Roughness"].default_value = 0.3 if piece.kind == "coin" else 0.55
         bsdf.inputs["Metallic"].default_value = 1.0 if piece.kind == "coin" else 0.0
         body.materials.append(mat)
-        c, s = math.cos(piece.yaw), math.sin(piece.yaw)
-        turn = ((c, -s, 0.0), (s, c, 0.0), (0.0, 0.0, 1.0))
-        world = _matrix(turn, piece.position, piece.size)
-        if piece.dot_colour not in pip_mats:
-            pip_mats[piece.dot_colour] = _pip_material(piece.dot_colour)
-        for part, mesh in (("body", body), ("print", printed)):
-            if mesh is None:
-                continue
-            if part == "print":
-                mesh.materials.append(pip_mats[piece.dot_colour])
-            obj = bpy.data.objects.new(f"piece-{i}-{part}", mesh)
-            obj.matrix_world = world
+        world = _matrix(rot_z(piece.yaw), piece.position, piece.size)
+        parts = [bpy.data.objects.new(f"piece-{i}", body)]
+        parts[0].matrix_world = world
+        if piece.kind == "token":
+            if piece.dot_colour not in pip_mats:
+                pip_mats[piece.dot_colour] = _pip_material(piece.dot_colour)
+            parts += _token_print(piece, pip_mats[piece.dot_colour], world)
+        for obj in parts:
             bs.collection.objects.link(obj)
-        if piece.number:
-            bs.collection.objects.link(_token_number(piece, pip_mats[piece.dot_colour], world))
 
     for k, light in enumerate(scene.lights):
         data = bpy.data.lights.new(f"light-{k}", "AREA")
