@@ -3,6 +3,7 @@ without its left-out source, refusals, and a fine-tune that keeps its base's thr
 
 from __future__ import annotations
 
+import argparse
 import importlib.util
 import sys
 from pathlib import Path
@@ -184,7 +185,7 @@ def test_a_folds_seed_reaches_the_second_looks_training(
     seen: list[list[str]] = []
     monkeypatch.setattr(loso, "fold_patches", lambda *args: None)
     monkeypatch.setattr(loso.train_patch, "main", seen.append)
-    args = loso.argparse.Namespace(
+    args = argparse.Namespace(
         base=tmp_path / "base.onnx", det_steps=0, extra=tmp_path, also=[], shared=tmp_path,
         steps=5, batch=4, lr=1e-3, synth_share=0.3, seed=7,
     )  # fmt: skip
