@@ -52,7 +52,7 @@ def test_folds_mine_each_source_and_leave_one_out(tmp_path: Path) -> None:
     got = np.load(fold)
     kept = int((data["source"] == "wood-stone").sum())
     assert len(got["y"]) == 2 + kept and list(got["src"][:2]) == [2, 1]
-    assert set(got["src"][2:]) == {0}
+    assert set(got["src"][2:]) == {3}  # train_patch.EXTRA_SRC: their own group or the webcam one
 
 
 def test_unknown_or_missing_sources_are_refused(
@@ -187,8 +187,38 @@ def test_a_folds_seed_reaches_the_second_looks_training(
     monkeypatch.setattr(loso.train_patch, "main", seen.append)
     args = argparse.Namespace(
         base=tmp_path / "base.onnx", det_steps=0, extra=tmp_path, also=[], shared=tmp_path,
-        steps=5, batch=4, lr=1e-3, synth_share=0.3, seed=7,
+        steps=5, batch=4, lr=1e-3, synth_share=0.3, seed=7, extra_share=0.2,
+        extra_dice_share=0.5,
     )  # fmt: skip
     loso.fit(args, None, tmp_path / "base.npz", [], tmp_path / "final.onnx")
     argv = seen[0]
     assert argv[argv.index("--seed") + 1] == "7" and argv[argv.index("--steps") + 1] == "5"
+    assert argv[argv.index("--extra-share") + 1] == "0.2"
+    assert argv[argv.index("--extra-dice-share") + 1] == "0.5"
+
+
+def test_the_extra_sources_draw_their_own_share_with_dice_as_asked(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT))
+    from training import train_patch
+
+    # webcam 0, tray 1, synth 2, extra 3; the extra sources hold 2 dice among 10 patches
+    src = np.array([0] * 4 + [1] * 4 + [2] * 4 + [3] * 10, np.int8)
+    y = np.array([1, 0, 2, 0] * 3 + [0] * 8 + [3, 4], np.int8)
+    path = tmp_path / "p.npz"
+    np.savez(path, X=np.zeros((len(y), 2, 2, 3), np.uint8), y=y, src=src,
+             image=np.array([""] * len(y)))  # fmt: skip
+    args = argparse.Namespace(
+        patches=path, leave_out=None, synth_share=0.3, tray_share=0.5, hard_from=None,
+        extra_share=0.0, extra_dice_share=None,
+    )  # fmt: skip
+    _, _, groups, shares, weights = train_patch._patch_sampler(args)
+    assert [len(g) for g in groups] == [14, 4, 4] and weights is None
+    assert shares == pytest.approx([0.35, 0.35, 0.3])
+    args.extra_share, args.extra_dice_share = 0.2, 0.5
+    _, _, groups, shares, weights = train_patch._patch_sampler(args)
+    assert [len(g) for g in groups] == [4, 4, 4, 10]
+    assert shares == pytest.approx([0.25, 0.25, 0.3, 0.2])
+    assert weights is not None and weights[:3] == [None, None, None]
+    w = weights[3]
+    assert w is not None and w[y[groups[3]] > 0].sum() == pytest.approx(0.5)
+    assert w[-1] == pytest.approx(0.25) and w[0] == pytest.approx(0.0625)

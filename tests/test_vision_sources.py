@@ -192,6 +192,42 @@ def test_a_photo_is_trusted_only_when_every_sure_die_is_right_and_none_is_missed
     assert fig["unsure"] == 1 and fig["unsure_share"] == 0.2
 
 
+def test_a_throw_slips_through_only_with_the_right_count_and_no_unsure_mark() -> None:
+    truth = [(5, box(0)), (3, box(20))]
+    sure5, sure3 = Detection(5, box(0), 0.95), Detection(3, box(20), 0.9)
+    right = judge("right", [sure5, sure3], truth)
+    assert right.right_as_is and not right.slips_through and not right.count_off
+    doubted = judge("doubted", [sure5, Detection(3, box(20), 0.5)], truth)
+    assert doubted.exact and not doubted.right_as_is and not doubted.slips_through
+    misread = judge("misread", [sure5, Detection(2, box(20), 0.85)], truth)
+    assert misread.slips_through and not misread.count_off
+    # a miss alone is counted off (the panel says "I see 1 die, 2 are left"), not slipped
+    missed = judge("missed", [sure5], truth)
+    assert missed.count_off and not missed.slips_through and not missed.trusted
+    # a miss and a false die elsewhere: the count is right, so it slips through
+    swapped = judge("swapped", [sure5, Detection(3, box(60), 0.9)], truth)
+    assert swapped.slips_through
+    misread_doubted = judge(
+        "misread, another doubted", [Detection(5, box(0), 0.5), Detection(2, box(20), 0.85)], truth
+    )
+    assert not misread_doubted.slips_through and not misread_doubted.trusted
+    seven = [(1, box(20 * i)) for i in range(7)]
+    many = judge("seven", [Detection(1, box(20 * i), 0.9) for i in range(6)], seven)
+    assert not many.is_throw and "slips_through" not in many.to_dict()
+    tally = Tally()
+    for v, dets in [
+        (right, [sure5, sure3]),
+        (misread, [sure5, Detection(2, box(20), 0.85)]),
+        (missed, [sure5]),
+    ]:
+        tally.add(v.name, dets, truth)
+    tally.add("seven", [Detection(1, box(20 * i), 0.9) for i in range(6)], seven)
+    fig = tally.figures()
+    assert fig["throws"] == 3 and fig["throws_slipped"] == 1
+    assert fig["throws_slipped_rate"] == round(1 / 3, 4)
+    assert fig["throws_right_as_is"] == round(1 / 3, 4)
+
+
 def test_eval_reader_per_photo_and_table(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -46,9 +46,6 @@ from training.train import FRAME_BOX_SOURCES, source_folders
 # FRAME_BOX_SOURCES (whose box is the whole frame, one die a photo): only the detector's
 # candidates, each labelled by the die whose box holds its centre, become patches.
 
-EXTRA_GROUP = 0
-"""The sampler group the extra sources' patches join: the real photos that are not the tray's."""
-
 
 def extra_sets(extra: Path) -> dict[str, list[tuple[Path, Path]]]:
     """Each extra source's labelled (image, label) pairs, by source (its top folder)."""
@@ -114,7 +111,7 @@ def fold_patches(base: Path, extras: list[Path], left_out: str, out: Path) -> No
         out,
         X=np.concatenate([b["X"], *(e["X"][k] for e, k in zip(es, keeps, strict=True))]),
         y=np.concatenate([b["y"], *(e["y"][k] for e, k in zip(es, keeps, strict=True))]),
-        src=np.concatenate([b["src"], np.full(kept, EXTRA_GROUP, np.int8)]),
+        src=np.concatenate([b["src"], np.full(kept, train_patch.EXTRA_SRC, np.int8)]),
         image=np.concatenate([b["image"], np.array([""] * kept, dtype=str)]),
     )
 
@@ -142,7 +139,10 @@ def fit(
         ["--patches", str(patches), "--detector", str(detector), "--init-onnx", str(args.base),
          "--keep-thresholds", "--steps", str(args.steps), "--batch", str(args.batch), "--lr",
          str(args.lr), "--warmup", "0.1", "--synth-share", str(args.synth_share), "--seed",
-         str(args.seed), "--data", str(args.shared), "--no-eval", "--out", str(out)]
+         str(args.seed), "--data", str(args.shared), "--no-eval", "--out", str(out),
+         "--extra-share", str(args.extra_share),
+         *(["--extra-dice-share", str(args.extra_dice_share)] if args.extra_dice_share is not None
+           else [])]
     )  # fmt: skip
     if left_out:
         patches.unlink()
@@ -194,6 +194,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--synth", type=int, default=800, help="synthetic scenes mined")
     ap.add_argument("--synth-share", type=float, default=0.3)
+    ap.add_argument(
+        "--extra-share",
+        type=float,
+        default=0.0,
+        help="share of a batch from the other extra sources (default 0: they join the webcam"
+        " photos' share)",
+    )
+    ap.add_argument(
+        "--extra-dice-share",
+        type=float,
+        default=None,
+        help="with --extra-share, the share of those draws that are dice (default: as mined)",
+    )
     args = ap.parse_args(argv)
     if not args.extra.is_dir():
         print(f"loso: error: {args.extra} does not exist (run make data)", file=sys.stderr)

@@ -30,7 +30,7 @@ from training import fake_quant
 from training.data import blow_out
 from training.model import PATCH_WIDTHS, PatchNet, TwoStage
 from training.onnx_weights import graph_arrays
-from training.patch_data import SOURCES, STORE, STORE_CONTEXT, fold_images, parse_fold
+from training.patch_data import STORE, STORE_CONTEXT, fold_images, parse_fold
 from training.sets import DEFAULT_DATA, ROOT
 from training.train import (
     LONG_SIDE,
@@ -47,6 +47,8 @@ HARD_BOOST = 4.0
 """With --hard-from, a patch is drawn 1 + HARD_BOOST × (1 - p(its label)) times as often."""
 TRAY_SHARE = 0.6
 """The tray photos' share of the real part of a batch (the rest: the webcam photos)."""
+EXTRA_SRC = 3
+"""The ``src`` of the extra sources' patches (``training.loso``), after webcam, tray, synth."""
 GREY_SHARE = 0.25
 """Share of training patches turned grey, as a grey camera delivers them."""
 
@@ -232,7 +234,7 @@ def true_probability(model: Path, X: np.ndarray, y: np.ndarray, batch: int = 512
 
 def _patch_sampler(
     args: argparse.Namespace,
-) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], np.ndarray, list[np.ndarray] | None]:
+) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], np.ndarray, list[np.ndarray | None] | None]:
     """The patches to train on and how batches draw them: patches, labels, index groups by
     source, each group's share of a batch, and within each group the draw weights (or None)."""
     data = np.load(args.patches)
@@ -243,20 +245,35 @@ def _patch_sampler(
         keep = ~np.isin(data["image"], sorted(held))
         print(f"leaving out {len(held)} photos, {int((~keep).sum())} patches", file=sys.stderr)
         X, y, src = X[keep], y[keep], src[keep]
-    # each batch: the synthetic share, the rest real photos split by --tray-share
-    by_source = [np.nonzero(src == k)[0] for k in range(len(SOURCES))]
+    # each batch: the synthetic share, the extra sources' share (--extra-share; 0: they join
+    # the webcam photos), the rest real photos split by --tray-share
+    extra_share = args.extra_share if np.any(src == EXTRA_SRC) else 0.0
+    webcam = [0, EXTRA_SRC] if extra_share == 0 else [0]
+    by_source = [np.nonzero(np.isin(src, webcam))[0], *(np.nonzero(src == k)[0] for k in (1, 2))]
     real_shares = (1 - args.tray_share, args.tray_share)
-    wanted = [*(r * (1 - args.synth_share) for r in real_shares), args.synth_share]
+    real = 1 - args.synth_share - extra_share
+    wanted = [*(r * real for r in real_shares), args.synth_share]
+    if extra_share:
+        by_source.append(np.nonzero(src == EXTRA_SRC)[0])
+        wanted.append(extra_share)
     groups = [g for g, w in zip(by_source, wanted, strict=True) if len(g) and w > 0]
     shares = np.array([w for g, w in zip(by_source, wanted, strict=True) if len(g) and w > 0])
     shares /= shares.sum()
-    weights = None
+    weights: list[np.ndarray | None] | None = None
     if args.hard_from:
         hard = 1.0 + HARD_BOOST * (1.0 - true_probability(args.hard_from, X, y))
         weights = [hard[g] / hard[g].sum() for g in groups]
+    if extra_share and args.extra_dice_share is not None:
+        g = groups[-1]
+        is_die = y[g] > 0
+        die_w = args.extra_dice_share / max(1, int(is_die.sum()))
+        w = np.where(is_die, die_w, (1 - args.extra_dice_share) / max(1, int((~is_die).sum())))
+        if weights is not None and weights[-1] is not None:
+            w = w * weights[-1]
+        weights = [*(weights or [None] * len(groups))[:-1], w / w.sum()]
+    names = ["webcam", "tray", "synth", "extra"][: len(by_source)]
     print(
-        f"patches per source {dict(zip(SOURCES, map(len, by_source), strict=True))}",
-        file=sys.stderr,
+        f"patches per group {dict(zip(names, map(len, by_source), strict=True))}", file=sys.stderr
     )
     return X, y, groups, shares, weights
 
@@ -286,6 +303,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--synth-share", type=float, default=0.5)
     ap.add_argument("--tray-share", type=float, default=TRAY_SHARE, help="of the real patches")
+    ap.add_argument(
+        "--extra-share",
+        type=float,
+        default=0.0,
+        help="share of a batch drawn from the extra sources' patches (src 3; default 0: they"
+        " join the webcam photos)",
+    )
+    ap.add_argument(
+        "--extra-dice-share",
+        type=float,
+        default=None,
+        help="with --extra-share, the share of those draws that are dice (default: as stored)",
+    )
     ap.add_argument("--grey-share", type=float, default=GREY_SHARE)
     ap.add_argument(
         "--overexpose", type=float, default=0.0, help="share of patches blown out (default 0)"

@@ -70,7 +70,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         "--table",
         action="store_true",
         help="print a Markdown table, a row per folder (photos with an unflagged mistake, dice"
-        " marked unsure, value accuracy, recall, precision, exact photos) instead of JSON",
+        " marked unsure, value accuracy, recall, precision, exact photos; of the photos of 1 to 6"
+        " dice, those read wrong with neither a '?' nor a count that is off, and those right as"
+        " read) instead of JSON",
     )
     _reader_options(p)
     p.set_defaults(func=cmd_eval_reader)

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from scorekeeper.errors import ImageError
+from scorekeeper.scoring import MAX_DICE as THROW_MOST
 from scorekeeper.vision.detection import UNSURE_BELOW, Box, Detection
 from scorekeeper.vision.imageio import load_image, to_grey
 
@@ -193,9 +194,35 @@ class PhotoVerdict:
         """Every die found with its value and nothing else read, unsure or not."""
         return self.trusted and not (self.wrong_unsure or self.extra_unsure)
 
+    @property
+    def is_throw(self) -> bool:
+        """The photo could be a Farkle throw: 1 to 6 labelled dice."""
+        return 1 <= self.dice <= THROW_MOST
+
+    @property
+    def count_off(self) -> bool:
+        """More or fewer dice read (sure or unsure) than lie there: in a game the camera panel
+        says so ("I see 5 dice, 4 are left to throw") and will not take the throw as read."""
+        return self.found + self.extra_sure + self.extra_unsure != self.dice
+
+    @property
+    def slips_through(self) -> bool:
+        """Read wrong with no warning a player would see in a game: the right number of dice,
+        none marked unsure, yet a value wrong (or a die missed and a false one read instead)."""
+        return not (self.exact or self.count_off or self.unsure)
+
+    @property
+    def right_as_is(self) -> bool:
+        """Read exactly with no die marked unsure: nothing for the player to check or fix."""
+        return self.exact and not self.unsure
+
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form: the counts plus ``trusted`` and ``exact``."""
-        return {**self.__dict__, "trusted": self.trusted, "exact": self.exact}
+        """JSON-ready form: the counts plus ``trusted``, ``exact`` and, for a photo of 1 to 6
+        dice, ``slips_through`` and ``right_as_is``."""
+        out = {**self.__dict__, "trusted": self.trusted, "exact": self.exact}
+        if self.is_throw:
+            out |= {"slips_through": self.slips_through, "right_as_is": self.right_as_is}
+        return out
 
 
 def judge(
@@ -299,6 +326,8 @@ class Tally:
             return round(a / b, 4) if b else None
 
         untrusted = [v for v in self.photos if not v.trusted]
+        throws = [v for v in self.photos if v.is_throw]
+        slipped = sum(v.slips_through for v in throws)
         return {
             "images": self.images,
             "dice": self.truth,
@@ -312,6 +341,10 @@ class Tally:
             "unflagged_mistake_rate": ratio(len(untrusted), self.images),
             "unsure": self.unsure,
             "unsure_share": ratio(self.unsure, self.predicted),
+            "throws": len(throws),
+            "throws_slipped": slipped,
+            "throws_slipped_rate": ratio(slipped, len(throws)),
+            "throws_right_as_is": ratio(sum(v.right_as_is for v in throws), len(throws)),
             "confusion": {
                 "rows": "true value (0 = no die: extra prediction)",
                 "columns": "predicted value (0 = no prediction: missed die)",
@@ -435,6 +468,8 @@ TABLE_COLUMNS = (
     ("recall", "recall", "{:.3f}"),
     ("precision", "precision", "{:.3f}"),
     ("exact_images", "exact photos", "{:.3f}"),
+    ("throws_slipped_rate", "throws read wrong with no warning", "{:.3f}"),
+    ("throws_right_as_is", "throws right as read", "{:.3f}"),
 )
 """The per-source table's columns: (figure key, heading, format)."""
 
@@ -446,9 +481,13 @@ def figures_table(rows: dict[str, dict[str, Any]]) -> str:
     >>> t = Tally()
     >>> t.add("a", [Detection(4, (0, 0, 9, 9), 0.9)], [(4, (0.0, 0.0, 9.0, 9.0))])
     >>> print(figures_table({"set": t.figures()}).splitlines()[-1])
-    | set | 1 | 1 | 0.000 (0) | 0.000 (0) | 1.000 | 1.000 | 1.000 | 1.000 |
+    | set | 1 | 1 | 0.000 (0) | 0.000 (0) | 1.000 | 1.000 | 1.000 | 1.000 | 0.000 (0) | 1.000 |
     """
-    counts = {"unflagged_mistake_rate": "unflagged_mistake_photos", "unsure_share": "unsure"}
+    counts = {
+        "unflagged_mistake_rate": "unflagged_mistake_photos",
+        "unsure_share": "unsure",
+        "throws_slipped_rate": "throws_slipped",
+    }
     head = "| source | " + " | ".join(h for _, h, _ in TABLE_COLUMNS) + " |"
     lines = [head, "|---" * (len(TABLE_COLUMNS) + 1) + "|"]
     for name, fig in rows.items():
