@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
@@ -12,6 +13,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from helpers.bombs import image_bombs
 
+from scorekeeper.camera.reading import default_reader_factory
 from scorekeeper.web.camera_api import photo_reader
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_images"
@@ -121,3 +123,26 @@ def test_a_photo_over_16_megapixels_is_read_smaller_or_refused(client: FlaskClie
     ok, png = cv2.imencode(".png", np.zeros((3000, 6000, 3), np.uint8))
     r = client.post("/api/camera/photo", data=png.tobytes(), content_type="image/png")
     assert r.status_code == 400 and "16 megapixels" in r.get_json()["message"]
+
+
+def test_a_photo_short_of_the_dice_left_offers_the_dice_turned_down_as_unsure(
+    make_app: Callable[..., Flask],
+) -> None:
+    strict = make_app(CAMERA_READER_FACTORY=default_reader_factory(score_threshold=0.995))
+    name = "scene-06-tiles.jpg"
+    body = (
+        strict.test_client()
+        .post("/api/camera/photo", data=(SAMPLES / name).read_bytes(), content_type="image/jpeg")
+        .get_json()
+    )
+    assert body["count"] < 6  # without the dice left, only the dice it is sure of
+    r = strict.test_client().post(
+        "/api/camera/photo?dice_left=6",
+        data=(SAMPLES / name).read_bytes(),
+        content_type="image/jpeg",
+    )
+    filled = r.get_json()
+    assert r.status_code == 200 and filled["values"] == TRUTH[name] and filled["count"] == 6
+    assert sum(d["unsure"] for d in filled["dice"]) == 6 - body["count"]
+    assert filled["message"].startswith("I see 6 dice: ")
+    assert filled["message"].endswith("(check the ones marked ?)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -164,3 +165,33 @@ def test_overlay_marks_dice_the_reader_is_unsure_of() -> None:
     assert tuple(img[90, 40]) == GREEN  # the left edge of each box
     assert tuple(img[90, 180]) == YELLOW
     assert tuple(img[170, 260]) == GREY
+
+
+class FillingReader(PipReader):
+    """Reads pips, and makes up a short count with a 6 at (600, 40), unsure, where allowed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.asked: list[int] = []
+
+    def fill(self, frame: Any, dice: Any, count: int, where: Any = None) -> list[Any]:
+        self.asked.append(count)
+        die = Die(6, (590.0, 30.0, 610.0, 50.0), 0.5)
+        return [die] if where is None or where(die) else []
+
+
+def test_a_throw_the_game_waits_for_is_made_up_to_its_count_with_unsure_dice() -> None:
+    reader = FillingReader()
+    svc = CameraService("none", reader_factory=lambda: reader)
+    assert [d for _, d in run(moving_frames(3) + still_frames(12), svc)] == [(1, 3, 5, 5)]
+    assert reader.asked == []  # no throw asked for: nothing made up
+    svc.ask_throw(5, "game-1:v3")
+    proposals = run(moving_frames(3, seed=5) + still_frames(12), svc)
+    assert [d for _, d in proposals] == [(1, 3, 5, 5, 6)] and set(reader.asked) == {1}
+    reading = svc.latest()
+    assert reading is not None and reading.proposal is not None
+    assert reading.proposal.to_dict(dice_left=5)["unsure"] == [False, False, False, False, True]
+    # with the throwing area on the left, the made-up die (right, top) is not offered
+    svc.set_area(Area(0.0, 0.0, 0.85, 1.0))
+    proposals = run(moving_frames(3, seed=6) + still_frames(12), svc)
+    assert [d for _, d in proposals] == [(1, 3, 5, 5)]

@@ -184,6 +184,22 @@ def test_eval_reader_figures(capsys: pytest.CaptureFixture[str], tmp_path: Path)
     assert code == 0 and grey["grey"] is True and grey["recall"] == 1.0
 
 
+def test_eval_reader_reads_throws_knowing_their_count(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    folder = yolo_folder(tmp_path)
+    strict = ("--threshold", "0.995")  # a reader that turns down all but the surest dice
+    code, out, _ = run(capsys, "eval-reader", *strict, str(folder))
+    plain = json.loads(out)[str(folder)]
+    assert code == 0 and plain["count_known"] is False and plain["recall"] < 1.0
+    assert plain["throws"] == len(TRUTH) and plain["unflagged_mistake_photos"] > 0
+    code, out, _ = run(capsys, "eval-reader", *strict, "--count-known", str(folder))
+    known = json.loads(out)[str(folder)]
+    # the dice turned down make up each throw's count, marked unsure: found, and flagged
+    assert code == 0 and known["count_known"] is True and known["recall"] == 1.0
+    assert known["value_accuracy"] == 1.0 and known["unflagged_mistake_photos"] == 0
+    assert known["unsure"] > plain["unsure"] and known["throws_slipped"] == 0
+
 def test_eval_reader_names_images_without_a_label_file(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

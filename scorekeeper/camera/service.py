@@ -251,7 +251,10 @@ class CameraService:
             self._proposals.remember(p)
             self.teaching.note_proposal(p, image)
 
-        reading = self._watcher.process(image, frame_id, info, captured, self._reader, remember)
+        asked = self._asks.last()
+        reading = self._watcher.process(
+            image, frame_id, info, captured, self._reader, remember, asked[0] if asked else None
+        )
         self._latest.publish(reading)
         return reading
 

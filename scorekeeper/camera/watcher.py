@@ -61,6 +61,23 @@ class ThrowWatcher:
             self._still_from = 0
             self._previous = None
 
+    @staticmethod
+    def _read(model: Any, img: Image, area: Area, expect: int | None) -> list[Die]:
+        """The dice of one frame; fewer than ``expect`` in the area made up by ``model.fill``."""
+        found = list(model.infer(img))
+        dice = [to_die(d) for d in found]
+        fill = getattr(model, "fill", None)
+        h, w = img.shape[:2]
+
+        def in_area(d: Die) -> bool:
+            x, y = d.centre()
+            return area.contains(x, y, w, h)
+
+        short = (expect or 0) - sum(map(in_area, dice))
+        if short > 0 and fill is not None:
+            dice += [to_die(d) for d in fill(img, found, short, where=in_area)]
+        return dice
+
     def process(
         self,
         image: Image,
@@ -69,8 +86,11 @@ class ThrowWatcher:
         captured: float,
         reader: ReaderSlot,
         remember: Callable[[Proposal], None],
+        expect: int | None = None,
     ) -> Reading:
-        """Settle and read one frame with ``reader``; a new proposal goes to ``remember``."""
+        """Settle and read one frame with ``reader``; a new proposal goes to ``remember``. With
+        ``expect`` (the dice the game waits for), fewer dice read in the throwing area are made
+        up from those the reader turned down, marked unsure (the reader's ``fill``, if any)."""
         t0 = time.perf_counter()
         with self._lock:
             img = to_bgr(image)
@@ -95,7 +115,7 @@ class ThrowWatcher:
             if model is not None:
                 try:
                     with reader.timed():
-                        dice = [to_die(d) for d in model.infer(img)]
+                        dice = self._read(model, img, area, expect)
                 except Exception as exc:
                     reader.error = f"the dice reader failed on a frame: {exc}"
                     dice = []

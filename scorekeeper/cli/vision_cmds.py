@@ -67,6 +67,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         " all marked unsure",
     )
     p.add_argument(
+        "--count-known",
+        action="store_true",
+        help="read each photo of 1 to 6 dice as a game reads a throw, knowing how many dice were"
+        " thrown: fewer read are made up from those the reader turned down, marked unsure",
+    )
+    p.add_argument(
         "--table",
         action="store_true",
         help="print a Markdown table, a row per folder (photos with an unflagged mistake, dice"
@@ -251,8 +257,14 @@ def cmd_eval_reader(args: argparse.Namespace) -> int:
             raise ImageError(f"{folder}: no images in images/")
         name = _source_name(folder, [str(r) for r in args.folders]).replace("/", "-")
         each = _drawer(Path(args.draw), name) if args.draw else None
-        tally = read_labelled(reader.infer, pairs, grey=args.grey, errata=errata, each=each)
-        out[folder] = {"split": args.split, "grey": args.grey, **tally.figures()}
+        tally = read_labelled(
+            reader.infer, pairs, grey=args.grey, errata=errata, each=each,
+            count_known=args.count_known,
+        )  # fmt: skip
+        out[folder] = {
+            "split": args.split, "grey": args.grey, "count_known": args.count_known,
+            **tally.figures(),
+        }  # fmt: skip
         if args.per_photo:
             out[folder]["photos"] = [v.to_dict() for v in tally.photos]
         if tally.unlabelled:

@@ -10,6 +10,8 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from scorekeeper.vision.detection import UNSURE_BELOW
+
 DEFAULT_LONG_SIDE = 512
 """The model's input long side when the ONNX file does not say otherwise."""
 
@@ -38,8 +40,8 @@ def default_model_path() -> Path:
 class ReaderConfig:
     """How a :class:`~scorekeeper.vision.reader.DiceReader` reads: its options and tuning.
 
-    :raises ValueError: for a threshold outside (0, 1), threads < 1 or a ``long_side`` outside
-        64–4096.
+    :raises ValueError: for a threshold outside (0, 1), a ``fill_confidence`` not under the
+        unsure mark, threads < 1 or a ``long_side`` outside 64–4096.
     """
 
     score_threshold: float | None = None
@@ -77,6 +79,13 @@ class ReaderConfig:
     """The zoomed reading's fine look is at most this long (9 times the 512 px look's pixels)."""
     relook_band: tuple[float, float] = (0.3, 0.9)
     """A die probability in [from, up to) is a close call, looked at again in three more views."""
+    fill_candidate_threshold: float = 0.2
+    """When fewer dice are read than were thrown (:meth:`DiceReader.fill`), the heat a peak needs
+    to be looked at again for the missing ones."""
+    fill_score_threshold: float = 0.3
+    """... and the die probability the second look needs to offer one of them."""
+    fill_confidence: float = 0.6
+    """A die offered to make up the count is at most this sure: always marked unsure."""
     size_ratio: float = 2.5
     """A coarse candidate is the same as an overlapping fine one within this ratio of areas."""
     whole_side: float = 72.0
@@ -95,9 +104,17 @@ class ReaderConfig:
         for name, t in (
             ("score_threshold", self.score_threshold),
             ("candidate_threshold", self.candidate_threshold),
+            ("fill_candidate_threshold", self.fill_candidate_threshold),
+            ("fill_score_threshold", self.fill_score_threshold),
+            ("fill_confidence", self.fill_confidence),
         ):
             if t is not None and not 0.0 < t < 1.0:
                 raise ValueError(f"{name} must be between 0 and 1, got {t}")
+        if self.fill_confidence >= UNSURE_BELOW:
+            raise ValueError(
+                f"fill_confidence must be under {UNSURE_BELOW} (the unsure mark), got"
+                f" {self.fill_confidence}"
+            )
         if self.threads < 1:
             raise ValueError(f"threads must be at least 1, got {self.threads}")
         if self.long_side is not None and not MIN_LONG_SIDE <= self.long_side <= MAX_LONG_SIDE:

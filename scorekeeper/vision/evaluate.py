@@ -431,18 +431,21 @@ def load_labelled(
 
 
 def read_labelled(
-    infer: Callable[[Any], Sequence[Detection]],
+    infer: Callable[..., Sequence[Detection]],
     pairs: Iterable[tuple[Path, Path]],
     *,
     grey: bool = False,
     errata: Errata | None = None,
     each: PhotoCallback | None = None,
+    count_known: bool = False,
 ) -> Tally:
     """The tally of ``infer`` (e.g. ``DiceReader.infer``) over labelled (image, label) paths,
     each image turned grey first when ``grey``; a missing label file means no dice (the YOLO
     convention for background images; such images are listed in ``unlabelled``); label files
     that ``errata`` corrects are read from there. ``each`` is called with every photo read
-    (its path, image, readings, labelled dice and verdict), e.g. to draw the wrong ones.
+    (its path, image, readings, labelled dice and verdict), e.g. to draw the wrong ones. With
+    ``count_known``, a photo of 1 to 6 dice is read as a game reads a throw, knowing how many
+    were thrown: ``infer(image, expect=N)`` (``DiceReader.infer``).
 
     :raises ImageError: for an unreadable image or a malformed label line.
     """
@@ -452,7 +455,8 @@ def read_labelled(
         img.name for img, lab in pairs if corrected_label(lab, errata) is None and not lab.exists()
     ]
     for img_path, image, truth in load_labelled(pairs, grey=grey, errata=errata):
-        dets = infer(image)
+        known = count_known and 1 <= len(truth) <= THROW_MOST
+        dets = infer(image, expect=len(truth)) if known else infer(image)
         tally.add(img_path.name, dets, truth)
         if each is not None:
             each(img_path, image, dets, truth, tally.photos[-1])

@@ -10,6 +10,8 @@ The steps are pure functions in their own modules: :mod:`~scorekeeper.vision.pre
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -18,7 +20,7 @@ from scorekeeper.errors import ImageError
 from scorekeeper.vision.adapt import ADAPT_DEFAULTS, AdaptConfig, FacePrototypes
 from scorekeeper.vision.config import DEFAULTS, ReaderConfig, default_model_path
 from scorekeeper.vision.decode import decode
-from scorekeeper.vision.detection import Box, Detection, box_side
+from scorekeeper.vision.detection import Box, Detection, box_side, overlap
 from scorekeeper.vision.imageio import check_frame, to_grey
 from scorekeeper.vision.looks import wants_third_look, zoom_side
 from scorekeeper.vision.onnx_model import DiceModel
@@ -110,15 +112,59 @@ class DiceReader:
         """A patch covers this many times its candidate box's longer side."""
         return self.model.patch_context
 
-    def infer(self, frame: np.ndarray) -> list[Detection]:
+    def infer(self, frame: np.ndarray, expect: int | None = None) -> list[Detection]:
         """Every die in the frame (uint8 BGR, grey or BGRA), strongest first; when they are
-        small dice in a big frame, as read again at a larger size (:meth:`zoom_side`).
+        small dice in a big frame, as read again at a larger size (:meth:`zoom_side`). With
+        ``expect`` (the dice thrown, when the game knows it), fewer dice read are made up from
+        those the reader turned down, marked unsure (:meth:`fill`).
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
         dice = self._read_at(frame, self.long_side)
         zoom = self.zoom_side(dice, max(frame.shape[:2]))
-        return self._read_at(frame, zoom) if zoom else dice
+        if zoom:
+            dice = self._read_at(frame, zoom)
+        if expect is not None and len(dice) < expect:
+            dice = dice + self.fill(frame, dice, expect - len(dice))
+        return dice
+
+    def fill(
+        self,
+        frame: np.ndarray,
+        dice: Sequence[Detection],
+        count: int,
+        where: Callable[[Detection], bool] | None = None,
+    ) -> list[Detection]:
+        """Up to ``count`` more dice for a frame whose reading ``dice`` holds fewer than were
+        thrown: the candidates the reader turned down (down to
+        :attr:`ReaderConfig.fill_candidate_threshold` heat and
+        :attr:`ReaderConfig.fill_score_threshold` die probability) that ``dice`` does not
+        already cover and ``where`` accepts (default: all), likeliest first, each at most
+        :attr:`ReaderConfig.fill_confidence` sure, so a player is asked to check it.
+
+        :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
+        """
+        if count <= 0 or not self.two_stage:
+            return []
+        cfg = self.config
+        side = self.zoom_side(list(dice), max(frame.shape[:2])) or self.long_side
+        found = [
+            c
+            for c in self.all_candidates(frame, cfg.fill_candidate_threshold, long_side=side)
+            if not any(overlap(c, d) for d in dice)
+        ]
+        if not found:
+            return []
+        more = resolve_overlaps(
+            second_look(found, self.look(frame, found), cfg.fill_score_threshold),
+            self.whole_side(frame, side),
+            cfg,
+        )
+        more = [d for d in more if not any(overlap(d, e) for e in dice)]
+        if where is not None:
+            more = [d for d in more if where(d)]
+        more.sort(key=lambda d: -d.confidence)
+        return [replace(d, confidence=min(d.confidence, cfg.fill_confidence)) for d in more[:count]]
 
     def _read_at(self, frame: np.ndarray, side: int) -> list[Detection]:
         """:meth:`infer` with the fine look at ``side`` pixels, and no zoomed look."""
