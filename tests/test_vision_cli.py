@@ -200,6 +200,7 @@ def test_eval_reader_reads_throws_knowing_their_count(
     assert known["value_accuracy"] == 1.0 and known["unflagged_mistake_photos"] == 0
     assert known["unsure"] > plain["unsure"] and known["throws_slipped"] == 0
 
+
 def test_eval_reader_names_images_without_a_label_file(
     capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

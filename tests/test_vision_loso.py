@@ -222,3 +222,34 @@ def test_the_extra_sources_draw_their_own_share_with_dice_as_asked(tmp_path: Pat
     w = weights[3]
     assert w is not None and w[y[groups[3]] > 0].sum() == pytest.approx(0.5)
     assert w[-1] == pytest.approx(0.25) and w[0] == pytest.approx(0.0625)
+
+
+def test_a_fold_is_measured_as_read_and_with_each_throws_count_known(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT))
+    import json
+
+    from training.loso import main
+
+    extra = tmp_path / "extra"
+    _source(extra, "wood-stone/all", range(10, 12), frame_box=False)
+    _source(extra, "catan-table/test-valid", range(20, 22), frame_box=False)
+    shared = tmp_path / "shared"  # the held-out sets each fold is also measured on
+    _source(shared, "webcam-table/Valid", range(30, 31), frame_box=False)
+    _source(shared, "dice-tray/train", range(40, 42), frame_box=False)
+    work = tmp_path / "work"
+    args = ["--extra", str(extra), "--shared", str(shared), "--work", str(work)]
+    args += ["--synth", "2", "--steps", "1", "--batch", "4", "--sources", "wood-stone"]
+    assert main(args) == 0
+    record = json.loads((work / "loso.json").read_text())
+    rows = record["wood-stone"]
+    assert {"fold (float)", "fold, count known", "bundled int8, count known"} <= set(rows)
+    assert rows["fold, count known"]["throws"] == 2 and rows["fold (float)"]["throws"] == 2
+    # an older record, without the rows measured with the count known, gains them; the fold
+    # itself is not trained again
+    fold = work / "fold-wood-stone.onnx"
+    trained = fold.stat().st_mtime_ns
+    del rows["fold, count known"]
+    (work / "loso.json").write_text(json.dumps(record))
+    assert main(args) == 0
+    again = json.loads((work / "loso.json").read_text())["wood-stone"]
+    assert again["fold, count known"]["throws"] == 2 and fold.stat().st_mtime_ns == trained

@@ -223,7 +223,7 @@ def test_a_throw_slips_through_only_with_the_right_count_and_no_unsure_mark() ->
         tally.add(v.name, dets, truth)
     tally.add("seven", [Detection(1, box(20 * i), 0.9) for i in range(6)], seven)
     fig = tally.figures()
-    assert fig["throws"] == 3 and fig["throws_slipped"] == 1
+    assert fig["throws"] == 3 and fig["throws_slipped"] == 1 and fig["throws_unflagged"] == 2
     assert fig["throws_slipped_rate"] == round(1 / 3, 4)
     assert fig["throws_right_as_is"] == round(1 / 3, 4)
 

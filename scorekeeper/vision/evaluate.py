@@ -342,6 +342,8 @@ class Tally:
             "unsure": self.unsure,
             "unsure_share": ratio(self.unsure, self.predicted),
             "throws": len(throws),
+            "throws_unflagged": sum(not v.trusted for v in throws),
+            "throws_unflagged_rate": ratio(sum(not v.trusted for v in throws), len(throws)),
             "throws_slipped": slipped,
             "throws_slipped_rate": ratio(slipped, len(throws)),
             "throws_right_as_is": ratio(sum(v.right_as_is for v in throws), len(throws)),
