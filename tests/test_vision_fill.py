@@ -36,6 +36,9 @@ def test_a_short_count_is_made_up_from_dice_turned_down_each_marked_unsure(
     # at most the dice still missing, and only those the area accepts
     assert len(strict.fill(image, read, 1)) == 1
     assert strict.fill(image, read, 5, where=lambda d: d.centre()[0] < 0) == []
+    # dice of a throw look about the same size: nothing far smaller or larger is offered
+    tiny_only = DiceReader(None, ReaderConfig(score_threshold=0.995, fill_size_band=(0.1, 0.3)))
+    assert tiny_only.fill(image, read, 5) == []
 
 
 def test_a_count_already_met_or_dice_that_are_not_there_add_nothing() -> None:
@@ -54,3 +57,27 @@ def test_a_fill_confidence_that_would_not_be_unsure_is_refused() -> None:
         ReaderConfig(fill_confidence=0.8)
     with pytest.raises(ValueError, match="fill_score_threshold must be between 0 and 1"):
         ReaderConfig(fill_score_threshold=0.0)
+
+
+def test_eval_count_prints_what_a_known_count_gains_and_invents(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from helpers.sources import write_source
+
+    from training.eval_count import main
+
+    extra, shared = tmp_path / "extra", tmp_path / "shared"
+    write_source(extra, "wood-stone/all", range(3), frame_box=False)
+    write_source(shared, "webcam-table/Valid", range(3, 5), frame_box=False)
+    write_source(shared, "dice-tray/train", range(5, 10), frame_box=False)
+    args = ["--data", str(extra), "--shared", str(shared), "--fill-scores", "0.3,0.5"]
+    assert main([*args, "--fill-candidates", "0.3"]) == 0
+    out = capsys.readouterr().out
+    head, rule, *rows = out.split("\n\n")[0].splitlines()
+    assert "wood-stone/all" in head and "shared dice-tray/train" in head and len(rows) == 2
+    assert rule.startswith("|---")
+    assert rows[0].startswith("| 0.3 | 0.3 | ") and " → " in rows[0]
+    assert "wood-stone/all 3" in out and "shared dice-tray/train 1" in out  # the last 20%
+    (extra / "wood-stone" / "all" / "labels" / "p0.txt").write_text("9 0.5 0.5 0.1 0.1\n")
+    assert main(args) == 2
+    assert "eval_count: error:" in capsys.readouterr().err

@@ -79,13 +79,16 @@ class ReaderConfig:
     """The zoomed reading's fine look is at most this long (9 times the 512 px look's pixels)."""
     relook_band: tuple[float, float] = (0.3, 0.9)
     """A die probability in [from, up to) is a close call, looked at again in three more views."""
-    fill_candidate_threshold: float = 0.2
+    fill_candidate_threshold: float = 0.3
     """When fewer dice are read than were thrown (:meth:`DiceReader.fill`), the heat a peak needs
     to be looked at again for the missing ones."""
     fill_score_threshold: float = 0.3
     """... and the die probability the second look needs to offer one of them."""
     fill_confidence: float = 0.6
     """A die offered to make up the count is at most this sure: always marked unsure."""
+    fill_size_band: tuple[float, float] = (0.5, 2.0)
+    """... and its box's longer side is within this band of the median of the dice read (the
+    dice of one throw look about the same size; pips and side faces look smaller)."""
     size_ratio: float = 2.5
     """A coarse candidate is the same as an overlapping fine one within this ratio of areas."""
     whole_side: float = 72.0

@@ -139,7 +139,8 @@ class DiceReader:
         thrown: the candidates the reader turned down (down to
         :attr:`ReaderConfig.fill_candidate_threshold` heat and
         :attr:`ReaderConfig.fill_score_threshold` die probability) that ``dice`` does not
-        already cover and ``where`` accepts (default: all), likeliest first, each at most
+        already cover, about the size of ``dice`` (:attr:`ReaderConfig.fill_size_band`) and
+        ``where`` accepts (default: all), likeliest first, each at most
         :attr:`ReaderConfig.fill_confidence` sure, so a player is asked to check it.
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
@@ -161,6 +162,10 @@ class DiceReader:
             cfg,
         )
         more = [d for d in more if not any(overlap(d, e) for e in dice)]
+        if dice:
+            median = float(np.median([box_side(d.box) for d in dice]))
+            low, high = (median * k for k in cfg.fill_size_band)
+            more = [d for d in more if low <= box_side(d.box) <= high]
         if where is not None:
             more = [d for d in more if where(d)]
         more.sort(key=lambda d: -d.confidence)
