@@ -100,6 +100,25 @@ def test_read_marks_the_dice_it_is_unsure_of(capsys: pytest.CaptureFixture[str])
     assert sum(v.endswith("?") for v in expected) == 1
 
 
+def test_read_with_the_dice_thrown_makes_up_the_count_marked_unsure(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    photo = str(SAMPLES / "scene-06-tiles.jpg")
+    strict = ["--threshold", "0.995"]  # turns down all but the surest dice
+    code, out, _ = run(capsys, "read", *strict, photo)
+    read = out.split(": ", 1)[1].split()
+    assert code == 0 and len(read) < 6
+    code, out, _ = run(capsys, "read", *strict, "--dice", "6", photo)
+    filled = out.split(": ", 1)[1].split()
+    assert code == 0 and sorted(int(v.rstrip("?")) for v in filled) == TRUTH["scene-06-tiles.jpg"]
+    assert sum(v.endswith("?") for v in filled) == 6 - len(read)
+    for bad in ("7", "0", "two"):
+        with pytest.raises(SystemExit) as exc:
+            main(["read", "--dice", bad, photo])
+        out, err = capsys.readouterr()
+        assert exc.value.code == 2 and out == "" and "--dice" in err and "1 to 6" in err
+
+
 @pytest.mark.parametrize(
     "name", ["text.jpg", "empty.png", "one.png", "huge.png", "huge.jpg", "cut.jpg"]
 )

@@ -22,6 +22,14 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="draw boxes and values on the image (with several images: OUT-1.png, OUT-2.png...;"
         " a JPEG over 40 megapixels is drawn at the smaller size it was decoded at)",
     )
+    p.add_argument(
+        "--dice",
+        type=_throw_size,
+        default=None,
+        metavar="N",
+        help="the dice thrown (1-6): fewer read are made up from those the reader turned down,"
+        " marked unsure ('4?')",
+    )
     _reader_options(p)
     p.set_defaults(func=cmd_read)
 
@@ -82,6 +90,19 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     _reader_options(p)
     p.set_defaults(func=cmd_eval_reader)
+
+
+def _throw_size(text: str) -> int:
+    """An argparse type: a throw's dice, 1 to 6."""
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of dice, 1 to 6, got {text!r}"
+        ) from None
+    if not 1 <= n <= 6:
+        raise argparse.ArgumentTypeError(f"a throw is 1 to 6 dice, got {n}")
+    return n
 
 
 def _fraction(text: str) -> float:
@@ -183,7 +204,7 @@ def cmd_read(args: argparse.Namespace) -> int:
             print(f"scorekeeper read: error: {exc}", file=sys.stderr)
             failed += 1
             continue
-        dets = reader.infer(image)
+        dets = reader.infer(image, expect=args.dice)
         advice = exposure_advice(blown_out_share(image))
         if advice:
             print(f"scorekeeper read: warning: {path}: {advice}", file=sys.stderr)
