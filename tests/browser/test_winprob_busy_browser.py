@@ -22,9 +22,12 @@ def test_a_busy_solver_is_said_and_asked_again(
     tab = open_tab(360, 740)
     page = tab.page
     refused: list[str] = []
+    seen = False
 
-    def busy_once(route: Any) -> None:
-        if refused:
+    # busy until the test has seen the page say so (a single refusal's 1 s of "busy" can pass
+    # unseen on a loaded machine), then the solver answers
+    def busy_until_seen(route: Any) -> None:
+        if seen:
             route.continue_()
             return
         refused.append(route.request.url)
@@ -34,7 +37,7 @@ def test_a_busy_solver_is_said_and_asked_again(
             body=json.dumps({"error": "solver_busy", "message": "too many solves wait"}),
         )
 
-    page.route("**/winprob", busy_once)
+    page.route("**/winprob", busy_until_seen)
     open_play_page(live_server, tab, game_id, token)
     box = page.locator("#winprob")
     box.wait_for(state="visible")
@@ -43,9 +46,10 @@ def test_a_busy_solver_is_said_and_asked_again(
     )
     assert "asking again in 1 s" in box.inner_text()
     tab.shot("winprob-busy-360")
+    seen = True
     # asked again after a second: now it works them out (or has them)
     page.wait_for_function(
         "() => !/server is busy/.test(document.querySelector('#winprob').textContent)",
         timeout=10_000,
     )
-    assert len(refused) == 1
+    assert len(refused) >= 1
