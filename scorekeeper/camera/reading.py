@@ -30,6 +30,22 @@ def default_reader_factory(
     return make
 
 
+def read_throw(
+    model: Any, frame: Image, expect: int | None, where: Callable[[Any], bool] | None = None
+) -> list[Any]:
+    """The reader's detections of a frame; when fewer of them (those ``where`` accepts, default
+    all) than ``expect`` (the dice the game waits for), made up by the reader's ``fill`` (the
+    project's reader has one; see :meth:`~scorekeeper.vision.reader.DiceReader.fill`), each
+    marked unsure."""
+    found = list(model.infer(frame))
+    fill = getattr(model, "fill", None)
+    counted = found if where is None else [d for d in found if where(d)]
+    short = (expect or 0) - len(counted)
+    if short > 0 and fill is not None:
+        found += fill(frame, found, short, where=where)
+    return found
+
+
 def to_die(det: Any) -> Die:
     """A reader detection (or a ``{"value", "box", "confidence"}`` dict) as a :class:`Die`."""
     if isinstance(det, Mapping):

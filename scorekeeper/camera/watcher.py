@@ -10,7 +10,7 @@ from typing import Any
 
 from scorekeeper.camera.frames import Image, to_bgr
 from scorekeeper.camera.reader_slot import ReaderSlot
-from scorekeeper.camera.reading import Proposal, Reading, to_die
+from scorekeeper.camera.reading import Proposal, Reading, read_throw, to_die
 from scorekeeper.camera.settle import (
     Area,
     Die,
@@ -63,20 +63,14 @@ class ThrowWatcher:
 
     @staticmethod
     def _read(model: Any, img: Image, area: Area, expect: int | None) -> list[Die]:
-        """The dice of one frame; fewer than ``expect`` in the area made up by ``model.fill``."""
-        found = list(model.infer(img))
-        dice = [to_die(d) for d in found]
-        fill = getattr(model, "fill", None)
+        """The dice of one frame; fewer than ``expect`` in the area made up (:func:`read_throw`)."""
         h, w = img.shape[:2]
 
-        def in_area(d: Die) -> bool:
-            x, y = d.centre()
+        def in_area(d: Any) -> bool:
+            x, y = to_die(d).centre()
             return area.contains(x, y, w, h)
 
-        short = (expect or 0) - sum(map(in_area, dice))
-        if short > 0 and fill is not None:
-            dice += [to_die(d) for d in fill(img, found, short, where=in_area)]
-        return dice
+        return [to_die(d) for d in read_throw(model, img, expect, in_area)]
 
     def process(
         self,

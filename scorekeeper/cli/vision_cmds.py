@@ -92,17 +92,24 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p.set_defaults(func=cmd_eval_reader)
 
 
+def _whole_number(text: str, low: int, high: int, unit: str) -> int:
+    """``text`` as a whole number from ``low`` to ``high``, else an argparse error naming both."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = low - 1
+    if not low <= value <= high:
+        raise argparse.ArgumentTypeError(
+            f"expected a whole number of {unit} from {low} to {high}, got {text!r}"
+        )
+    return value
+
+
 def _throw_size(text: str) -> int:
     """An argparse type: a throw's dice, 1 to 6."""
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"expected a whole number of dice, 1 to 6, got {text!r}"
-        ) from None
-    if not 1 <= n <= 6:
-        raise argparse.ArgumentTypeError(f"a throw is 1 to 6 dice, got {n}")
-    return n
+    from scorekeeper.scoring import MAX_DICE
+
+    return _whole_number(text, 1, MAX_DICE, "dice")
 
 
 def _fraction(text: str) -> float:
@@ -122,16 +129,7 @@ def _long_side(text: str) -> int:
     """An argparse type: a whole number of pixels the reader accepts as its input long side."""
     from scorekeeper.vision.config import MAX_LONG_SIDE, MIN_LONG_SIDE
 
-    try:
-        value = int(text)
-    except ValueError:
-        value = -1
-    if not MIN_LONG_SIDE <= value <= MAX_LONG_SIDE:
-        raise argparse.ArgumentTypeError(
-            f"expected a whole number of pixels from {MIN_LONG_SIDE} to {MAX_LONG_SIDE}, "
-            f"got {text!r}"
-        )
-    return value
+    return _whole_number(text, MIN_LONG_SIDE, MAX_LONG_SIDE, "pixels")
 
 
 def _reader_options(p: argparse.ArgumentParser) -> None:

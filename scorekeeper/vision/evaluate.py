@@ -327,6 +327,7 @@ class Tally:
 
         untrusted = [v for v in self.photos if not v.trusted]
         throws = [v for v in self.photos if v.is_throw]
+        throws_unflagged = sum(not v.trusted for v in throws)
         slipped = sum(v.slips_through for v in throws)
         return {
             "images": self.images,
@@ -342,8 +343,8 @@ class Tally:
             "unsure": self.unsure,
             "unsure_share": ratio(self.unsure, self.predicted),
             "throws": len(throws),
-            "throws_unflagged": sum(not v.trusted for v in throws),
-            "throws_unflagged_rate": ratio(sum(not v.trusted for v in throws), len(throws)),
+            "throws_unflagged": throws_unflagged,
+            "throws_unflagged_rate": ratio(throws_unflagged, len(throws)),
             "throws_slipped": slipped,
             "throws_slipped_rate": ratio(slipped, len(throws)),
             "throws_right_as_is": ratio(sum(v.right_as_is for v in throws), len(throws)),

@@ -21,7 +21,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 
 from scorekeeper.camera.frames import MAX_UPLOAD_BYTES, decode_upload
 from scorekeeper.camera.log import CameraLog, log_path_for
-from scorekeeper.camera.reading import to_die
+from scorekeeper.camera.reading import read_throw, to_die
 from scorekeeper.camera.service import UPLOAD_FPS, CameraService, default_reader_factory
 from scorekeeper.camera.settle import Area, count_message
 from scorekeeper.camera.states import SourceKind
@@ -251,11 +251,7 @@ def photo() -> Any:
         return _too_many("another photo is being read; try again")
     try:
         image, factor = decode_image(data, "the photo", PHOTO_MAX_PIXELS)
-        found = list(reader.infer(image))
-        fill = getattr(reader, "fill", None)  # make up a short count, marked unsure
-        if dice_left is not None and fill is not None and len(found) < dice_left:
-            found += fill(image, found, dice_left - len(found))
-        dets = [to_die(d).scaled(factor) for d in found]
+        dets = [to_die(d).scaled(factor) for d in read_throw(reader, image, dice_left)]
     finally:
         busy.release()
     dets.sort(key=lambda d: d.box[0])
