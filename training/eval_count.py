@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 
 from scorekeeper.errors import ImageError
+from scorekeeper.scoring import MAX_DICE
 from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path
 from scorekeeper.vision.detection import Detection
 from scorekeeper.vision.evaluate import Truth, judge, labelled_folders, list_labelled, load_labelled
@@ -50,7 +51,7 @@ def figures(reader: DiceReader, throws: list[Throw]) -> dict[str, float]:
         as_read += not judge(name, read, truth).trusted
         filled = judge(name, _made_up(reader, image, read, len(truth)), truth)
         known += not filled.trusted
-        if len(truth) < 6:
+        if len(truth) < MAX_DICE:
             fewer += 1
             more = judge(name, _made_up(reader, image, read, len(truth) + 1), truth)
             invented += (
@@ -85,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
             sets[name] = [
                 (p.name, image, truth, plain.infer(image))
                 for p, image, truth in load_labelled(pairs)
-                if 1 <= len(truth) <= 6
+                if 1 <= len(truth) <= MAX_DICE
             ]
     except ImageError as exc:
         print(f"eval_count: error: {exc}", file=sys.stderr)

@@ -159,6 +159,11 @@ def figures(
     return {k: v for k, v in fig.items() if not isinstance(v, (list, dict))}
 
 
+def _measured(rows: dict[str, dict[str, Any]] | None) -> bool:
+    """Whether a record's rows of the shared sets exist, each with the throw figures."""
+    return bool(rows) and all("throws" in v for v in (rows or {}).values())
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run (or resume) the folds and print the tables; returns the exit code."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -274,7 +279,7 @@ def main(argv: list[str] | None = None) -> int:
         done = record.setdefault(source, {})
         # a row measured before the throw figures existed is measured again
         missing = [k for k in rows_wanted if "throws" not in done.get(k, {})]
-        if any("throws" not in v for v in done.get("shared", {None: {}}).values()):
+        if not _measured(done.get("shared")):
             missing.append("shared")
         for key in missing:  # an older record gains the rows it lacks
             if key == "shared":
@@ -289,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
         rows = {k: v for k, v in record[source].items() if k != "shared"}
         rows |= {f"fold on {k}": v for k, v in record[source]["shared"].items()}
         print(figures_table(rows), flush=True)
-    if any("throws" not in v for v in record.get("shared base", {None: {}}).values()):
+    if not _measured(record.get("shared base")):
         record["shared base"] = {k: figures(args.base, p) for k, p in valid.items()}
         record_path.write_text(json.dumps(record, indent=1) + "\n")
     print("\n### shared held-out sets, bundled int8\n")
