@@ -24,6 +24,7 @@ const ui = {
   shownVersion: Infinity, // events up to this version have been flashed and announced
   photoBusy: false, // a photo of the dice is being read
   fromPhoto: false, // the pad holds dice read from a photo: the throw's source is "camera"
+  doubt: [], // for each entered die, whether the photo's reader was unsure of it (marked ?)
   turnKey: undefined, // the turn shown last ("number:player"), to notice a new one
 };
 const PHOTO_SIDE = 1600; // a photo is sent at most this many pixels on its longer side
@@ -243,6 +244,7 @@ function renderTurn(st, rules) {
   if (st.phase === "pass") renderPass(t, controls);
   if (st.phase === "throw") {
     if (ui.entered.length > t.dice_left) ui.entered = ui.entered.slice(0, t.dice_left);
+    ui.doubt = ui.doubt.slice(0, ui.entered.length);
     ui.selected = null;
     renderPad(t);
     const bank = $("#act-bank");
@@ -288,13 +290,16 @@ function renderPass(t, controls) {
 function renderPadNow(t) {
   const n = t.dice_left;
   if (ui.entered.length === 0) ui.fromPhoto = false;
+  ui.doubt = ui.entered.map((_, i) => Boolean(ui.doubt[i]));
   const left = n - ui.entered.length;
   $("#pad-title").textContent = `Enter the throw of ${n} ${n === 1 ? "die" : "dice"}`;
   $("#pad-count").textContent = `${ui.entered.length} of ${n} entered`;
   const slots = [];
   ui.entered.forEach((v, i) => slots.push(h("button", {
-    type: "button", "aria-label": `Remove the ${v} (die ${i + 1})`,
-    onclick: () => { ui.entered.splice(i, 1); renderPad(t); } }, die(v, 56))));
+    type: "button",
+    class: ui.doubt[i] ? "unsure" : "",
+    "aria-label": `Remove the ${v} (die ${i + 1}${ui.doubt[i] ? ", the camera is unsure: check it" : ""})`,
+    onclick: () => { ui.entered.splice(i, 1); ui.doubt.splice(i, 1); renderPad(t); } }, die(v, 56))));
   for (let k = 0; k < left; k += 1) slots.push(h("span", { class: "slot", "aria-hidden": "true" }));
   fill($("#entered"), slots);
   const controls = client.canControl;
@@ -322,6 +327,7 @@ function addDie(v) {
   const t = client.game && client.game.state.turn;
   if (!t || ui.entered.length >= t.dice_left) return;
   ui.entered.push(v);
+  ui.doubt.push(false);
   renderPad(t);
 }
 
@@ -526,7 +532,7 @@ $("#roll-btn").addEventListener("click", async () => {
 });
 $("#pass-take").addEventListener("click", () => act([{ type: "pass_choice", choice: "take_over" }]));
 $("#pass-fresh").addEventListener("click", () => act([{ type: "pass_choice", choice: "fresh" }]));
-$("#pad-back").addEventListener("click", () => { ui.entered.pop(); renderPad(client.game.state.turn); });
+$("#pad-back").addEventListener("click", () => { ui.entered.pop(); ui.doubt.pop(); renderPad(client.game.state.turn); });
 $("#pad-clear").addEventListener("click", () => { ui.entered = []; renderPad(client.game.state.turn); });
 $("#photo-btn").addEventListener("click", () => $("#photo-input").click());
 $("#photo-input").addEventListener("change", (e) => {
@@ -586,6 +592,7 @@ async function readPhoto(file) {
       say(`${data.message}. Take a photo of the thrown dice alone, or tap them in.`);
     } else {
       ui.entered = data.dice.map((d) => d.value);
+      ui.doubt = data.dice.map((d) => Boolean(d.unsure));
       ui.fromPhoto = true;
       say(`${data.message}. Check them against the dice (tap one above to remove it), then enter the throw.`, "ok");
       announce(`Read from the photo: ${ui.entered.join(" ")}`);
@@ -741,7 +748,7 @@ document.addEventListener("keydown", (e) => {
     }
     e.preventDefault();
   } else if (e.key === "Backspace" && st.phase === "throw") {
-    ui.entered.pop(); renderPad(st.turn); e.preventDefault();
+    ui.entered.pop(); ui.doubt.pop(); renderPad(st.turn); e.preventDefault();
   } else if (e.key === "Enter" && !onControl && st.phase === "throw") {
     if (!$("#pad-submit").disabled) $("#pad-submit").click();
     e.preventDefault();

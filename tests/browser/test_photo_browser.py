@@ -7,6 +7,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 from helpers.browser import Server, Tab
 from helpers.pages import (
@@ -95,3 +96,40 @@ def test_a_photo_that_is_not_read_says_why_and_leaves_the_pad(
     assert entered(tab) == [4]
     # the browser logs the refused upload (400) itself; nothing else went wrong
     assert [e for e in tab.errors if "status of 400" not in e] == []
+
+
+def test_dice_the_reader_is_unsure_of_are_marked_on_the_pad(
+    live_server: Server, open_tab: Callable[..., Tab], tmp_path: Path
+) -> None:
+    game_id, token = new_game(live_server, ["Ann", "Bob"], "standard")
+    tab = open_tab(*PHONE)
+    open_play_page(live_server, tab, game_id, token)
+    # five dice among clutter (the 1 painted out of the sample photo); the game waits for six, so
+    # the sixth is what else looks most like a die, marked unsure
+    scene = cv2.imread(str(SAMPLES / "hard" / "scene-08-clutter.jpg"))
+    labels = json.loads((SAMPLES / "hard" / "labels.json").read_text())["scene-08-clutter.jpg"]
+    x0, y0, x1, y1 = (round(v) for v in next(d["box"] for d in labels if d["value"] == 1))
+    scene[y0 - 6 : y1 + 6, x0 - 6 : x1 + 6] = np.median(
+        scene[y1 + 10 : y1 + 30, x0:x1].reshape(-1, 3), axis=0
+    )
+    photo = tmp_path / "clutter.png"
+    cv2.imwrite(str(photo), scene)
+    tab.page.set_input_files("#photo-input", str(photo))
+    message = wait_read(tab)
+    doubts = message.split(":", 1)[1].split("(")[0].count("?")
+    assert doubts == 1 and "check the ones marked ?" in message
+    assert tab.page.inner_text("#pad-count") == "6 of 6 entered"
+    marked = tab.page.locator("#entered button.unsure")
+    assert marked.count() == doubts
+    label = marked.first.get_attribute("aria-label") or ""
+    assert label.endswith("the camera is unsure: check it)")
+    tab.shot("play-photo-unsure")
+    # the player removes the doubtful die: its mark goes with it, the others keep theirs
+    before = len(entered(tab))
+    marked.first.click()
+    assert len(entered(tab)) == before - 1
+    assert tab.page.locator("#entered button.unsure").count() == doubts - 1
+    # a die tapped in is the player's own, never marked
+    tab.page.click("#pad button[data-face='3']")
+    assert tab.page.locator("#entered button").last.get_attribute("class") == ""
+    assert tab.errors == []
