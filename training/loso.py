@@ -140,7 +140,7 @@ def fit(
          "--keep-thresholds", "--steps", str(args.steps), "--batch", str(args.batch), "--lr",
          str(args.lr), "--warmup", "0.1", "--synth-share", str(args.synth_share), "--seed",
          str(args.seed), "--data", str(args.shared), "--no-eval", "--out", str(out),
-         "--extra-share", str(args.extra_share),
+         "--extra-share", str(args.extra_share), "--squash", str(args.squash),
          *(["--extra-dice-share", str(args.extra_dice_share)] if args.extra_dice_share is not None
            else [])]
     )  # fmt: skip
@@ -215,6 +215,12 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         default=None,
         help="with --extra-share, the share of those draws that are dice (default: as mined)",
+    )
+    ap.add_argument(
+        "--squash",
+        type=float,
+        default=0.0,
+        help="share of the second look's patches squashed along a random axis (default 0)",
     )
     args = ap.parse_args(argv)
     if not args.extra.is_dir():

@@ -89,11 +89,13 @@ def augment_patch(
     rng: np.random.Generator,
     grey_share: float = GREY_SHARE,
     overexpose: float = 0.0,
+    squash: float = 0.0,
 ) -> np.ndarray:
     """A stored patch (STORE², BGR uint8) as the model's (3, PATCH_SIZE²) float input,
     re-framed (rotated, mirrored, shifted and scaled as the detector's boxes vary) and re-lit;
     ``grey_share`` of them grey, ``overexpose`` of them blown out (a white die's face and a
-    pale table both clipped to white)."""
+    pale table both clipped to white), ``squash`` of them squashed 0.55–0.95 along a random
+    axis (a die seen at an angle, or a photo stretched to a square)."""
     box = STORE / STORE_CONTEXT
     side = PATCH_CONTEXT * box * math.exp(rng.uniform(math.log(0.85), math.log(1.2)))
     cx, cy = (STORE - 1) / 2 + rng.normal(0, 0.06 * box, 2)
@@ -102,6 +104,11 @@ def augment_patch(
     c, s = math.cos(theta) * k, math.sin(theta) * k
     flip = -1.0 if rng.random() < 0.5 else 1.0
     a = np.array([[c * flip, -s], [s * flip, c]])
+    if squash and rng.random() < squash:  # no draw at 0: earlier runs stay the same
+        phi = rng.uniform(0, math.pi)
+        u = np.array([math.cos(phi), math.sin(phi)])
+        # output -> stored: stretched by 1/f along u, so the die looks squashed by f
+        a = a @ (np.eye(2) + (1 / rng.uniform(0.55, 0.95) - 1) * np.outer(u, u))
     # output pixel (u, v) -> stored pixel: the output's centre lands on (cx, cy)
     t = np.array([cx, cy]) - a @ np.full(2, (PATCH_SIZE - 1) / 2)
     out = cv2.warpAffine(
@@ -320,6 +327,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--overexpose", type=float, default=0.0, help="share of patches blown out (default 0)"
     )
+    ap.add_argument(
+        "--squash", type=float, default=0.0, help="share of patches squashed (default 0)"
+    )
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--no-eval", action="store_true")
@@ -401,7 +411,12 @@ def main(argv: list[str] | None = None) -> int:
             ]
         )
         xb = torch.from_numpy(
-            np.stack([augment_patch(X[i], rng, args.grey_share, args.overexpose) for i in idx])
+            np.stack(
+                [
+                    augment_patch(X[i], rng, args.grey_share, args.overexpose, args.squash)
+                    for i in idx
+                ]
+            )
         )
         yb = torch.from_numpy(y[idx])
         xb = xb.contiguous(memory_format=torch.channels_last)
