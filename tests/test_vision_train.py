@@ -104,6 +104,17 @@ def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
     blown = [augment_patch(x0, r1(s), overexpose=1.0) for s in range(8)]
     plain = [augment_patch(x0, r1(s)) for s in range(8)]
     assert np.mean([b.mean() for b in blown]) > np.mean([p.mean() for p in plain])
+    # a squashed die covers less of its patch (a white square on black, the share over half-bright)
+    square = np.zeros((STORE, STORE, 3), np.uint8)
+    square[STORE // 4 : -STORE // 4, STORE // 4 : -STORE // 4] = 255
+
+    def white(p: np.ndarray) -> float:
+        g = p.mean(0)
+        return float((g > (g.min() + g.max()) / 2).mean())
+
+    assert np.array_equal(augment_patch(square, r1(2), squash=0.0), augment_patch(square, r1(2)))
+    squashed = np.mean([white(augment_patch(square, r1(s), squash=1.0)) for s in range(32)])
+    assert squashed < 0.9 * np.mean([white(augment_patch(square, r1(s))) for s in range(32)])
     out = tmp_path / "two.onnx"
     detector = default_model_path()
     assert train(["--patches", str(patches), "--detector", str(detector), "--steps", "2",
