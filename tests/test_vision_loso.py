@@ -53,6 +53,11 @@ def test_folds_mine_each_source_and_leave_one_out(tmp_path: Path) -> None:
     kept = int((data["source"] == "wood-stone").sum())
     assert len(got["y"]) == 2 + kept and list(got["src"][:2]) == [2, 1]
     assert set(got["src"][2:]) == {3}  # train_patch.EXTRA_SRC: their own group or the webcam one
+    # each extra patch says whether its photo was turned half round; upright keeps those as taken
+    assert set(data["turn"]) == {0, 1}
+    fold_patches(base, [mined], "dice-box", fold, upright=True)
+    as_taken = int(((data["source"] == "wood-stone") & (data["turn"] == 0)).sum())
+    assert 0 < as_taken < kept and len(np.load(fold)["y"]) == 2 + as_taken
 
 
 def test_unknown_or_missing_sources_are_refused(
@@ -183,18 +188,25 @@ def test_a_folds_seed_reaches_the_second_looks_training(
     from training import loso
 
     seen: list[list[str]] = []
-    monkeypatch.setattr(loso, "fold_patches", lambda *args: None)
+
+    def upright_seen(flag: bool) -> None:
+        upright.append(flag)
+
+    upright: list[bool] = []
+    monkeypatch.setattr(loso, "fold_patches", lambda *a, upright=False: upright_seen(upright))
     monkeypatch.setattr(loso.train_patch, "main", seen.append)
     args = argparse.Namespace(
         base=tmp_path / "base.onnx", det_steps=0, extra=tmp_path, also=[], shared=tmp_path,
         steps=5, batch=4, lr=1e-3, synth_share=0.3, seed=7, extra_share=0.2,
-        extra_dice_share=0.5,
+        extra_dice_share=0.5, squash=0.25, max_turn=20.0,
     )  # fmt: skip
     loso.fit(args, None, tmp_path / "base.npz", [], tmp_path / "final.onnx")
     argv = seen[0]
     assert argv[argv.index("--seed") + 1] == "7" and argv[argv.index("--steps") + 1] == "5"
     assert argv[argv.index("--extra-share") + 1] == "0.2"
     assert argv[argv.index("--extra-dice-share") + 1] == "0.5"
+    assert argv[argv.index("--squash") + 1] == "0.25"
+    assert argv[argv.index("--max-turn") + 1] == "20.0" and upright == [True]
 
 
 def test_the_extra_sources_draw_their_own_share_with_dice_as_asked(tmp_path: Path) -> None:

@@ -115,6 +115,17 @@ def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
     assert np.array_equal(augment_patch(square, r1(2), squash=0.0), augment_patch(square, r1(2)))
     squashed = np.mean([white(augment_patch(square, r1(s), squash=1.0)) for s in range(32)])
     assert squashed < 0.9 * np.mean([white(augment_patch(square, r1(s))) for s in range(32)])
+    # turned at most a little, the top of a patch stays at the top (but for the rare inverted one)
+    top = np.zeros((STORE, STORE, 3), np.uint8)
+    top[: STORE // 2] = 255
+
+    def top_brighter(p: np.ndarray) -> bool:
+        half = p.shape[1] // 2
+        return bool(p[:, :half].mean() > p[:, half:].mean())
+
+    upright = np.mean([top_brighter(augment_patch(top, r1(s), max_turn=10.0)) for s in range(64)])
+    anyway = np.mean([top_brighter(augment_patch(top, r1(s))) for s in range(64)])
+    assert upright > 0.8 and anyway < 0.7
     out = tmp_path / "two.onnx"
     detector = default_model_path()
     assert train(["--patches", str(patches), "--detector", str(detector), "--steps", "2",

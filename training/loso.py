@@ -79,33 +79,49 @@ def _extra_job(job: tuple[str, str, str, int, int]) -> tuple[str, str, list[tupl
 
 
 def mine_extra(sets: dict[str, list[tuple[Path, Path]]], detector: Path, out: Path) -> None:
-    """Save the extra sources' patches (as is and turned half round) with their source."""
+    """Save the extra sources' patches (as is and turned half round) with their source and
+    ``turn`` (1: from the photo turned half round)."""
     jobs = [
         (name, str(ip), str(lp), k, 7_000_000 + len(sets) * i + k)
         for name, pairs in sets.items()
         for i, (ip, lp) in enumerate(pairs)
         for k in (0, 1)
     ]
-    X, y, src = [], [], []
+    X, y, src, turns = [], [], [], []
     # spawn: a forked child would inherit the parent's onnxruntime threads (and may hang)
     with get_context("spawn").Pool(2, patch_data._init, (str(detector),)) as pool:
-        for name, _, patches in pool.imap(_extra_job, jobs, chunksize=4):
+        done = pool.imap(_extra_job, jobs, chunksize=4)
+        for job, (name, _, patches) in zip(jobs, done, strict=True):
             for p, lab in patches:
                 X.append(p)
                 y.append(lab)
                 src.append(name)
-    np.savez(out, X=np.stack(X), y=np.array(y, np.int8), source=np.array(src, dtype=str))
+                turns.append(job[3])
+    np.savez(
+        out,
+        X=np.stack(X),
+        y=np.array(y, np.int8),
+        source=np.array(src, dtype=str),
+        turn=np.array(turns, np.int8),
+    )
     for name in sets:
         counts = np.bincount(np.array(y)[np.array(src) == name], minlength=7).tolist()
         print(f"loso: {name} patches by label {counts}", file=sys.stderr)
 
 
-def fold_patches(base: Path, extras: list[Path], left_out: str, out: Path) -> None:
+def fold_patches(
+    base: Path, extras: list[Path], left_out: str, out: Path, upright: bool = False
+) -> None:
     """The base patches plus those of every source in ``extras`` (``mine_extra``'s files) but
-    ``left_out``'s, in the real group."""
+    ``left_out``'s, in the real group; with ``upright``, only the extras from photos as taken.
+
+    :raises ValueError: ``upright`` with an extras file mined before turns were recorded.
+    """
     b = np.load(base)
     es = [np.load(e) for e in extras]
-    keeps = [e["source"] != left_out for e in es]
+    if upright and any("turn" not in e for e in es):
+        raise ValueError("--max-turn needs extra patches mined with their turn: delete them")
+    keeps = [(e["source"] != left_out) & ((e["turn"] == 0) if upright else True) for e in es]
     kept = sum(int(k.sum()) for k in keeps)
     np.savez(
         out,
@@ -124,7 +140,7 @@ def fit(
     patches it trained on stay beside ``out`` (``OUT.patches.npz``) for a final model's int8
     step, a fold's are removed."""
     patches = out.with_suffix(".patches.npz")
-    fold_patches(base, extras, left_out or "", patches)
+    fold_patches(base, extras, left_out or "", patches, upright=args.max_turn is not None)
     detector = args.base
     if args.det_steps:
         detector = out.with_name(out.stem + "-detector.onnx")
@@ -141,6 +157,7 @@ def fit(
          str(args.lr), "--warmup", "0.1", "--synth-share", str(args.synth_share), "--seed",
          str(args.seed), "--data", str(args.shared), "--no-eval", "--out", str(out),
          "--extra-share", str(args.extra_share), "--squash", str(args.squash),
+         *(["--max-turn", str(args.max_turn)] if args.max_turn is not None else []),
          *(["--extra-dice-share", str(args.extra_dice_share)] if args.extra_dice_share is not None
            else [])]
     )  # fmt: skip
@@ -221,6 +238,14 @@ def main(argv: list[str] | None = None) -> int:
         type=float,
         default=0.0,
         help="share of the second look's patches squashed along a random axis (default 0)",
+    )
+    ap.add_argument(
+        "--max-turn",
+        type=float,
+        default=None,
+        metavar="DEG",
+        help="the second look's patches turned at most DEG degrees (default: any turn), and only"
+        " the extra sources' photos as taken (which face is on top shows from which way is up)",
     )
     args = ap.parse_args(argv)
     if not args.extra.is_dir():

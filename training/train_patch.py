@@ -90,16 +90,22 @@ def augment_patch(
     grey_share: float = GREY_SHARE,
     overexpose: float = 0.0,
     squash: float = 0.0,
+    max_turn: float | None = None,
 ) -> np.ndarray:
     """A stored patch (STORE², BGR uint8) as the model's (3, PATCH_SIZE²) float input,
     re-framed (rotated, mirrored, shifted and scaled as the detector's boxes vary) and re-lit;
     ``grey_share`` of them grey, ``overexpose`` of them blown out (a white die's face and a
     pale table both clipped to white), ``squash`` of them squashed 0.55–0.95 along a random
-    axis (a die seen at an angle, or a photo stretched to a square)."""
+    axis (a die seen at an angle, or a photo stretched to a square); turned at most
+    ``max_turn`` degrees either way (None: any turn)."""
     box = STORE / STORE_CONTEXT
     side = PATCH_CONTEXT * box * math.exp(rng.uniform(math.log(0.85), math.log(1.2)))
     cx, cy = (STORE - 1) / 2 + rng.normal(0, 0.06 * box, 2)
-    theta = rng.uniform(0, 2 * math.pi)
+    theta = (
+        rng.uniform(0, 2 * math.pi)
+        if max_turn is None
+        else math.radians(rng.uniform(-max_turn, max_turn))
+    )
     k = side / PATCH_SIZE
     c, s = math.cos(theta) * k, math.sin(theta) * k
     flip = -1.0 if rng.random() < 0.5 else 1.0
@@ -330,6 +336,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--squash", type=float, default=0.0, help="share of patches squashed (default 0)"
     )
+    ap.add_argument(
+        "--max-turn",
+        type=float,
+        default=None,
+        metavar="DEG",
+        help="patches turned at most DEG degrees either way (default: any turn)",
+    )
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--no-eval", action="store_true")
@@ -413,7 +426,9 @@ def main(argv: list[str] | None = None) -> int:
         xb = torch.from_numpy(
             np.stack(
                 [
-                    augment_patch(X[i], rng, args.grey_share, args.overexpose, args.squash)
+                    augment_patch(
+                        X[i], rng, args.grey_share, args.overexpose, args.squash, args.max_turn
+                    )
                     for i in idx
                 ]
             )
