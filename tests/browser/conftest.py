@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Iterator
 from typing import Any
+from urllib.parse import urlsplit
 
 import pytest
 from helpers.browser import CHROMIUM, LAUNCH_ARGS, Server, Tab, serve_in_thread
@@ -86,6 +87,14 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
+def _solver_busy(msg: Any) -> bool:
+    """The browser's own line for a win-chance request the server refused as busy (503): on a
+    loaded machine the suite's many rule sets fill the solver's queue, and the page says so in
+    words and asks again (``test_winprob_busy_browser``); not a fault of the page."""
+    url = urlsplit(str((msg.location or {}).get("url", ""))).path
+    return "status of 503" in msg.text and url.endswith("/winprob")
+
+
 @pytest.fixture
 def open_tab(chromium: Any) -> Iterator[Callable[..., Tab]]:
     """Open pages in fresh browser contexts; every console error is collected."""
@@ -103,7 +112,7 @@ def open_tab(chromium: Any) -> Iterator[Callable[..., Tab]]:
             "console",
             lambda msg: (
                 tab.errors.append(f"console {msg.type}: {msg.text}")
-                if msg.type == "error"
+                if msg.type == "error" and not _solver_busy(msg)
                 else None
             ),
         )

@@ -94,7 +94,7 @@ def test_roll_for_me_and_adjust_a_score(
     row = page.inner_text("#log tr.adjustment")
     assert "sang the farkle song" in row and "-1" in row
     _check(tab, f"table-history-{size[0]}")
-    assert [e for e in tab.errors if "503" not in e] == []
+    assert tab.errors == []  # a busy win-chance solver's 503 is left out by open_tab
 
 
 def test_a_watching_device_can_neither_roll_nor_adjust(
@@ -107,5 +107,4 @@ def test_a_watching_device_can_neither_roll_nor_adjust(
     tab.page.wait_for_selector("#readonly-note:not([hidden])")
     assert tab.page.is_disabled("#roll-btn")
     assert tab.page.is_hidden("#adjust-open")
-    # a 503 is the win chances' solver still busy (it asks again later), not a fault
-    assert [e for e in tab.errors if "503" not in e] == []
+    assert tab.errors == []
