@@ -95,6 +95,12 @@ def _solver_busy(msg: Any) -> bool:
     return "status of 503" in msg.text and url.endswith("/winprob")
 
 
+def _resource(msg: Any) -> str:
+    """`` (URL)`` of the resource a "Failed to load resource" line is about, else nothing."""
+    url = str((msg.location or {}).get("url", ""))
+    return f" ({urlsplit(url).path})" if "Failed to load resource" in msg.text and url else ""
+
+
 @pytest.fixture
 def open_tab(chromium: Any) -> Iterator[Callable[..., Tab]]:
     """Open pages in fresh browser contexts; every console error is collected."""
@@ -111,7 +117,7 @@ def open_tab(chromium: Any) -> Iterator[Callable[..., Tab]]:
         page.on(
             "console",
             lambda msg: (
-                tab.errors.append(f"console {msg.type}: {msg.text}")
+                tab.errors.append(f"console {msg.type}: {msg.text}{_resource(msg)}")
                 if msg.type == "error" and not _solver_busy(msg)
                 else None
             ),
