@@ -34,6 +34,14 @@ def entered(tab: Tab) -> list[int]:
     return [int(label.split()[2]) for label in labels]  # "Remove the 5 (die 2)"
 
 
+def phone_game(live_server: Server, open_tab: Callable[..., Tab]) -> tuple[str, Tab]:
+    """A new two-player game and its play page open on a phone: the game's id and the tab."""
+    game_id, token = new_game(live_server, ["Ann", "Bob"], "standard")
+    tab = open_tab(*PHONE)
+    open_play_page(live_server, tab, game_id, token)
+    return game_id, tab
+
+
 def wait_read(tab: Tab) -> str:
     """Wait until the photo has been read; the page's message."""
     page = tab.page
@@ -45,9 +53,7 @@ def wait_read(tab: Tab) -> str:
 def test_a_phone_photo_fills_the_pad_and_is_entered(
     live_server: Server, open_tab: Callable[..., Tab], tmp_path: Path
 ) -> None:
-    game_id, token = new_game(live_server, ["Ann", "Bob"], "standard")
-    tab = open_tab(*PHONE)
-    open_play_page(live_server, tab, game_id, token)
+    game_id, tab = phone_game(live_server, open_tab)
     assert tab.page.inner_text("#photo-btn") == "Read the dice from a photo"
     assert touch_targets_too_small(tab) == []
     # a 12-megapixel phone photo of five dice
@@ -77,9 +83,7 @@ def test_a_phone_photo_fills_the_pad_and_is_entered(
 def test_a_photo_that_is_not_read_says_why_and_leaves_the_pad(
     live_server: Server, open_tab: Callable[..., Tab], tmp_path: Path
 ) -> None:
-    game_id, token = new_game(live_server, ["Ann", "Bob"], "standard")
-    tab = open_tab(*PHONE)
-    open_play_page(live_server, tab, game_id, token)
+    _, tab = phone_game(live_server, open_tab)
     tab.page.click("#pad button[data-face='4']")
     heic = tmp_path / "IMG_0002.HEIC"
     heic.write_bytes(b"\0\0\0\x18ftypheic\0\0\0\0mif1heic" + bytes(64))
@@ -101,9 +105,7 @@ def test_a_photo_that_is_not_read_says_why_and_leaves_the_pad(
 def test_dice_the_reader_is_unsure_of_are_marked_on_the_pad(
     live_server: Server, open_tab: Callable[..., Tab], tmp_path: Path
 ) -> None:
-    game_id, token = new_game(live_server, ["Ann", "Bob"], "standard")
-    tab = open_tab(*PHONE)
-    open_play_page(live_server, tab, game_id, token)
+    _, tab = phone_game(live_server, open_tab)
     # five dice among clutter (the 1 painted out of the sample photo); the game waits for six, so
     # the sixth is what else looks most like a die, marked unsure
     scene = cv2.imread(str(SAMPLES / "hard" / "scene-08-clutter.jpg"))
