@@ -244,7 +244,6 @@ function renderTurn(st, rules) {
   if (st.phase === "pass") renderPass(t, controls);
   if (st.phase === "throw") {
     if (ui.entered.length > t.dice_left) ui.entered = ui.entered.slice(0, t.dice_left);
-    ui.doubt = ui.doubt.slice(0, ui.entered.length);
     ui.selected = null;
     renderPad(t);
     const bank = $("#act-bank");
@@ -290,7 +289,7 @@ function renderPass(t, controls) {
 function renderPadNow(t) {
   const n = t.dice_left;
   if (ui.entered.length === 0) ui.fromPhoto = false;
-  ui.doubt = ui.entered.map((_, i) => Boolean(ui.doubt[i]));
+  ui.doubt = ui.entered.map((_, i) => Boolean(ui.doubt[i])); // in step: a die added, cut or cleared
   const left = n - ui.entered.length;
   $("#pad-title").textContent = `Enter the throw of ${n} ${n === 1 ? "die" : "dice"}`;
   $("#pad-count").textContent = `${ui.entered.length} of ${n} entered`;
@@ -327,7 +326,6 @@ function addDie(v) {
   const t = client.game && client.game.state.turn;
   if (!t || ui.entered.length >= t.dice_left) return;
   ui.entered.push(v);
-  ui.doubt.push(false);
   renderPad(t);
 }
 
