@@ -156,10 +156,7 @@ def fit(
          "--keep-thresholds", "--steps", str(args.steps), "--batch", str(args.batch), "--lr",
          str(args.lr), "--warmup", "0.1", "--synth-share", str(args.synth_share), "--seed",
          str(args.seed), "--data", str(args.shared), "--no-eval", "--out", str(out),
-         "--extra-share", str(args.extra_share), "--squash", str(args.squash),
-         *(["--max-turn", str(args.max_turn)] if args.max_turn is not None else []),
-         *(["--extra-dice-share", str(args.extra_dice_share)] if args.extra_dice_share is not None
-           else [])]
+         *train_patch.recipe_argv(args)]
     )  # fmt: skip
     if left_out:
         patches.unlink()
@@ -220,33 +217,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--synth", type=int, default=800, help="synthetic scenes mined")
     ap.add_argument("--synth-share", type=float, default=0.3)
-    ap.add_argument(
-        "--extra-share",
-        type=float,
-        default=0.0,
-        help="share of a batch from the other extra sources (default 0: they join the webcam"
-        " photos' share)",
-    )
-    ap.add_argument(
-        "--extra-dice-share",
-        type=float,
-        default=None,
-        help="with --extra-share, the share of those draws that are dice (default: as mined)",
-    )
-    ap.add_argument(
-        "--squash",
-        type=float,
-        default=0.0,
-        help="share of the second look's patches squashed along a random axis (default 0)",
-    )
-    ap.add_argument(
-        "--max-turn",
-        type=float,
-        default=None,
-        metavar="DEG",
-        help="the second look's patches turned at most DEG degrees (default: any turn), and only"
-        " the extra sources' photos as taken (which face is on top shows from which way is up)",
-    )
+    train_patch.add_recipe_arguments(ap)  # how the second look draws and re-frames patches
     args = ap.parse_args(argv)
     if not args.extra.is_dir():
         print(f"loso: error: {args.extra} does not exist (run make data)", file=sys.stderr)

@@ -245,6 +245,49 @@ def true_probability(model: Path, X: np.ndarray, y: np.ndarray, batch: int = 512
     return out
 
 
+def add_recipe_arguments(ap: argparse.ArgumentParser) -> None:
+    """The options of how the extra sources are drawn and patches re-framed, which
+    ``training.loso`` passes on (:func:`recipe_argv`)."""
+    ap.add_argument(
+        "--extra-share",
+        type=float,
+        default=0.0,
+        help="share of a batch drawn from the extra sources' patches (src 3; default 0: they"
+        " join the webcam photos)",
+    )
+    ap.add_argument(
+        "--extra-dice-share",
+        type=float,
+        default=None,
+        help="with --extra-share, the share of those draws that are dice (default: as stored)",
+    )
+    ap.add_argument(
+        "--squash",
+        type=float,
+        default=0.0,
+        help="share of patches squashed along a random axis (default 0)",
+    )
+    ap.add_argument(
+        "--max-turn",
+        type=float,
+        default=None,
+        metavar="DEG",
+        help="patches turned at most DEG degrees either way (default: any turn; loso also keeps"
+        " only the extra sources' photos as taken, so which face is on top shows from which way"
+        " is up)",
+    )
+
+
+def recipe_argv(args: argparse.Namespace) -> list[str]:
+    """:func:`add_recipe_arguments`' options of ``args`` as command-line words."""
+    out = ["--extra-share", str(args.extra_share), "--squash", str(args.squash)]
+    if args.extra_dice_share is not None:
+        out += ["--extra-dice-share", str(args.extra_dice_share)]
+    if args.max_turn is not None:
+        out += ["--max-turn", str(args.max_turn)]
+    return out
+
+
 def _patch_sampler(
     args: argparse.Namespace,
 ) -> tuple[np.ndarray, np.ndarray, list[np.ndarray], np.ndarray, list[np.ndarray | None] | None]:
@@ -316,32 +359,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--synth-share", type=float, default=0.5)
     ap.add_argument("--tray-share", type=float, default=TRAY_SHARE, help="of the real patches")
-    ap.add_argument(
-        "--extra-share",
-        type=float,
-        default=0.0,
-        help="share of a batch drawn from the extra sources' patches (src 3; default 0: they"
-        " join the webcam photos)",
-    )
-    ap.add_argument(
-        "--extra-dice-share",
-        type=float,
-        default=None,
-        help="with --extra-share, the share of those draws that are dice (default: as stored)",
-    )
+    add_recipe_arguments(ap)
     ap.add_argument("--grey-share", type=float, default=GREY_SHARE)
     ap.add_argument(
         "--overexpose", type=float, default=0.0, help="share of patches blown out (default 0)"
-    )
-    ap.add_argument(
-        "--squash", type=float, default=0.0, help="share of patches squashed (default 0)"
-    )
-    ap.add_argument(
-        "--max-turn",
-        type=float,
-        default=None,
-        metavar="DEG",
-        help="patches turned at most DEG degrees either way (default: any turn)",
     )
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
