@@ -88,18 +88,24 @@ def chromium() -> Iterator[Any]:
             browser.close()
 
 
+def _failed_resource(msg: Any) -> str | None:
+    """The path of the resource a "Failed to load resource" console line is about, else None."""
+    url = str((msg.location or {}).get("url", ""))
+    return urlsplit(url).path if "Failed to load resource" in msg.text and url else None
+
+
 def _solver_busy(msg: Any) -> bool:
     """The browser's own line for a win-chance request the server refused as busy (503): on a
     loaded machine the suite's many rule sets fill the solver's queue, and the page says so in
     words and asks again (``test_winprob_busy_browser``); not a fault of the page."""
-    url = urlsplit(str((msg.location or {}).get("url", ""))).path
-    return "status of 503" in msg.text and url.endswith("/winprob")
+    path = _failed_resource(msg)
+    return path is not None and "status of 503" in msg.text and path.endswith("/winprob")
 
 
-def _resource(msg: Any) -> str:
-    """`` (URL)`` of the resource a "Failed to load resource" line is about, else nothing."""
-    url = str((msg.location or {}).get("url", ""))
-    return f" ({urlsplit(url).path})" if "Failed to load resource" in msg.text and url else ""
+def _console_error(msg: Any) -> str:
+    """A console error line as collected, naming the resource a failed load was about."""
+    path = _failed_resource(msg)
+    return f"console {msg.type}: {msg.text}" + (f" ({path})" if path else "")
 
 
 @pytest.fixture
@@ -118,7 +124,7 @@ def open_tab(chromium: Any) -> Iterator[Callable[..., Tab]]:
         page.on(
             "console",
             lambda msg: (
-                tab.errors.append(f"console {msg.type}: {msg.text}{_resource(msg)}")
+                tab.errors.append(_console_error(msg))
                 if msg.type == "error" and not _solver_busy(msg)
                 else None
             ),
