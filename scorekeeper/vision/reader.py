@@ -161,7 +161,6 @@ class DiceReader:
             self.whole_side(frame, side),
             cfg,
         )
-        more = [d for d in more if not any(overlap(d, e) for e in dice)]
         if dice:
             median = float(np.median([box_side(d.box) for d in dice]))
             low, high = (median * k for k in cfg.fill_size_band)
