@@ -1,0 +1,65 @@
+"""training.eval_doubt: a stricter unsure cut and a shifted second read, judged per throw."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from scorekeeper.vision.detection import Detection
+from training.eval_doubt import figures, main, shifted_boxes
+
+
+def _reads(*faces: int) -> np.ndarray:
+    """(1, V, 7) logits: each view sure of a die of the given face."""
+    lg = np.full((len(faces), 7), -9.0, np.float32)
+    for i, f in enumerate(faces):
+        lg[i, f] = 9.0
+    return lg[None]
+
+
+def test_a_sure_misread_slips_through_unless_a_stricter_cut_or_a_shifted_read_flags_it() -> None:
+    truth = [(1, (0.0, 0.0, 20.0, 20.0))]
+    wrong = [Detection(4, (0, 0, 20, 20), 0.86)]
+    disagreeing = [("p", truth, wrong, _reads(4, 1, 4, 4, 4))]
+    assert figures(disagreeing, 0.8)["slipped"] == 1
+    assert figures(disagreeing, 0.9) == {"slipped": 0, "right_as_read": 0.0, "unsure": 1.0}
+    assert figures(disagreeing, 0.8, shifted=True)["slipped"] == 0
+    agreeing = [("p", truth, wrong, _reads(4, 4, 4, 4, 4))]
+    assert figures(agreeing, 0.8, shifted=True)["slipped"] == 1
+    right = [("p", truth, [Detection(1, (0, 0, 20, 20), 0.95)], _reads(1, 1, 1, 1, 1))]
+    assert figures(right, 0.8, shifted=True) == {"slipped": 0, "right_as_read": 1.0, "unsure": 0.0}
+
+
+def test_shifted_boxes_move_a_fifth_of_the_side_each_way_then_shrink() -> None:
+    boxes = shifted_boxes((10, 10, 30, 20), 0.2)
+    assert boxes[2] == (6.0, 10.0, 26.0, 20.0) and boxes[3] == (14.0, 10.0, 34.0, 20.0)
+    assert boxes[4] == pytest.approx((13.0, 11.5, 27.0, 18.5))
+
+
+def test_eval_doubt_prints_a_row_per_cut_and_the_shifted_read(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from helpers.sources import write_source
+
+    extra, shared = tmp_path / "extra", tmp_path / "shared"
+    write_source(extra, "wood-stone/all", range(2), frame_box=False)
+    write_source(shared, "webcam-table/Valid", range(2, 3), frame_box=False)
+    write_source(shared, "dice-tray/train", range(3, 8), frame_box=False)
+    args = ["--data", str(extra), "--shared", str(shared), "--cuts", "0.8,0.9"]
+    assert main(args) == 0
+    out = capsys.readouterr().out
+    head, rule, *rows = out.split("\n\n")[0].splitlines()
+    assert "wood-stone/all" in head and "shared dice-tray/train" in head and rule.startswith("|---")
+    assert [r.split(" | ")[0] for r in rows] == [
+        "| unsure below 0.8",
+        "| unsure below 0.9",
+        "| shifted second read (0.2), below 0.8",
+    ]
+    assert "wood-stone/all 2" in out and "shared dice-tray/train 1" in out
+    assert main([*args, "--shift", "1.5"]) == 2
+    assert "must be between 0 and 1" in capsys.readouterr().err
+    (extra / "wood-stone" / "all" / "labels" / "p0.txt").write_text("9 0.5 0.5 0.1 0.1\n")
+    assert main(args) == 2
+    assert "eval_doubt: error:" in capsys.readouterr().err

@@ -1,0 +1,156 @@
+"""Would a stricter doubt catch the throws that slip through? Two checks on the sure readings.
+
+    python -m training.eval_doubt [--data ../dice-extra] [--shared ../shared/dice-data]
+        [--model models/dice.onnx] [--cuts 0.8,0.85,0.9,0.95] [--shift 0.2]
+
+Reads every photo of 1 to 6 labelled dice of each source (``make data``'s, then the shared
+held-out sets) as the camera reads a throw whose count the game knows (``infer(expect=N)``),
+then prints per source, for each **unsure cut** (a die is marked "?" below it; the app's is
+0.8), the throws that slip through (the right count, no "?", a value wrong), the throws right
+as read with nothing to check, and the share of readings marked unsure. Last, at the app's
+cut, a **shifted second read**: each sure die's patch is read again four times, its box moved
+``--shift`` of its side up, down, left and right, and once shrunk to 0.7 of its side; the die is
+marked unsure when one of those reads calls it another face (a die probability of at least
+0.5). The question it answers: are the sure misreads (mostly a die seen at an angle, its side
+face read instead of its top) close calls a stricter mark or another framing would expose?
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from scorekeeper.errors import ImageError
+from scorekeeper.scoring import MAX_DICE
+from scorekeeper.vision import DiceReader, default_model_path
+from scorekeeper.vision.detection import UNSURE_BELOW, Box, Detection
+from scorekeeper.vision.evaluate import Truth, judge, labelled_folders, list_labelled, load_labelled
+from scorekeeper.vision.softmax import softmax
+from training.eval_sources import DEFAULT_EXTRA
+from training.sets import DEFAULT_DATA, VALID_FOLDERS
+
+Throw = tuple[str, Truth, list[Detection], np.ndarray]
+"""A photo's name, labelled dice, count-known reading and (N, 5, 7) shifted second reads."""
+
+SHRINK = 0.7
+"""The shifted second read's fifth view: the box shrunk to this share of its side."""
+
+
+def _floats(text: str) -> list[float]:
+    return [float(v) for v in text.split(",") if v.strip()]
+
+
+def shifted_boxes(box: Box, shift: float) -> list[Box]:
+    """The box moved ``shift`` of its longer side up, down, left and right, then shrunk.
+
+    >>> [tuple(round(v) for v in b) for b in shifted_boxes((0, 0, 10, 10), 0.2)][:2]
+    [(0, -2, 10, 8), (0, 2, 10, 12)]
+    """
+    x0, y0, x1, y1 = box
+    m = shift * max(x1 - x0, y1 - y0)
+    cx, cy, hw, hh = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 2, (y1 - y0) / 2
+    views = [(0.0, -m, 1.0), (0.0, m, 1.0), (-m, 0.0, 1.0), (m, 0.0, 1.0), (0.0, 0.0, SHRINK)]
+    return [
+        (cx + dx - k * hw, cy + dy - k * hh, cx + dx + k * hw, cy + dy + k * hh)
+        for dx, dy, k in views
+    ]
+
+
+def disagrees(die: Detection, logits: np.ndarray) -> bool:
+    """Whether any of a die's (V, 7) second reads calls it a die of another face.
+
+    >>> lg = np.log(np.array([[0.1, 0.9, 0, 0, 0, 0, 0], [0.6, 0, 0.4, 0, 0, 0, 0]]) + 1e-9)
+    >>> disagrees(Detection(1, (0, 0, 9, 9), 0.9), lg)
+    False
+    >>> disagrees(Detection(2, (0, 0, 9, 9), 0.9), lg)
+    True
+    """
+    p = softmax(logits.astype(np.float64), axis=1)
+    faces = np.argmax(p[:, 1:], axis=1) + 1
+    return bool(np.any((p[:, 0] <= 0.5) & (faces != die.value)))
+
+
+def read_throws(reader: DiceReader, folder: Path, split: str, shift: float) -> list[Throw]:
+    """Every photo of 1 to 6 dice read with its count known, with each die's shifted reads."""
+    out: list[Throw] = []
+    for p, image, truth in load_labelled(list_labelled(folder, split)):
+        if not 1 <= len(truth) <= MAX_DICE:
+            continue
+        read = reader.infer(image, expect=len(truth))
+        boxes = [b for d in read for b in shifted_boxes(d.box, shift)]
+        views = len(boxes) // max(1, len(read))
+        logits = reader.patch_logits(image, boxes) if boxes else np.zeros((0, 7), np.float32)
+        out.append((p.name, truth, read, np.asarray(logits).reshape(len(read), views, 7)))
+    return out
+
+
+def figures(throws: list[Throw], cut: float, shifted: bool = False) -> dict[str, float]:
+    """Throws slipped through, right as read, and readings marked unsure at ``cut``; with
+    ``shifted``, sure dice a shifted read disagrees with are marked unsure too."""
+    slipped = right = unsure = readings = 0
+    for name, truth, read, logits in throws:
+        if shifted:
+            read = [
+                replace(d, confidence=min(d.confidence, cut / 2))
+                if d.confidence >= cut and disagrees(d, logits[i])
+                else d
+                for i, d in enumerate(read)
+            ]
+        v = judge(name, read, truth, unsure_below=cut)
+        slipped += v.slips_through
+        right += v.right_as_is
+        unsure += v.unsure
+        readings += len(read)
+    n = max(1, len(throws))
+    return {
+        "slipped": slipped,
+        "right_as_read": round(right / n, 3),
+        "unsure": round(unsure / max(1, readings), 3),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the table; exit 2 with a message when a folder cannot be read."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--data", type=Path, default=DEFAULT_EXTRA, help="what make data wrote")
+    ap.add_argument("--shared", type=Path, default=DEFAULT_DATA)
+    ap.add_argument("--model", type=Path, default=None, help="ONNX model (default the bundled)")
+    ap.add_argument("--cuts", type=_floats, default=[UNSURE_BELOW, 0.85, 0.9, 0.95])
+    ap.add_argument("--shift", type=float, default=0.2, help="of a die's side")
+    args = ap.parse_args(argv)
+    if not 0 < args.shift < 1 or not args.cuts or not all(0 < c < 1 for c in args.cuts):
+        print(
+            "eval_doubt: error: --shift and every --cuts value must be between 0 and 1",
+            file=sys.stderr,
+        )
+        return 2
+    reader = DiceReader(args.model or default_model_path())
+    folders = {str(f.relative_to(args.data)): (f, "all") for f in labelled_folders(args.data)}
+    folders |= {f"shared {n}": (args.shared / n, split) for n, split in VALID_FOLDERS}
+    try:
+        sets = {k: read_throws(reader, f, s, args.shift) for k, (f, s) in folders.items()}
+    except ImageError as exc:
+        print(f"eval_doubt: error: {exc}", file=sys.stderr)
+        return 2
+    print("| doubt | " + " | ".join(sets) + " |\n" + "|---" * (len(sets) + 1) + "|")
+    rows = [(f"unsure below {c}", c, False) for c in args.cuts]
+    rows.append((f"shifted second read ({args.shift}), below {UNSURE_BELOW}", UNSURE_BELOW, True))
+    for label, cut, shifted in rows:
+        cells = []
+        for throws in sets.values():
+            f = figures(throws, cut, shifted)
+            cells.append(f"{f['slipped']}, {f['right_as_read']:.3f}, {f['unsure']:.3f}")
+        print(f"| {label} | " + " | ".join(cells) + " |", flush=True)
+    print(
+        "\ncells: throws slipped through (count), share right as read, share of readings marked"
+        f" unsure. Throws per source: {', '.join(f'{k} {len(v)}' for k, v in sets.items())}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
