@@ -198,7 +198,7 @@ def test_a_folds_seed_reaches_the_second_looks_training(
     args = argparse.Namespace(
         base=tmp_path / "base.onnx", det_steps=0, extra=tmp_path, also=[], shared=tmp_path,
         steps=5, batch=4, lr=1e-3, synth_share=0.3, seed=7, extra_share=0.2,
-        extra_dice_share=0.5, squash=0.25, max_turn=20.0,
+        extra_dice_share=0.5, squash=0.25, max_turn=20.0, scratch=False,
     )  # fmt: skip
     loso.fit(args, None, tmp_path / "base.npz", [], tmp_path / "final.onnx")
     argv = seen[0]
@@ -267,3 +267,38 @@ def test_a_fold_is_measured_as_read_and_with_each_throws_count_known(tmp_path: P
     again = json.loads((work / "loso.json").read_text())["wood-stone"]
     assert again["fold, count known"]["throws"] == 2 and fold.stat().st_mtime_ns == trained
     assert again["fold (float)"]["throws"] == 2
+
+
+def test_a_second_look_from_scratch_starts_from_nothing_and_keeps_the_base_thresholds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sys.path.insert(0, str(ROOT))
+    import onnx
+
+    from scorekeeper.vision import default_model_path
+    from training import loso
+
+    def small_patches(base: Path, extras: list[Path], left_out: str, out: Path, **_: bool) -> None:
+        X = np.random.default_rng(0).integers(0, 255, (8, 72, 72, 3), dtype=np.uint8)
+        y = np.arange(8, dtype=np.int8) % 7
+        np.savez(out, X=X, y=y, src=np.zeros(8, np.int8), image=np.array([""] * 8))
+
+    seen: list[list[str]] = []
+    real = loso.train_patch.main
+    monkeypatch.setattr(loso, "fold_patches", small_patches)
+    monkeypatch.setattr(loso.train_patch, "main", lambda argv: seen.append(argv) or real(argv))
+    base = default_model_path()
+    args = argparse.Namespace(
+        base=base, det_steps=0, extra=tmp_path, also=[], shared=tmp_path, steps=1, batch=4,
+        lr=1e-3, synth_share=0.0, seed=0, extra_share=0.0, extra_dice_share=None, squash=0.0,
+        max_turn=None, scratch=True,
+    )  # fmt: skip
+    out = tmp_path / "fold.onnx"
+    loso.fit(args, "wood-stone", tmp_path / "base.npz", [], out)
+    assert "--init-onnx" not in seen[0] and "--keep-thresholds" not in seen[0]
+
+    def meta(p: Path) -> dict[str, str]:
+        return {m.key: m.value for m in onnx.load(str(p), load_external_data=False).metadata_props}
+
+    assert float(meta(out)["score_threshold"]) == float(meta(base)["score_threshold"])
+    assert float(meta(out)["candidate_threshold"]) == float(meta(base)["candidate_threshold"])

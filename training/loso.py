@@ -42,6 +42,7 @@ from training.eval_shift import shifted_reader
 from training.eval_sources import DEFAULT_EXTRA
 from training.sets import DEFAULT_DATA, ROOT, VALID_FOLDERS
 from training.train import FRAME_BOX_SOURCES, source_folders
+from training.tune_thresholds import write_thresholds
 
 # FRAME_BOX_SOURCES (whose box is the whole frame, one die a photo): only the detector's
 # candidates, each labelled by the die whose box holds its centre, become patches.
@@ -151,13 +152,16 @@ def fit(
              "--steps", str(args.det_steps), "--lr", str(args.det_lr), "--focus", "0.6",
              "--seed", "3", "--no-eval", "--out", str(detector)]
         )  # fmt: skip
+    start = [] if args.scratch else ["--init-onnx", str(args.base), "--keep-thresholds"]
     train_patch.main(
-        ["--patches", str(patches), "--detector", str(detector), "--init-onnx", str(args.base),
-         "--keep-thresholds", "--steps", str(args.steps), "--batch", str(args.batch), "--lr",
+        ["--patches", str(patches), "--detector", str(detector), *start,
+         "--steps", str(args.steps), "--batch", str(args.batch), "--lr",
          str(args.lr), "--warmup", "0.1", "--synth-share", str(args.synth_share), "--seed",
          str(args.seed), "--data", str(args.shared), "--no-eval", "--out", str(out),
          *train_patch.recipe_argv(args)]
     )  # fmt: skip
+    if args.scratch:  # the base's thresholds, as a fine-tuned fold keeps them
+        write_thresholds(out, {k: float(v) for k, v in train_patch.thresholds(args.base).items()})
     if left_out:
         patches.unlink()
 
@@ -214,6 +218,12 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         metavar="OUT.onnx",
         help="no folds: train the same way on every source into OUT.onnx (float)",
+    )
+    ap.add_argument(
+        "--scratch",
+        action="store_true",
+        help="train each fold's second look from scratch (--steps, --batch, --lr) instead of"
+        " fine-tuning the base's; the base's thresholds are kept",
     )
     ap.add_argument("--synth", type=int, default=800, help="synthetic scenes mined")
     ap.add_argument("--synth-share", type=float, default=0.3)

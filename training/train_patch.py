@@ -495,7 +495,7 @@ def main(argv: list[str] | None = None) -> int:
             **fake_quant.metadata(args),
             **({"distill_only": "1"} if args.distill_only else {}),
             **(
-                _thresholds(args.init_onnx)
+                thresholds(args.init_onnx)
                 if args.steps == 0 or args.distill_only or args.keep_thresholds
                 else {}
             ),
@@ -510,7 +510,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def _thresholds(path: Path) -> dict[str, str]:
+def thresholds(path: Path) -> dict[str, str]:
     """A model's tuned thresholds (metadata ``score_threshold``, ``candidate_threshold``): a
     second look paired as it is keeps them."""
     import onnx
