@@ -587,12 +587,14 @@ async function readPhoto(file) {
     if (data.count === 0) {
       say("No dice were found in the photo: take it from above, closer, in good light, or tap the dice in.");
     } else if (data.count > t.dice_left) {
-      say(`${data.message}. Take a photo of the thrown dice alone, or tap them in.`);
+      say(`${data.message}. Take a photo of the thrown dice alone, from straight above, or tap them in.`);
     } else {
       ui.entered = data.dice.map((d) => d.value);
       ui.doubt = data.dice.map((d) => Boolean(d.unsure));
       ui.fromPhoto = true;
-      say(`${data.message}. Check them against the dice (tap one above to remove it), then enter the throw.`, "ok");
+      // dice seen at an angle are what the reader most often doubts or misreads (model card, Limits)
+      const tip = ui.doubt.some(Boolean) ? " Next time, a photo from straight above reads best." : "";
+      say(`${data.message}. Check them against the dice (tap one above to remove it), then enter the throw.${tip}`, "ok");
       announce(`Read from the photo: ${ui.entered.join(" ")}`);
     }
   } finally {

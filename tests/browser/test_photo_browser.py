@@ -67,7 +67,7 @@ def test_a_phone_photo_fills_the_pad_and_is_entered(
     assert sorted(values) == TRUTH[name]
     shown = " ".join(map(str, values))
     assert message.startswith(f"I see 5 dice, 6 are left to throw: {shown}")
-    assert "Check them against the dice" in message
+    assert "Check them against the dice" in message and "straight above" not in message
     assert tab.page.inner_text("#pad-count") == "5 of 6 entered"
     # the player checks them, taps the sixth die in, and enters the throw
     tab.page.click("#pad button[data-face='2']")
@@ -120,6 +120,7 @@ def test_dice_the_reader_is_unsure_of_are_marked_on_the_pad(
     message = wait_read(tab)
     doubts = message.split(":", 1)[1].split("(")[0].count("?")
     assert doubts == 1 and "check the ones marked ?" in message
+    assert message.endswith("Next time, a photo from straight above reads best.")
     assert tab.page.inner_text("#pad-count") == "6 of 6 entered"
     marked = tab.page.locator("#entered button.unsure")
     assert marked.count() == doubts
