@@ -66,18 +66,28 @@ def figures(reader: DiceReader, throws: list[Throw]) -> dict[str, float]:
     }
 
 
-def main(argv: list[str] | None = None) -> int:
-    """Print the grid; exit 2 with a message when a folder cannot be read."""
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def add_source_arguments(ap: argparse.ArgumentParser) -> None:
+    """``--data``, ``--shared`` and ``--model``: the folders read and the model reading them."""
     ap.add_argument("--data", type=Path, default=DEFAULT_EXTRA, help="what make data wrote")
     ap.add_argument("--shared", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--model", type=Path, default=None, help="ONNX model (default the bundled)")
+
+
+def throw_folders(args: argparse.Namespace) -> dict[str, tuple[Path, str]]:
+    """Each source ``make data`` wrote, then the shared held-out sets: name -> (folder, split)."""
+    folders = {str(f.relative_to(args.data)): (f, "all") for f in labelled_folders(args.data)}
+    return folders | {f"shared {n}": (args.shared / n, split) for n, split in VALID_FOLDERS}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the grid; exit 2 with a message when a folder cannot be read."""
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    add_source_arguments(ap)
     ap.add_argument("--fill-scores", type=_floats, default=[0.3, 0.4, 0.5])
     ap.add_argument("--fill-candidates", type=_floats, default=[0.2, 0.3])
     args = ap.parse_args(argv)
     model = args.model or default_model_path()
-    folders = {str(f.relative_to(args.data)): (f, "all") for f in labelled_folders(args.data)}
-    folders |= {f"shared {n}": (args.shared / n, split) for n, split in VALID_FOLDERS}
+    folders = throw_folders(args)
     plain = DiceReader(model)
     sets: dict[str, list[Throw]] = {}
     try:

@@ -28,10 +28,9 @@ from scorekeeper.errors import ImageError
 from scorekeeper.scoring import MAX_DICE
 from scorekeeper.vision import DiceReader, default_model_path
 from scorekeeper.vision.detection import UNSURE_BELOW, Box, Detection
-from scorekeeper.vision.evaluate import Truth, judge, labelled_folders, list_labelled, load_labelled
+from scorekeeper.vision.evaluate import Truth, judge, list_labelled, load_labelled
 from scorekeeper.vision.softmax import softmax
-from training.eval_sources import DEFAULT_EXTRA
-from training.sets import DEFAULT_DATA, VALID_FOLDERS
+from training.eval_count import add_source_arguments, throw_folders
 
 Throw = tuple[str, Truth, list[Detection], np.ndarray]
 """A photo's name, labelled dice, count-known reading and (N, 5, 7) shifted second reads."""
@@ -116,9 +115,7 @@ def figures(throws: list[Throw], cut: float, shifted: bool = False) -> dict[str,
 def main(argv: list[str] | None = None) -> int:
     """Print the table; exit 2 with a message when a folder cannot be read."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--data", type=Path, default=DEFAULT_EXTRA, help="what make data wrote")
-    ap.add_argument("--shared", type=Path, default=DEFAULT_DATA)
-    ap.add_argument("--model", type=Path, default=None, help="ONNX model (default the bundled)")
+    add_source_arguments(ap)
     ap.add_argument("--cuts", type=_floats, default=[UNSURE_BELOW, 0.85, 0.9, 0.95])
     ap.add_argument("--shift", type=float, default=0.2, help="of a die's side")
     args = ap.parse_args(argv)
@@ -129,10 +126,10 @@ def main(argv: list[str] | None = None) -> int:
         )
         return 2
     reader = DiceReader(args.model or default_model_path())
-    folders = {str(f.relative_to(args.data)): (f, "all") for f in labelled_folders(args.data)}
-    folders |= {f"shared {n}": (args.shared / n, split) for n, split in VALID_FOLDERS}
     try:
-        sets = {k: read_throws(reader, f, s, args.shift) for k, (f, s) in folders.items()}
+        sets = {
+            k: read_throws(reader, f, s, args.shift) for k, (f, s) in throw_folders(args).items()
+        }
     except ImageError as exc:
         print(f"eval_doubt: error: {exc}", file=sys.stderr)
         return 2
