@@ -22,14 +22,17 @@ def _reads(*faces: int) -> np.ndarray:
 def test_a_sure_misread_slips_through_unless_a_stricter_cut_or_a_shifted_read_flags_it() -> None:
     truth = [(1, (0.0, 0.0, 20.0, 20.0))]
     wrong = [Detection(4, (0, 0, 20, 20), 0.86)]
-    disagreeing = [("p", truth, wrong, _reads(4, 1, 4, 4, 4))]
+    disagreeing = [("p", truth, wrong, _reads(4, 1, 4, 4, 4), [4])]
     assert figures(disagreeing, 0.8)["slipped"] == 1
     assert figures(disagreeing, 0.9) == {"slipped": 0, "right_as_read": 0.0, "unsure": 1.0}
-    assert figures(disagreeing, 0.8, shifted=True)["slipped"] == 0
-    agreeing = [("p", truth, wrong, _reads(4, 4, 4, 4, 4))]
-    assert figures(agreeing, 0.8, shifted=True)["slipped"] == 1
-    right = [("p", truth, [Detection(1, (0, 0, 20, 20), 0.95)], _reads(1, 1, 1, 1, 1))]
-    assert figures(right, 0.8, shifted=True) == {"slipped": 0, "right_as_read": 1.0, "unsure": 0.0}
+    assert figures(disagreeing, 0.8, "shifted")["slipped"] == 0
+    assert figures(disagreeing, 0.8, "detector")["slipped"] == 1  # the detector read 4 too
+    agreeing = [("p", truth, wrong, _reads(4, 4, 4, 4, 4), [1])]
+    assert figures(agreeing, 0.8, "shifted")["slipped"] == 1
+    assert figures(agreeing, 0.8, "detector")["slipped"] == 0  # the detector read the 1
+    right = [("p", truth, [Detection(1, (0, 0, 20, 20), 0.95)], _reads(1, 1, 1, 1, 1), [None])]
+    for check in (None, "shifted", "detector"):
+        assert figures(right, 0.8, check) == {"slipped": 0, "right_as_read": 1.0, "unsure": 0.0}
 
 
 def test_shifted_boxes_move_a_fifth_of_the_side_each_way_then_shrink() -> None:
@@ -56,6 +59,7 @@ def test_eval_doubt_prints_a_row_per_cut_and_the_shifted_read(
         "| unsure below 0.8",
         "| unsure below 0.9",
         "| shifted second read (0.2), below 0.8",
+        "| the detector's value, below 0.8",
     ]
     assert "wood-stone/all 2" in out and "shared dice-tray/train 1" in out
     assert main([*args, "--shift", "1.5"]) == 2

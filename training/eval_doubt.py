@@ -11,8 +11,10 @@ as read with nothing to check, and the share of readings marked unsure. Last, at
 cut, a **shifted second read**: each sure die's patch is read again four times, its box moved
 ``--shift`` of its side up, down, left and right, and once shrunk to 0.7 of its side; the die is
 marked unsure when one of those reads calls it another face (a die probability of at least
-0.5). The question it answers: are the sure misreads (mostly a die seen at an angle, its side
-face read instead of its top) close calls a stricter mark or another framing would expose?
+0.5). And the **detector's own value**: a sure die is marked unsure when the first stage's value
+head, at the candidate the die came from, reads another face. The question it answers: are the
+sure misreads (mostly a die seen at an angle, its side face read instead of its top) close calls
+a stricter mark, another framing or the other head would expose?
 """
 
 from __future__ import annotations
@@ -32,8 +34,12 @@ from scorekeeper.vision.evaluate import Truth, judge, list_labelled, load_labell
 from scorekeeper.vision.softmax import softmax
 from training.eval_count import add_source_arguments, throw_folders
 
-Throw = tuple[str, Truth, list[Detection], np.ndarray]
-"""A photo's name, labelled dice, count-known reading and (N, 5, 7) shifted second reads."""
+Throw = tuple[str, Truth, list[Detection], np.ndarray, list[int | None]]
+"""A photo's name, labelled dice, count-known reading, (N, 5, 7) shifted second reads and the
+detector's value for each die (None: no candidate matched)."""
+
+CHECKS = ("shifted", "detector")
+"""The second opinions :func:`figures` can mark unsure by."""
 
 SHRINK = 0.7
 """The shifted second read's fifth view: the box shrunk to this share of its side."""
@@ -73,6 +79,32 @@ def disagrees(die: Detection, logits: np.ndarray) -> bool:
     return bool(np.any((p[:, 0] <= 0.5) & (faces != die.value)))
 
 
+def iou(a: Box, b: Box) -> float:
+    """Intersection over union of two (x0, y0, x1, y1) boxes.
+
+    >>> iou((0, 0, 10, 10), (5, 0, 15, 10))
+    0.3333333333333333
+    """
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    inter = max(0.0, w) * max(0.0, h)
+    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
+    return inter / union if union > 0 else 0.0
+
+
+def detector_values(dice: list[Detection], candidates: list[Detection]) -> list[int | None]:
+    """For each die, the value of the candidate whose box overlaps it most (IoU at least 0.5).
+
+    >>> detector_values([Detection(4, (0, 0, 10, 10), 0.9)], [Detection(1, (1, 0, 11, 10), 0.5)])
+    [1]
+    """
+    out: list[int | None] = []
+    for d in dice:
+        best = max(candidates, key=lambda c: iou(c.box, d.box), default=None)
+        out.append(best.value if best is not None and iou(best.box, d.box) >= 0.5 else None)
+    return out
+
+
 def read_throws(reader: DiceReader, folder: Path, split: str, shift: float) -> list[Throw]:
     """Every photo of 1 to 6 dice read with its count known, with each die's shifted reads."""
     out: list[Throw] = []
@@ -83,21 +115,26 @@ def read_throws(reader: DiceReader, folder: Path, split: str, shift: float) -> l
         boxes = [b for d in read for b in shifted_boxes(d.box, shift)]
         views = len(boxes) // max(1, len(read))
         logits = reader.patch_logits(image, boxes) if boxes else np.zeros((0, 7), np.float32)
-        out.append((p.name, truth, read, np.asarray(logits).reshape(len(read), views, 7)))
+        heads = detector_values(read, reader.all_candidates(image, 0.1))
+        out.append((p.name, truth, read, np.asarray(logits).reshape(len(read), views, 7), heads))
     return out
 
 
-def figures(throws: list[Throw], cut: float, shifted: bool = False) -> dict[str, float]:
-    """Throws slipped through, right as read, and readings marked unsure at ``cut``; with
-    ``shifted``, sure dice a shifted read disagrees with are marked unsure too."""
+def figures(throws: list[Throw], cut: float, check: str | None = None) -> dict[str, float]:
+    """Throws slipped through, right as read, and readings marked unsure at ``cut``; with a
+    ``check`` of :data:`CHECKS`, sure dice that second opinion disagrees with are marked too."""
     slipped = right = unsure = readings = 0
-    for name, truth, read, logits in throws:
-        if shifted:
+    for name, truth, read, logits, heads in throws:
+        if check is not None:
+            doubted = [
+                disagrees(d, logits[i]) if check == "shifted" else heads[i] not in (None, d.value)
+                for i, d in enumerate(read)
+            ]
             read = [
                 replace(d, confidence=min(d.confidence, cut / 2))
-                if d.confidence >= cut and disagrees(d, logits[i])
+                if d.confidence >= cut and doubt
                 else d
-                for i, d in enumerate(read)
+                for d, doubt in zip(read, doubted, strict=True)
             ]
         v = judge(name, read, truth, unsure_below=cut)
         slipped += v.slips_through
@@ -134,12 +171,15 @@ def main(argv: list[str] | None = None) -> int:
         print(f"eval_doubt: error: {exc}", file=sys.stderr)
         return 2
     print("| doubt | " + " | ".join(sets) + " |\n" + "|---" * (len(sets) + 1) + "|")
-    rows = [(f"unsure below {c}", c, False) for c in args.cuts]
-    rows.append((f"shifted second read ({args.shift}), below {UNSURE_BELOW}", UNSURE_BELOW, True))
-    for label, cut, shifted in rows:
+    rows: list[tuple[str, float, str | None]] = [(f"unsure below {c}", c, None) for c in args.cuts]
+    rows.append(
+        (f"shifted second read ({args.shift}), below {UNSURE_BELOW}", UNSURE_BELOW, "shifted")
+    )
+    rows.append((f"the detector's value, below {UNSURE_BELOW}", UNSURE_BELOW, "detector"))
+    for label, cut, check in rows:
         cells = []
         for throws in sets.values():
-            f = figures(throws, cut, shifted)
+            f = figures(throws, cut, check)
             cells.append(f"{f['slipped']}, {f['right_as_read']:.3f}, {f['unsure']:.3f}")
         print(f"| {label} | " + " | ".join(cells) + " |", flush=True)
     print(
