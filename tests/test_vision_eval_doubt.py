@@ -33,6 +33,8 @@ def test_a_sure_misread_slips_through_unless_a_stricter_cut_or_a_shifted_read_fl
     right = [("p", truth, [Detection(1, (0, 0, 20, 20), 0.95)], _reads(1, 1, 1, 1, 1), [None])]
     for check in (None, "shifted", "detector"):
         assert figures(right, 0.8, check) == {"slipped": 0, "right_as_read": 1.0, "unsure": 0.0}
+    with pytest.raises(ValueError, match="no check 'glare'"):
+        figures(right, 0.8, "glare")
 
 
 def test_shifted_boxes_move_a_fifth_of_the_side_each_way_then_shrink() -> None:

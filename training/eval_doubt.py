@@ -1,4 +1,4 @@
-"""Would a stricter doubt catch the throws that slip through? Two checks on the sure readings.
+"""Would a stricter doubt catch the throws that slip through? A higher cut, and two second opinions.
 
     python -m training.eval_doubt [--data ../dice-extra] [--shared ../shared/dice-data]
         [--model models/dice.onnx] [--cuts 0.8,0.85,0.9,0.95] [--shift 0.2]
@@ -123,6 +123,8 @@ def read_throws(reader: DiceReader, folder: Path, split: str, shift: float) -> l
 def figures(throws: list[Throw], cut: float, check: str | None = None) -> dict[str, float]:
     """Throws slipped through, right as read, and readings marked unsure at ``cut``; with a
     ``check`` of :data:`CHECKS`, sure dice that second opinion disagrees with are marked too."""
+    if check is not None and check not in CHECKS:
+        raise ValueError(f"no check {check!r}; expected one of {', '.join(CHECKS)}")
     slipped = right = unsure = readings = 0
     for name, truth, read, logits, heads in throws:
         if check is not None:
