@@ -35,13 +35,10 @@ from typing import Any
 from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path
 from scorekeeper.vision.detection import UNSURE_BELOW, Detection
 from scorekeeper.vision.evaluate import Truth, judge, labelled_folders, list_labelled, load_labelled
+from training.eval_count import float_list
 from training.eval_sources import DEFAULT_EXTRA
 
 Photo = tuple[str, list[Detection], Truth]
-
-
-def _floats(text: str) -> list[float]:
-    return [float(v) for v in text.split(",") if v.strip()]
 
 
 def read_source(reader: DiceReader, folder: Path) -> list[Photo]:
@@ -92,10 +89,10 @@ def main(argv: list[str] | None = None) -> int:
     """Print the grid and the leave-one-source-out choices as Markdown."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--data", type=Path, default=DEFAULT_EXTRA, help="what make data wrote")
-    p.add_argument("--scores", type=_floats, default=[0.3, 0.5, 0.7], help="score thresholds")
-    p.add_argument("--cuts", type=_floats, default=[0.7, 0.8, 0.9, 0.95], help="unsure cuts")
+    p.add_argument("--scores", type=float_list, default=[0.3, 0.5, 0.7], help="score thresholds")
+    p.add_argument("--cuts", type=float_list, default=[0.7, 0.8, 0.9, 0.95], help="unsure cuts")
     p.add_argument(
-        "--candidates", type=_floats, default=[], help="candidate thresholds (the model's too)"
+        "--candidates", type=float_list, default=[], help="candidate thresholds (the model's too)"
     )
     p.add_argument(
         "--budget",

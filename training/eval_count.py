@@ -32,7 +32,12 @@ Throw = tuple[str, np.ndarray, Truth, list[Detection]]
 """A photo's name, image, labelled dice and reading as read."""
 
 
-def _floats(text: str) -> list[float]:
+def float_list(text: str) -> list[float]:
+    """A comma-separated list of numbers, as the evaluation scripts' grid options take them.
+
+    >>> float_list("0.3, 0.5,")
+    [0.3, 0.5]
+    """
     return [float(v) for v in text.split(",") if v.strip()]
 
 
@@ -83,8 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     """Print the grid; exit 2 with a message when a folder cannot be read."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_source_arguments(ap)
-    ap.add_argument("--fill-scores", type=_floats, default=[0.3, 0.4, 0.5])
-    ap.add_argument("--fill-candidates", type=_floats, default=[0.2, 0.3])
+    ap.add_argument("--fill-scores", type=float_list, default=[0.3, 0.4, 0.5])
+    ap.add_argument("--fill-candidates", type=float_list, default=[0.2, 0.3])
     args = ap.parse_args(argv)
     model = args.model or default_model_path()
     folders = throw_folders(args)

@@ -26,13 +26,14 @@ from pathlib import Path
 
 import numpy as np
 
+from scorekeeper.camera.settle import box_iou
 from scorekeeper.errors import ImageError
 from scorekeeper.scoring import MAX_DICE
 from scorekeeper.vision import DiceReader, default_model_path
 from scorekeeper.vision.detection import UNSURE_BELOW, Box, Detection
 from scorekeeper.vision.evaluate import Truth, judge, list_labelled, load_labelled
 from scorekeeper.vision.softmax import softmax
-from training.eval_count import add_source_arguments, throw_folders
+from training.eval_count import add_source_arguments, float_list, throw_folders
 
 Throw = tuple[str, Truth, list[Detection], np.ndarray, list[int | None]]
 """A photo's name, labelled dice, count-known reading, (N, 5, 7) shifted second reads and the
@@ -43,10 +44,6 @@ CHECKS = ("shifted", "detector")
 
 SHRINK = 0.7
 """The shifted second read's fifth view: the box shrunk to this share of its side."""
-
-
-def _floats(text: str) -> list[float]:
-    return [float(v) for v in text.split(",") if v.strip()]
 
 
 def shifted_boxes(box: Box, shift: float) -> list[Box]:
@@ -79,19 +76,6 @@ def disagrees(die: Detection, logits: np.ndarray) -> bool:
     return bool(np.any((p[:, 0] <= 0.5) & (faces != die.value)))
 
 
-def iou(a: Box, b: Box) -> float:
-    """Intersection over union of two (x0, y0, x1, y1) boxes.
-
-    >>> iou((0, 0, 10, 10), (5, 0, 15, 10))
-    0.3333333333333333
-    """
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    inter = max(0.0, w) * max(0.0, h)
-    union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
-    return inter / union if union > 0 else 0.0
-
-
 def detector_values(dice: list[Detection], candidates: list[Detection]) -> list[int | None]:
     """For each die, the value of the candidate whose box overlaps it most (IoU at least 0.5).
 
@@ -100,8 +84,8 @@ def detector_values(dice: list[Detection], candidates: list[Detection]) -> list[
     """
     out: list[int | None] = []
     for d in dice:
-        best = max(candidates, key=lambda c: iou(c.box, d.box), default=None)
-        out.append(best.value if best is not None and iou(best.box, d.box) >= 0.5 else None)
+        best = max(candidates, key=lambda c: box_iou(c.box, d.box), default=None)
+        out.append(best.value if best is not None and box_iou(best.box, d.box) >= 0.5 else None)
     return out
 
 
@@ -155,7 +139,7 @@ def main(argv: list[str] | None = None) -> int:
     """Print the table; exit 2 with a message when a folder cannot be read."""
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     add_source_arguments(ap)
-    ap.add_argument("--cuts", type=_floats, default=[UNSURE_BELOW, 0.85, 0.9, 0.95])
+    ap.add_argument("--cuts", type=float_list, default=[UNSURE_BELOW, 0.85, 0.9, 0.95])
     ap.add_argument("--shift", type=float, default=0.2, help="of a die's side")
     args = ap.parse_args(argv)
     if not 0 < args.shift < 1 or not args.cuts or not all(0 < c < 1 for c in args.cuts):

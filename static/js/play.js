@@ -530,7 +530,7 @@ $("#roll-btn").addEventListener("click", async () => {
 });
 $("#pass-take").addEventListener("click", () => act([{ type: "pass_choice", choice: "take_over" }]));
 $("#pass-fresh").addEventListener("click", () => act([{ type: "pass_choice", choice: "fresh" }]));
-$("#pad-back").addEventListener("click", () => { ui.entered.pop(); ui.doubt.pop(); renderPad(client.game.state.turn); });
+$("#pad-back").addEventListener("click", () => { ui.entered.pop(); renderPad(client.game.state.turn); });
 $("#pad-clear").addEventListener("click", () => { ui.entered = []; renderPad(client.game.state.turn); });
 $("#photo-btn").addEventListener("click", () => $("#photo-input").click());
 $("#photo-input").addEventListener("change", (e) => {
@@ -748,7 +748,7 @@ document.addEventListener("keydown", (e) => {
     }
     e.preventDefault();
   } else if (e.key === "Backspace" && st.phase === "throw") {
-    ui.entered.pop(); ui.doubt.pop(); renderPad(st.turn); e.preventDefault();
+    ui.entered.pop(); renderPad(st.turn); e.preventDefault();
   } else if (e.key === "Enter" && !onControl && st.phase === "throw") {
     if (!$("#pad-submit").disabled) $("#pad-submit").click();
     e.preventDefault();
