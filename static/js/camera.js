@@ -97,7 +97,8 @@ function throwKey() {
 }
 
 function startStream() {
-  if (!cam.status || cam.status.kind === "tablet" || cam.idle) return;
+  // no camera: its view is hidden, and a stream would hold one of the server's few camera views
+  if (!cam.status || cam.status.kind === "none" || cam.status.kind === "tablet" || cam.idle) return;
   els.img.src = `/api/camera/stream?t=${Date.now()}`;
 }
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -135,4 +137,26 @@ def test_dice_the_reader_is_unsure_of_are_marked_on_the_pad(
     # a die tapped in is the player's own, never marked
     tab.page.click("#pad button[data-face='3']")
     assert tab.page.locator("#entered button").last.get_attribute("class") == ""
+    assert tab.errors == []
+
+
+def test_without_a_camera_the_page_opens_no_camera_view(
+    live_server: Server, open_tab: Callable[..., Tab]
+) -> None:
+    game_id, token = new_game(live_server, ["Ann", "Bob"], "standard")
+    tab = open_tab(*PHONE)
+    asked: list[str] = []
+    tab.page.on("request", lambda r: asked.append(r.url))
+
+    def game_late(route: Any) -> None:  # the camera's status first: the race a page can lose
+        time.sleep(1.0)
+        route.continue_()
+
+    tab.page.route(f"**/api/games/{game_id}", game_late)
+    open_play_page(live_server, tab, game_id, token)
+    tab.page.wait_for_selector(".cam-status:has-text('off: tap the dice in')")
+    tab.page.wait_for_selector("#pad-count:has-text('0 of 6 entered')")  # the game came after
+    assert any(u.endswith("/api/camera") for u in asked)  # the camera's status was asked
+    # the view is hidden, so no live stream holds one of the server's few camera views
+    assert not any("/api/camera/stream" in u for u in asked)
     assert tab.errors == []
