@@ -26,6 +26,7 @@ from scorekeeper.vision.datasets import (
 )
 from scorekeeper.vision.detection import Detection
 from scorekeeper.vision.evaluate import Tally, judge, parse_yolo
+from scorekeeper.vision.reader import DiceReader
 from tests.test_vision_cli import LABELS, SAMPLES, run, yolo_folder
 from training import calibrate_unsure, fetch_data
 
@@ -286,6 +287,36 @@ def test_class_folders_become_one_whole_frame_die_per_photo(tmp_path: Path) -> N
     (split / "dice 7").mkdir()
     with pytest.raises(ImageError, match="folder 'dice 7': expected a face value"):
         convert_class_folders([split], tmp_path / "again")
+
+
+def test_die_crops_are_set_on_a_table_of_their_colour_and_boxed(tmp_path: Path) -> None:
+    """A classification set of die crops (``margin`` px of table around each die) becomes photos
+    8 times a crop's size, on the crop's border colour, each labelled with the die inside its
+    margin; the reader then finds the sample die there and reads its value."""
+    split = tmp_path / "crops" / "train"
+    (split / "4").mkdir(parents=True)
+    (split / "background").mkdir()
+    photo = cv2.imread(str(SAMPLES / "scene-02-felt.jpg"))
+    four = LABELS["scene-02-felt.jpg"][0]
+    x0, y0, x1, y1 = (round(v) for v in four["box"])
+    crop = photo[y0 - 12 : y1 + 12, x0 - 12 : x1 + 12]
+    cv2.imwrite(str(split / "4" / "die.png"), crop)
+    cv2.imwrite(str(split / "background" / "felt.png"), photo[:40, :40])
+    done = convert_class_folders([split], tmp_path / "out", margin=12)
+    assert (done.photos, done.dice, done.skipped) == (2, 1, [])
+    image = cv2.imread(str(tmp_path / "out" / "images" / "die.png"))
+    h, w = crop.shape[:2]
+    assert image.shape[:2] == (8 * max(h, w),) * 2
+    corner = np.median(np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]]), axis=0)
+    assert np.abs(image[0, 0].astype(int) - corner).max() <= 1
+    [(value, (bx0, by0, bx1, by1))] = parse_yolo(
+        (tmp_path / "out" / "labels" / "die.txt").read_text(), image.shape[1], image.shape[0]
+    )
+    assert value == 4 and abs((bx1 - bx0) - (x1 - x0)) < 1 and abs((by1 - by0) - (y1 - y0)) < 1
+    assert (tmp_path / "out" / "labels" / "felt.txt").read_text() == ""
+    [die] = DiceReader().infer(image)
+    cx, cy = die.centre()
+    assert die.value == 4 and bx0 <= cx <= bx1 and by0 <= cy <= by1
 
 
 def test_a_ground_truth_manifest_becomes_yolo_labels(tmp_path: Path) -> None:

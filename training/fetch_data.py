@@ -52,7 +52,8 @@ class Source:
     (``layout="groundtruth"``: ``manifest`` labels the photos in the split's one folder, those
     whose names start with one of ``include``) or photos with Pascal VOC boxes valued by a
     classification set of crops cut from them (``layout="voc-crops"``, the crops' folders in
-    ``crops``)."""
+    ``crops``). A classification export of die crops (``margin`` set) is set on a table of its
+    own colour so that each die is seen at a camera's size."""
 
     name: str
     repo: str
@@ -64,6 +65,8 @@ class Source:
     manifest: str = ""
     include: tuple[str, ...] = ()
     crops: str = ""
+    margin: int | None = None
+    """For ``layout="folders"`` of die crops: the pixels of table cut around each die."""
     exclude: dict[str, str] = field(default_factory=dict)
     """Original photo name -> why it is left out."""
     note: str = ""
@@ -89,6 +92,26 @@ SOURCES = (
         },
         note="Roboflow 'Dice v3' export, every photo stretched to 640x640; its train/ copies"
         " (augmented) are left out",
+    ),
+    Source(
+        name="casino-felt",
+        repo="chaseelliottpatterson/dice-reader",
+        commit="ee67b7241b1f8087ca5f9b76ee3ef167f02f1f91",
+        licence="MIT (the repository's LICENSE)",
+        layout="folders",
+        margin=12,
+        splits=(
+            Split(
+                "all",
+                tuple(f"data/dice-class-cropped-organized/{s}" for s in ("train", "test", "val")),
+            ),
+        ),
+        exclude={
+            "DJI_20241005234237_0223_D_detection_1": "labelled 3, shows two rows of three pips",
+        },
+        note="a YOLO classification set of die crops (a folder per face value) cut 12 px around"
+        " each die found in the author's DJI photos (not in the snapshot: over 4 MiB each); each"
+        " crop is set on a table of its border's colour, 8 times its size",
     ),
     Source(
         name="dice-box",
@@ -237,6 +260,7 @@ def write_source(source: Source, git_dir: Path, out: Path) -> dict[str, Any]:
                     target,
                     exclude=source.exclude,
                     one_per_original=split.one_per_original,
+                    margin=source.margin,
                 )
             else:
                 done = convert_yolo_export(

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import cv2
+import numpy as np
 
 from scorekeeper.errors import ImageError
 from scorekeeper.vision.evaluate import IMAGE_SUFFIXES, parse_yolo
@@ -235,6 +236,43 @@ def folder_dice(name: str) -> int:
         ) from None
 
 
+CANVAS_SCALE = 8.0
+"""How many times a die crop's longer side the table :func:`set_on_canvas` sets it on is:
+at 8, a crop of 12 px around a 42 px die shows it at about 40 px when the reader scales the photo
+to its 512 px, as the photographed sources show theirs (a median of 21-44 px)."""
+
+FEATHER_PX = 4
+"""How many pixels of a crop's edge :func:`set_on_canvas` fades into the table."""
+
+
+def set_on_canvas(
+    crop: np.ndarray, margin: int, scale: float = CANVAS_SCALE
+) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """A die crop (``margin`` pixels of table around the die) set in the middle of a square
+    table ``scale`` times its longer side, of the median colour of the crop's outermost pixels,
+    its edge faded in; returns the image and the die's pixel box in it (the crop less its margin,
+    never less than half the crop).
+
+    >>> crop = np.full((20, 30, 3), 90, np.uint8)
+    >>> image, box = set_on_canvas(crop, 5, scale=4)
+    >>> image.shape, box, int(image[0, 0, 0])
+    ((120, 120, 3), (50.0, 55.0, 70.0, 65.0), 90)
+    """
+    h, w = crop.shape[:2]
+    side = max(1, round(scale * max(h, w)))
+    ring = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]]).reshape(-1, crop.shape[2])
+    image = np.empty((side, side, crop.shape[2]), np.uint8)
+    image[:] = np.median(ring, axis=0).astype(np.uint8)
+    y0, x0 = (side - h) // 2, (side - w) // 2
+    yy, xx = np.mgrid[0:h, 0:w]
+    edge = np.minimum(np.minimum(yy, h - 1 - yy), np.minimum(xx, w - 1 - xx))
+    alpha = np.clip((edge + 1) / (FEATHER_PX + 1), 0.0, 1.0)[..., None]
+    table = image[y0 : y0 + h, x0 : x0 + w].astype(np.float32)
+    image[y0 : y0 + h, x0 : x0 + w] = (alpha * crop + (1 - alpha) * table).round().astype(np.uint8)
+    mx, my = min(margin, w // 4), min(margin, h // 4)
+    return image, (float(x0 + mx), float(y0 + my), float(x0 + w - mx), float(y0 + h - my))
+
+
 WHOLE_FRAME = "0.5 0.5 1 1"
 """A YOLO box covering the whole image: where a classification photo's one die lies."""
 
@@ -245,12 +283,17 @@ def convert_class_folders(
     *,
     exclude: Iterable[str] = (),
     one_per_original: bool = False,
+    margin: int | None = None,
 ) -> Converted:
     """Copy the photos of classification export folders (each holding one folder per face
     value, and maybe ``background/``) into ``out`` (images/ + labels/), each labelled with one
     die of its folder's value whose box is the whole frame (none for ``background/``); photos
     left out as :func:`convert_yolo_export` leaves them out. A name clash between folders, or an
     image that does not decode, is skipped and named.
+
+    With ``margin``, each photo is a crop cut ``margin`` pixels around one die: it is set on a
+    table of its own border's colour (:func:`set_on_canvas`), so that the die is seen at a size a
+    camera sees dice, and labelled with the die's box.
 
     :raises ImageError: for a class folder whose name is no face value.
     """
@@ -270,12 +313,19 @@ def convert_class_folders(
                 if (out / "images" / image.name).exists():
                     done.skipped.append(f"{image}: another folder has a photo of that name")
                     continue
-                if cv2.imread(str(image)) is None:
+                photo = cv2.imread(str(image))
+                if photo is None:
                     done.skipped.append(f"{image}: does not decode as an image")
                     continue
                 seen.add(original)
-                shutil.copyfile(image, out / "images" / image.name)
                 label = f"{value - 1} {WHOLE_FRAME}\n" if value else ""
+                if margin is None:
+                    shutil.copyfile(image, out / "images" / image.name)
+                else:
+                    placed, box = set_on_canvas(photo, margin)
+                    cv2.imwrite(str(out / "images" / image.name), placed)
+                    h, w = placed.shape[:2]
+                    label = f"{yolo_line(value, box, w, h)}\n" if value else ""
                 (out / "labels" / (image.stem + ".txt")).write_text(label)
                 done.photos += 1
                 done.dice += 1 if value else 0
