@@ -46,12 +46,11 @@ def test_shifted_boxes_move_a_fifth_of_the_side_each_way_then_shrink() -> None:
 def test_eval_doubt_prints_a_row_per_cut_and_the_shifted_read(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from helpers.sources import write_source
+    from helpers.sources import write_shared, write_source
 
     extra, shared = tmp_path / "extra", tmp_path / "shared"
     write_source(extra, "wood-stone/all", range(2), frame_box=False)
-    write_source(shared, "webcam-table/Valid", range(2, 3), frame_box=False)
-    write_source(shared, "dice-tray/train", range(3, 8), frame_box=False)
+    write_shared(shared, 2, webcam=1, tray=5)
     args = ["--data", str(extra), "--shared", str(shared), "--cuts", "0.8,0.9"]
     assert main(args) == 0
     out = capsys.readouterr().out

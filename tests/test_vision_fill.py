@@ -62,14 +62,13 @@ def test_a_fill_confidence_that_would_not_be_unsure_is_refused() -> None:
 def test_eval_count_prints_what_a_known_count_gains_and_invents(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from helpers.sources import write_source
+    from helpers.sources import write_shared, write_source
 
     from training.eval_count import main
 
     extra, shared = tmp_path / "extra", tmp_path / "shared"
     write_source(extra, "wood-stone/all", range(3), frame_box=False)
-    write_source(shared, "webcam-table/Valid", range(3, 5), frame_box=False)
-    write_source(shared, "dice-tray/train", range(5, 10), frame_box=False)
+    write_shared(shared, 3, webcam=2, tray=5)
     args = ["--data", str(extra), "--shared", str(shared), "--fill-scores", "0.3,0.5"]
     assert main([*args, "--fill-candidates", "0.3"]) == 0
     out = capsys.readouterr().out

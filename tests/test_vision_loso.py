@@ -10,6 +10,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.sources import write_shared
 from helpers.sources import write_source as _source
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -246,8 +247,7 @@ def test_a_fold_is_measured_as_read_and_with_each_throws_count_known(tmp_path: P
     _source(extra, "wood-stone/all", range(10, 12), frame_box=False)
     _source(extra, "catan-table/test-valid", range(20, 22), frame_box=False)
     shared = tmp_path / "shared"  # the held-out sets each fold is also measured on
-    _source(shared, "webcam-table/Valid", range(30, 31), frame_box=False)
-    _source(shared, "dice-tray/train", range(40, 42), frame_box=False)
+    write_shared(shared, 30, webcam=1, tray=2)
     work = tmp_path / "work"
     args = ["--extra", str(extra), "--shared", str(shared), "--work", str(work)]
     args += ["--synth", "2", "--steps", "1", "--batch", "4", "--sources", "wood-stone"]

@@ -25,3 +25,12 @@ def write_source(root: Path, name: str, seeds: range, frame_box: bool) -> None:
                 cx, cy, w, h = (x0 + x1) / 640, (y0 + y1) / 480, (x1 - x0) / 320, (y1 - y0) / 240
                 lines.append(f"{value - 1} {cx:.5f} {cy:.5f} {w:.5f} {h:.5f}")
         (root / name / "labels" / f"p{s}.txt").write_text("\n".join(lines) + "\n")
+
+
+def write_shared(root: Path, first_seed: int, webcam: int, tray: int) -> None:
+    """The two shared held-out folders the evaluation scripts also read, ``webcam`` photos in
+    ``webcam-table/Valid`` and ``tray`` in ``dice-tray/train`` (whose last 20% is held out)."""
+    write_source(root, "webcam-table/Valid", range(first_seed, first_seed + webcam), False)
+    write_source(
+        root, "dice-tray/train", range(first_seed + webcam, first_seed + webcam + tray), False
+    )
