@@ -261,13 +261,13 @@ def set_on_canvas(
     h, w = crop.shape[:2]
     side = max(1, round(scale * max(h, w)))
     ring = np.concatenate([crop[0], crop[-1], crop[:, 0], crop[:, -1]]).reshape(-1, crop.shape[2])
+    table = np.median(ring, axis=0).astype(np.uint8)
     image = np.empty((side, side, crop.shape[2]), np.uint8)
-    image[:] = np.median(ring, axis=0).astype(np.uint8)
+    image[:] = table
     y0, x0 = (side - h) // 2, (side - w) // 2
     yy, xx = np.mgrid[0:h, 0:w]
     edge = np.minimum(np.minimum(yy, h - 1 - yy), np.minimum(xx, w - 1 - xx))
     alpha = np.clip((edge + 1) / (FEATHER_PX + 1), 0.0, 1.0)[..., None]
-    table = image[y0 : y0 + h, x0 : x0 + w].astype(np.float32)
     image[y0 : y0 + h, x0 : x0 + w] = (alpha * crop + (1 - alpha) * table).round().astype(np.uint8)
     mx, my = min(margin, w // 4), min(margin, h // 4)
     return image, (float(x0 + mx), float(y0 + my), float(x0 + w - mx), float(y0 + h - my))
@@ -318,9 +318,9 @@ def convert_class_folders(
                     done.skipped.append(f"{image}: does not decode as an image")
                     continue
                 seen.add(original)
-                label = f"{value - 1} {WHOLE_FRAME}\n" if value else ""
                 if margin is None:
                     shutil.copyfile(image, out / "images" / image.name)
+                    label = f"{value - 1} {WHOLE_FRAME}\n" if value else ""
                 else:
                     placed, box = set_on_canvas(photo, margin)
                     cv2.imwrite(str(out / "images" / image.name), placed)
