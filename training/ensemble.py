@@ -1,0 +1,141 @@
+"""Two second looks as one: a two-stage model whose patch logits are the weighted mean of two
+models' log-probabilities (the first model's detector and thresholds).
+
+    python -m training.ensemble --folds build/loso-c-s0 --folds build/loso-lite-1500-s0 \
+        [--sources wood-stone,catan-table,casino-felt] [--weight 0.5] [--work build/ensemble]
+
+For each source, the two ``fold-SOURCE.onnx`` (each trained without that source,
+``training.loso``) are joined and the pair reads the whole source, as read and with the count
+known; one Markdown table per source is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from scorekeeper.vision.evaluate import figures_table
+from training.eval_sources import DEFAULT_EXTRA
+
+
+def _upstream(graph: Any, output: str) -> list[Any]:
+    """The nodes ``output`` depends on, in the graph's order."""
+    producer = {o: n for n in graph.node for o in n.output}
+    needed: set[int] = set()
+    stack, seen = [output], set()
+    while stack:
+        name = stack.pop()
+        if name in seen or name not in producer:
+            continue
+        seen.add(name)
+        node = producer[name]
+        needed.add(id(node))
+        stack.extend(node.input)
+    return [n for n in graph.node if id(n) in needed]
+
+
+def join_second_looks(first: Path, second: Path, out: Path, weight: float = 0.5) -> None:
+    """Write ``first`` with its ``patch_logits`` replaced by ``weight`` × its log-probabilities
+    plus (1 - ``weight``) × those of ``second``'s second look (which reads the same patches).
+
+    :raises ValueError: ``weight`` outside [0, 1], or a model without ``patch_logits``.
+    """
+    import onnx
+    from onnx import helper, numpy_helper
+
+    if not 0.0 <= weight <= 1.0:
+        raise ValueError(f"weight must be in [0, 1], not {weight}")
+    a, b = onnx.load(str(first)), onnx.load(str(second))
+    for model, path in ((a, first), (b, second)):
+        if "patch_logits" not in {o.name for o in model.graph.output}:
+            raise ValueError(f"{path}: no second look (no patch_logits output)")
+    for node in a.graph.node:
+        node.output[:] = ["a/patch_logits" if o == "patch_logits" else o for o in node.output]
+    nodes = _upstream(b.graph, "patch_logits")
+    inits = {i.name: i for i in b.graph.initializer}
+
+    def renamed(name: str) -> str:
+        return name if name in ("patches", "") else "b/" + name
+
+    used = {name for node in nodes for name in node.input}
+    for node in nodes:
+        node.input[:] = [renamed(t) for t in node.input]
+        node.output[:] = [renamed(t) for t in node.output]
+        node.name = "/b" + node.name
+    for name in sorted(used & inits.keys()):
+        tensor = onnx.TensorProto()
+        tensor.CopyFrom(inits[name])
+        tensor.name = renamed(name)
+        a.graph.initializer.append(tensor)
+    a.graph.node.extend(nodes)
+    a.graph.initializer.extend(
+        [
+            numpy_helper.from_array(np.array(weight, np.float32), "join/wa"),
+            numpy_helper.from_array(np.array(1.0 - weight, np.float32), "join/wb"),
+        ]
+    )
+    a.graph.node.extend(
+        [
+            helper.make_node("LogSoftmax", ["a/patch_logits"], ["join/la"], axis=1),
+            helper.make_node("LogSoftmax", ["b/patch_logits"], ["join/lb"], axis=1),
+            helper.make_node("Mul", ["join/la", "join/wa"], ["join/ma"]),
+            helper.make_node("Mul", ["join/lb", "join/wb"], ["join/mb"]),
+            helper.make_node("Add", ["join/ma", "join/mb"], ["patch_logits"]),
+        ]
+    )
+    helper.set_model_props(
+        a,
+        {p.key: p.value for p in a.metadata_props}
+        | {"joined_second_look": f"{second.name} at {1.0 - weight:g}"},
+    )
+    onnx.checker.check_model(a)
+    onnx.save(a, str(out))
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Join each source's two folds and print their figures; returns the exit code."""
+    from training.loso import extra_sets, figures
+
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--folds", type=Path, action="append", required=True, help="twice")
+    ap.add_argument("--extra", type=Path, default=DEFAULT_EXTRA)
+    ap.add_argument("--sources", default="wood-stone,catan-table,casino-felt")
+    ap.add_argument("--weight", type=float, default=0.5, help="the first fold's share")
+    ap.add_argument("--work", type=Path, default=Path("build") / "ensemble")
+    args = ap.parse_args(argv)
+    if len(args.folds) != 2:
+        ap.error("give --folds twice: the two loso work folders to join")
+    sets = extra_sets(args.extra) if args.extra.is_dir() else {}
+    args.work.mkdir(parents=True, exist_ok=True)
+    for source in args.sources.split(","):
+        paths = [d / f"fold-{source}.onnx" for d in args.folds]
+        missing = [str(p) for p in paths if not p.exists()]
+        if source not in sets or missing:
+            print(f"ensemble: error: no {source} in {args.extra} or no {missing}", file=sys.stderr)
+            return 2
+        out = args.work / f"joined-{source}.onnx"
+        try:
+            join_second_looks(paths[0], paths[1], out, args.weight)
+        except ValueError as e:
+            print(f"ensemble: error: {e}", file=sys.stderr)
+            return 2
+        rows = {
+            name: figures(model, sets[source], count_known=known)
+            for name, model, known in (
+                (f"{args.folds[0].name}", paths[0], False),
+                (f"{args.folds[1].name}", paths[1], False),
+                ("joined", out, False),
+                ("joined, count known", out, True),
+            )
+        }
+        print(f"\n### {source} left out\n", flush=True)
+        print(figures_table(rows), flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
