@@ -16,6 +16,18 @@ ROOT = Path(__file__).resolve().parents[1]
 HAVE_TORCH = all(importlib.util.find_spec(m) for m in ("torch", "onnx", "tqdm"))
 
 
+def write_four_patches(path: Path) -> None:
+    """A patch file of four random patches: "not a die" and faces 1-3, two real, two synthetic."""
+    rng = np.random.default_rng(0)
+    np.savez(
+        path,
+        X=rng.integers(0, 256, (4, 72, 72, 3), dtype=np.uint8),
+        y=np.array([0, 1, 2, 3], np.int8),
+        src=np.array([0, 1, 2, 2], np.int8),
+        image=np.array(["a.jpg", "b.jpg", "", ""]),
+    )
+
+
 @pytest.mark.filterwarnings("ignore")
 @pytest.mark.skipif(not HAVE_TORCH, reason="torch, onnx and tqdm (the train extra) not installed")
 def test_training_smoke_run_exports_a_readable_model(tmp_path: Path) -> None:
@@ -290,14 +302,7 @@ def test_slim_detector_learns_from_a_teacher_and_pairs_with_the_second_look(
     assert load_onnx_weights(again, out) == []
     paired = tmp_path / "paired.onnx"
     patches = tmp_path / "none.npz"
-    rng = np.random.default_rng(0)
-    np.savez(
-        patches,
-        X=rng.integers(0, 256, (4, 72, 72, 3), dtype=np.uint8),
-        y=np.array([0, 1, 2, 3], np.int8),
-        src=np.array([0, 1, 2, 2], np.int8),
-        image=np.array(["a.jpg", "b.jpg", "", ""]),
-    )
+    write_four_patches(patches)
     pair = ["--patches", str(patches), "--detector", str(out), "--init-onnx", str(full)]
     assert train_patch([*pair, "--steps", "0", "--no-eval", "--out", str(paired)]) == 0
     reader = DiceReader(paired, ReaderConfig(threads=1))
@@ -456,14 +461,7 @@ def test_a_second_look_on_lite0_starts_from_imagenet_and_exports(tmp_path: Path)
     assert torch.equal(last, ref["_blocks.10._project_conv.weight"])
     assert net(torch.rand(3, 3, 48, 48)).shape == (3, 7)
     patches = tmp_path / "patches.npz"
-    rng = np.random.default_rng(0)
-    np.savez(
-        patches,
-        X=rng.integers(0, 256, (4, 72, 72, 3), dtype=np.uint8),
-        y=np.array([0, 1, 2, 3], np.int8),
-        src=np.array([0, 1, 2, 2], np.int8),
-        image=np.array(["a.jpg", "b.jpg", "", ""]),
-    )
+    write_four_patches(patches)
     out = tmp_path / "lite.onnx"
     base = ["--patches", str(patches), "--detector", str(default_model_path()), "--no-eval"]
     assert (
