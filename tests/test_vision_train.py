@@ -474,18 +474,15 @@ def test_a_second_look_on_lite0_starts_from_imagenet_and_exports(tmp_path: Path)
     with pytest.raises(SystemExit):  # ImageNet's start, not another second look's
         train([*base, "--backbone", "lite0", "--init-onnx", str(default_model_path())])
     # joined with the bundled second look: the weighted mean of the two log-probabilities
+    from scorekeeper.vision.softmax import log_softmax
     from training.ensemble import join_second_looks
-
-    def log_probs(logits: np.ndarray) -> np.ndarray:
-        z = logits - logits.max(1, keepdims=True)
-        return z - np.log(np.exp(z).sum(1, keepdims=True))
 
     joined = tmp_path / "joined.onnx"
     join_second_looks(default_model_path(), out, joined, weight=0.7)
     boxes = [(100.0, 80.0, 140.0, 120.0), (10.0, 10.0, 60.0, 60.0)]
     bundled = DiceReader(default_model_path(), ReaderConfig(threads=1))
-    want = 0.7 * log_probs(bundled.patch_logits(frame, boxes))
-    want += 0.3 * log_probs(reader.patch_logits(frame, boxes))
+    want = 0.7 * log_softmax(bundled.patch_logits(frame, boxes))
+    want += 0.3 * log_softmax(reader.patch_logits(frame, boxes))
     both = DiceReader(joined, ReaderConfig(threads=1))
     assert np.allclose(both.patch_logits(frame, boxes), want, atol=1e-4)
     assert both.score_threshold == bundled.score_threshold  # the first model's thresholds

@@ -12,6 +12,7 @@ known; one Markdown table per source is printed.
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -96,6 +97,17 @@ def join_second_looks(first: Path, second: Path, out: Path, weight: float = 0.5)
     onnx.save(a, str(out))
 
 
+def _fold_row(folds: Path, source: str, pairs: list[tuple[Path, Path]]) -> dict[str, Any]:
+    """A fold's figures on its left-out source as ``training.loso`` recorded them
+    (``loso.json``), measured only where there is no such record."""
+    from training.loso import figures
+
+    record_path = folds / "loso.json"
+    record = json.loads(record_path.read_text()) if record_path.exists() else {}
+    row: dict[str, Any] | None = record.get(source, {}).get("fold (float)")
+    return row if row is not None else figures(folds / f"fold-{source}.onnx", pairs)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Join each source's two folds and print their figures; returns the exit code."""
     from training.loso import extra_sets, figures
@@ -114,8 +126,11 @@ def main(argv: list[str] | None = None) -> int:
     for source in args.sources.split(","):
         paths = [d / f"fold-{source}.onnx" for d in args.folds]
         missing = [str(p) for p in paths if not p.exists()]
-        if source not in sets or missing:
-            print(f"ensemble: error: no {source} in {args.extra} or no {missing}", file=sys.stderr)
+        if source not in sets:
+            print(f"ensemble: error: no source {source} in {args.extra}", file=sys.stderr)
+            return 2
+        if missing:
+            print(f"ensemble: error: no fold {', '.join(missing)} (run loso)", file=sys.stderr)
             return 2
         out = args.work / f"joined-{source}.onnx"
         try:
@@ -123,15 +138,9 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as e:
             print(f"ensemble: error: {e}", file=sys.stderr)
             return 2
-        rows = {
-            name: figures(model, sets[source], count_known=known)
-            for name, model, known in (
-                (f"{args.folds[0].name}", paths[0], False),
-                (f"{args.folds[1].name}", paths[1], False),
-                ("joined", out, False),
-                ("joined, count known", out, True),
-            )
-        }
+        rows = {d.name: _fold_row(d, source, sets[source]) for d in args.folds}
+        rows["joined"] = figures(out, sets[source])
+        rows["joined, count known"] = figures(out, sets[source], count_known=True)
         print(f"\n### {source} left out\n", flush=True)
         print(figures_table(rows), flush=True)
     return 0

@@ -90,9 +90,8 @@ def load_lite0(net: LitePatchNet) -> None:
     ours: dict[str, torch.Tensor] = {}
 
     def bn(dst: str, src: str) -> None:
-        for a, b in (("weight", "weight"), ("bias", "bias"), ("running_mean", "running_mean"),
-                     ("running_var", "running_var")):  # fmt: skip
-            ours[f"{dst}.{a}"] = sd[f"{src}.{b}"]
+        for name in ("weight", "bias", "running_mean", "running_var"):
+            ours[f"{dst}.{name}"] = sd[f"{src}.{name}"]
 
     ours["features.0.0.weight"] = sd["_conv_stem.weight"].flip(1)
     bn("features.0.1", "_bn0")

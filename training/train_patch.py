@@ -418,8 +418,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--distill-only needs --init-onnx (the second look to learn from)")
     fake_quant.check_arguments(ap, args)
     if args.backbone != "patchnet" and (args.init_onnx or args.widths or args.fake_quant):
-        ap.error("--backbone lite0 starts from ImageNet weights: no --init-onnx, --widths or"
-                 " --fake-quant")  # fmt: skip
+        ap.error(f"--backbone {args.backbone} starts from ImageNet weights: no --init-onnx,"
+                 " --widths or --fake-quant")  # fmt: skip
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
