@@ -6,7 +6,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 ARGS ?=
 
-.PHONY: run test lint typecheck pytest install install-dev bench data eval-sources loso model model-int8 render clean
+.PHONY: run test lint typecheck pytest install install-dev bench data eval-sources loso model model-sources model-joined model-int8 render clean
 
 $(BIN)/python:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "Python 3.11 or newer is needed (found %s)" % sys.version.split()[0])'
@@ -59,18 +59,20 @@ data: $(VENV)/.installed
 eval-sources: $(VENV)/.installed
 	$(BIN)/python -m training.eval_sources --data $(DATA) --shared $(SHARED)
 
-# Leave-one-source-out (training/loso.py): for each source in DATA, the bundled model's second
-# look fine-tuned without it, measured on all of it (LOSO_ARGS, e.g. --sources wood-stone).
+# Leave-one-source-out (training/loso.py): for each source in DATA, the base model's second look
+# fine-tuned without it, measured on all of it (LOSO_ARGS, e.g. --sources wood-stone; with
+# --scratch --backbone lite0 the Lite0 look of model-joined).
 loso: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	$(BIN)/python -m training.loso --extra $(DATA) --shared $(SHARED) $(LOSO_ARGS)
 
-# Train the dice reader (under two hours on two CPU cores) and export models/dice.onnx: stage 1
+# Train the dice reader (under three hours on two CPU cores) and export models/dice.onnx: stage 1
 # from scratch, stages 2 and 3 fine-tune the detector with more background crops (frozen batch
 # norm); then the second look is trained on the detector's candidates, fine-tuned on candidates
 # from scenes with decoys (spots, beads, coins) and dice whose pips stand out by colour only
 # (red pips on a smoky die), exported with the detector, its thresholds chosen on synthetic
-# scenes (build/dice-float.onnx); last, model-int8.
+# scenes (build/dice-float.onnx); then model-int8 into the base model, models/dice-base.onnx;
+# last, model-joined (which needs make data's photos), its patches mined again by the new base.
 model: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	$(BIN)/python -m training.train --seed $(or $(SEED),0) --no-eval --out build/dice-stage1.onnx
@@ -90,12 +92,13 @@ model: $(VENV)/.installed
 	$(BIN)/python -m training.tune_thresholds --model build/dice-two-stage.onnx --write
 	cp build/dice-two-stage.onnx build/dice-float.onnx
 	$(MAKE) model-int8
+	rm -rf build/final
+	$(MAKE) model-joined
 
-# A candidate, measured and not shipped (models/MODEL_CARD.md, headline): a model already made
-# (BASE, default the bundled one) with its second look fine-tuned on every source in DATA (and
-# FINAL_ARGS, e.g. --also DIR for rendered scenes; the recipe `make loso` measures), then int8
-# with the detector as it is (already rounded to int8), into OUT (default build/dice-sources.onnx).
-BASE ?= models/dice.onnx
+# The first half of the shipped file: the base model (BASE) with its second look fine-tuned on
+# every source in DATA (and FINAL_ARGS, e.g. --also DIR for rendered scenes; the recipe `make
+# loso` measures), then int8 with the detector as it is (already rounded to int8), into OUT.
+BASE ?= models/dice-base.onnx
 OUT ?= build/dice-sources.onnx
 FINAL_ARGS ?= --steps 200
 model-sources: $(VENV)/.installed
@@ -105,16 +108,31 @@ model-sources: $(VENV)/.installed
 	$(MAKE) model-int8 FLOAT=build/dice-sources-float.onnx \
 		PATCHES=build/dice-sources-float.patches.npz DET_QAT=0 INT8_OUT=$(OUT)
 
-# The last step of `make model`, from the float model it leaves in build/dice-float.onnx (and
+# The shipped file, models/dice.onnx (about 35 minutes on two cores): model-sources, and a second
+# look built from EfficientNet-Lite0's first stages (training/lite_patch.py) trained from its
+# ImageNet weights on the same patches (LITE_ARGS), the two looks' log-probabilities averaged in
+# one file (training/ensemble.py) with the base's detector and thresholds. Fetches make data's
+# photos first when DATA has none.
+LITE_ARGS ?= --steps 1500 --batch 128 --lr 1e-3
+model-joined: $(VENV)/.installed
+	$(BIN)/python -m pip install --quiet -e '.[train]'
+	$(if $(wildcard $(DATA)/wood-stone),,$(MAKE) data)
+	$(MAKE) model-sources
+	$(BIN)/python -m training.loso --base $(BASE) --extra $(DATA) --shared $(SHARED) --scratch \
+		--backbone lite0 $(LITE_ARGS) --work build/final --final build/lite0-final.onnx
+	$(BIN)/python -m training.ensemble --join $(OUT) build/lite0-final.onnx --out models/dice.onnx
+	$(BIN)/python -m training.train --eval-only models/dice.onnx
+
+# The second step of `make model`, from the float model it leaves in build/dice-float.onnx (and
 # the second look's patches, build/patches-decoys.npz): its detector fine-tuned for about twenty
 # minutes under simulated int8 to match its own float maps, paired with its second look, which
 # is fine-tuned the same way to match its own probabilities (about thirteen minutes), both
-# quantized by onnxruntime into models/dice.onnx, then the held-out figures printed. Each
+# quantized by onnxruntime into models/dice-base.onnx, then the held-out figures printed. Each
 # network's input scaling and first convolution (one and three input channels: slower in int8
 # than in float) stay in float.
 PATCHES ?= build/patches-decoys.npz
 FLOAT ?= build/dice-float.onnx
-INT8_OUT ?= models/dice.onnx
+INT8_OUT ?= models/dice-base.onnx
 DET_QAT ?= 1
 QAT_DETECTOR := $(if $(filter 0,$(DET_QAT)),$(FLOAT),build/dice-qat.onnx)
 model-int8: $(VENV)/.installed

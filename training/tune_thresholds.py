@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from scorekeeper.vision import DiceReader, ReaderConfig
@@ -82,7 +83,7 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
-def write_thresholds(path: Path, values: dict[str, float]) -> None:
+def write_thresholds(path: Path, values: Mapping[str, float | str]) -> None:
     """Store thresholds (metadata key: value) in the model at ``path``, replacing those keys."""
     import onnx
 

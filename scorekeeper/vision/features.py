@@ -3,7 +3,8 @@
 A table's own dice are learnt on these features (:mod:`scorekeeper.vision.adapt`). The model
 file is left as it is: the output is added to a copy of the graph in memory when the session is
 built, found by structure (the input of the matrix product that makes ``patch_logits``, through
-any quantize/dequantize pairs), so any model exported the same way works.
+any quantize/dequantize pairs), so any model exported the same way works. In a model whose
+second look joins two networks (``training.ensemble``), the features are the first network's.
 """
 
 from __future__ import annotations
@@ -14,6 +15,10 @@ from scorekeeper.errors import ImageError
 
 FEATURE_OUTPUT = "patch_features"
 """The added graph output: (N, F) float32, the second look's features for each patch."""
+
+JOINED_FIRST_LOGITS = "a/patch_logits"
+"""In a joined model, the first network's own logits (``patch_logits`` is then their mean with
+the second network's log-probabilities)."""
 
 _PASS_THROUGH = {"QuantizeLinear", "DequantizeLinear", "Identity", "Cast"}
 _PRODUCTS = {"Gemm", "MatMul"}
@@ -42,6 +47,8 @@ def with_feature_output(path: Path, logits_output: str) -> bytes:
         raise ImageError(f"{path} is not a loadable ONNX model: {exc}") from None
     graph = model.graph
     made_by = {out: node for node in graph.node for out in node.output}
+    if JOINED_FIRST_LOGITS in made_by:
+        logits_output = JOINED_FIRST_LOGITS
     tensor, node = logits_output, made_by.get(logits_output)
     for _ in range(16):
         if node is None or node.op_type not in _PASS_THROUGH:

@@ -1,0 +1,80 @@
+"""The shipped model's two second looks in one file (``training.ensemble``): how it reads, how it
+is taught a table's dice, and the command that joins two models."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path, load_image
+from scorekeeper.vision.adapt import AdaptConfig
+from scorekeeper.vision.reader import teach_crop
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENES = ROOT / "sample_images"
+sys.path.insert(0, str(ROOT))
+
+from training.ensemble import join_second_looks  # noqa: E402
+from training.ensemble import main as ensemble  # noqa: E402
+from training.sets import BASE_MODEL  # noqa: E402
+
+
+def test_a_joined_model_reads_as_its_looks_and_is_taught_on_its_first(tmp_path: Path) -> None:
+    # the shipped file joins two second looks (training.ensemble); the base joined with itself
+    # at half weight averages two equal log-probabilities, so it reads just as the base does
+    sys.path.insert(0, str(ROOT))
+    from training.sets import BASE_MODEL
+
+    joined = tmp_path / "joined.onnx"
+    join_second_looks(BASE_MODEL, BASE_MODEL, joined, weight=0.5)
+    base = DiceReader(BASE_MODEL, ReaderConfig(threads=1))
+    both = DiceReader(joined, ReaderConfig(threads=1))
+    frames = [load_image(p) for p in sorted(SCENES.glob("scene-*.jpg"))]
+    read = [both.infer(f) for f in frames]
+    for dice, frame in zip(read, frames, strict=True):
+        alone = base.infer(frame)
+        assert [(d.value, d.box) for d in dice] == [(d.value, d.box) for d in alone]
+        sure = [d.confidence for d in alone]
+        assert [d.confidence for d in dice] == pytest.approx(sure, abs=1e-4)
+    # taught on the first look's features: told each die shows one pip more, it reads so
+    crops = [teach_crop(f, d.box) for f, dice in zip(frames, read, strict=True) for d in dice]
+    wrong = [d.value % 6 + 1 for dice in read for d in dice]
+    both.teach(crops, wrong, AdaptConfig(weight=3.0, top=1))
+    moved = [sorted(both.infer(f), key=lambda d: d.box) for f in frames]
+    ordered = [sorted(dice, key=lambda d: d.box) for dice in read]
+    assert [[d.value for d in x] for x in moved] == [[d.value % 6 + 1 for d in x] for x in ordered]
+    with pytest.raises(ValueError, match="joined already"):
+        join_second_looks(joined, BASE_MODEL, tmp_path / "again.onnx")
+
+
+def test_the_shipped_file_is_the_base_joined_with_a_second_look() -> None:
+    import onnx
+
+    model = onnx.load(str(default_model_path()))
+    props = {p.key: p.value for p in model.metadata_props}
+    assert "joined_second_look" in props
+    assert BASE_MODEL.is_file() and default_model_path() != BASE_MODEL
+
+
+def test_join_command_writes_the_model_and_refuses_bad_input_in_words(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = tmp_path / "joined.onnx"
+    assert ensemble(["--join", str(BASE_MODEL), str(BASE_MODEL), "--out", str(out)]) == 0
+    assert DiceReader(out, ReaderConfig(threads=1)).infer(load_image(SCENES / "scene-01-wood.jpg"))
+    junk = tmp_path / "junk.onnx"
+    junk.write_text("not a model")
+    base, again = str(BASE_MODEL), str(tmp_path / "again.onnx")
+    for argv, words in [
+        (["--join", base, base], "needs --out"),
+        (["--join", str(tmp_path / "none.onnx"), base, "--out", again], "no model"),
+        (["--join", str(junk), base, "--out", again], "not an ONNX model"),
+        (["--join", base, base, "--out", again, "--weight", "2"], "[0, 1]"),
+        (["--join", str(out), base, "--out", again], "joined already"),
+    ]:
+        capsys.readouterr()
+        assert ensemble(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert words in err and "Traceback" not in err, err
