@@ -54,8 +54,9 @@ def test_the_shipped_file_is_the_base_joined_with_a_second_look() -> None:
 
     model = onnx.load(str(default_model_path()))
     props = {p.key: p.value for p in model.metadata_props}
-    assert "joined_second_look" in props
+    assert "joined_second_look" in props and props["extra_sources"].count(",") >= 4
     assert BASE_MODEL.is_file() and default_model_path() != BASE_MODEL
+    assert default_model_path().stat().st_size <= 10_000_000  # issue 26: a file of 10 MB at most
 
 
 def test_join_command_writes_the_model_and_refuses_bad_input_in_words(

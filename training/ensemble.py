@@ -141,8 +141,6 @@ def _join_models(first: Path, second: Path, out: Path | None, weight: float) -> 
 
 def main(argv: list[str] | None = None) -> int:
     """Join each source's two folds and print their figures; returns the exit code."""
-    from training.loso import extra_sets, figures
-
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--folds", type=Path, action="append", default=[], help="twice")
     ap.add_argument(
@@ -158,6 +156,8 @@ def main(argv: list[str] | None = None) -> int:
         return _join_models(args.join[0], args.join[1], args.out, args.weight)
     if len(args.folds) != 2:
         ap.error("give --folds twice (the two loso work folders to join), or --join FIRST SECOND")
+    from training.loso import extra_sets, figures  # the train extra: not needed to --join
+
     sets = extra_sets(args.extra) if args.extra.is_dir() else {}
     args.work.mkdir(parents=True, exist_ok=True)
     for source in args.sources.split(","):
