@@ -108,7 +108,7 @@ model-sources: $(VENV)/.installed
 	$(MAKE) model-int8 FLOAT=build/dice-sources-float.onnx \
 		PATCHES=build/dice-sources-float.patches.npz DET_QAT=0 INT8_OUT=$(OUT)
 
-# The shipped file, models/dice.onnx (about 35 minutes on two cores): model-sources, and a second
+# The shipped file, models/dice.onnx (about half an hour on two cores): model-sources, and a second
 # look built from EfficientNet-Lite0's first stages (training/lite_patch.py) trained from its
 # ImageNet weights on the same patches (LITE_ARGS), the two looks' log-probabilities averaged in
 # one file (training/ensemble.py) with the base's detector and thresholds. Fetches make data's

@@ -79,3 +79,25 @@ def test_join_command_writes_the_model_and_refuses_bad_input_in_words(
         assert ensemble(argv) == 2, argv
         err = capsys.readouterr().err
         assert words in err and "Traceback" not in err, err
+
+
+def test_eval_sources_marks_the_sources_a_model_trained_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from tests.test_vision_cli import yolo_folder
+    from training.eval_sources import main as eval_sources
+
+    yolo_folder(tmp_path / "data" / "wood-stone" / "all")
+    yolo_folder(tmp_path / "data" / "elsewhere" / "all")
+    shared = tmp_path / "shared"
+    yolo_folder(shared / "webcam-table" / "Valid")
+    yolo_folder(shared / "dice-tray" / "train")
+    argv = ["--data", str(tmp_path / "data"), "--shared", str(shared)]
+    assert eval_sources(argv) == 0  # the shipped file: trained on wood-stone, not "elsewhere"
+    table = capsys.readouterr().out
+    assert "| wood-stone/all (trained on) |" in table
+    assert "| elsewhere/all (never trained on) |" in table
+    assert eval_sources([*argv, "--model", str(BASE_MODEL)]) == 0
+    assert "| wood-stone/all (never trained on) |" in capsys.readouterr().out
+    assert eval_sources([*argv, "--model", str(tmp_path / "none.onnx")]) == 2
+    assert "no dice model at" in capsys.readouterr().err

@@ -31,6 +31,8 @@ from scorekeeper.vision.evaluate import (
 from training.sets import DEFAULT_DATA, ROOT, VALID_FOLDERS
 
 DEFAULT_EXTRA = Path(os.environ.get("SCOREKEEPER_EXTRA_DATA", ROOT.parent / "dice-extra"))
+"""Where ``make data`` writes by default (``DATA=../dice-extra``), or
+``$SCOREKEEPER_EXTRA_DATA``."""
 TRAINED_ON = "extra_sources"
 """Model metadata: the comma-separated ``make data`` sources a model's training saw."""
 
@@ -43,10 +45,6 @@ def trained_sources(model: Path) -> set[str]:
     return {s for s in meta.get(TRAINED_ON, "").split(",") if s}
 
 
-"""Where ``make data`` writes by default (``DATA=../dice-extra``), or
-``$SCOREKEEPER_EXTRA_DATA``."""
-
-
 def main(argv: list[str] | None = None) -> int:
     """Print the table; exit 2 with a message when a folder cannot be read."""
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -55,7 +53,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--model", type=Path, default=None, help="ONNX model (default the bundled)")
     p.add_argument("--per-photo", type=Path, metavar="OUT.json", help="write every verdict")
     args = p.parse_args(argv)
-    reader = DiceReader(args.model or default_model_path(), ReaderConfig(threads=1))
+    try:
+        reader = DiceReader(args.model or default_model_path(), ReaderConfig(threads=1))
+    except ImageError as e:
+        print(f"eval_sources: error: {e}", file=sys.stderr)
+        return 2
     rows: dict[str, dict[str, Any]] = {}
     photos: dict[str, list[dict[str, Any]]] = {}
     seen = trained_sources(args.model or default_model_path())
