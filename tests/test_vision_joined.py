@@ -24,9 +24,6 @@ from training.sets import BASE_MODEL  # noqa: E402
 def test_a_joined_model_reads_as_its_looks_and_is_taught_on_its_first(tmp_path: Path) -> None:
     # the shipped file joins two second looks (training.ensemble); the base joined with itself
     # at half weight averages two equal log-probabilities, so it reads just as the base does
-    sys.path.insert(0, str(ROOT))
-    from training.sets import BASE_MODEL
-
     joined = tmp_path / "joined.onnx"
     join_second_looks(BASE_MODEL, BASE_MODEL, joined, weight=0.5)
     base = DiceReader(BASE_MODEL, ReaderConfig(threads=1))

@@ -25,7 +25,7 @@ import numpy as np
 
 from scorekeeper.vision.evaluate import figures_table
 from scorekeeper.vision.features import JOINED_FIRST_LOGITS
-from training.eval_sources import DEFAULT_EXTRA, TRAINED_ON, trained_sources
+from training.eval_sources import DEFAULT_EXTRA, TRAINED_ON, sources_in
 
 
 def _upstream(graph: Any, output: str) -> list[Any]:
@@ -99,7 +99,7 @@ def join_second_looks(first: Path, second: Path, out: Path, weight: float = 0.5)
             helper.make_node("Add", ["join/ma", "join/mb"], ["patch_logits"]),
         ]
     )
-    seen = trained_sources(first) | trained_sources(second)
+    seen = sources_in(a.metadata_props) | sources_in(b.metadata_props)
     helper.set_model_props(
         a,
         {p.key: p.value for p in a.metadata_props}

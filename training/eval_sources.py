@@ -17,6 +17,7 @@ import json
 import os
 import sys
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -37,12 +38,17 @@ TRAINED_ON = "extra_sources"
 """Model metadata: the comma-separated ``make data`` sources a model's training saw."""
 
 
+def sources_in(metadata_props: Iterable[Any]) -> set[str]:
+    """The extra sources in an ONNX model's ``metadata_props`` (its :data:`TRAINED_ON` key)."""
+    meta = {p.key: p.value for p in metadata_props}
+    return {s for s in meta.get(TRAINED_ON, "").split(",") if s}
+
+
 def trained_sources(model: Path) -> set[str]:
     """The extra sources ``model`` was trained on (its :data:`TRAINED_ON` metadata)."""
     import onnx
 
-    meta = {p.key: p.value for p in onnx.load(str(model), load_external_data=False).metadata_props}
-    return {s for s in meta.get(TRAINED_ON, "").split(",") if s}
+    return sources_in(onnx.load(str(model), load_external_data=False).metadata_props)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     rows: dict[str, dict[str, Any]] = {}
     photos: dict[str, list[dict[str, Any]]] = {}
-    seen = trained_sources(args.model or default_model_path())
+    seen = trained_sources(reader.model_path)
     jobs = []
     for f in labelled_folders(args.data):
         name = f.relative_to(args.data).as_posix()

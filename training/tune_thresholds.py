@@ -84,7 +84,8 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def write_thresholds(path: Path, values: Mapping[str, float | str]) -> None:
-    """Store thresholds (metadata key: value) in the model at ``path``, replacing those keys."""
+    """Store thresholds, or other metadata (key: value), in the model at ``path``, replacing
+    those keys."""
     import onnx
 
     model = onnx.load(str(path))
