@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import tarfile
 from pathlib import Path
+from types import SimpleNamespace
 
 import cv2
 import numpy as np
@@ -428,3 +429,23 @@ def test_voc_boxes_take_their_values_from_crops_found_in_the_photo(tmp_path: Pat
     reasons = "\n".join(done.skipped)
     assert "p2.xml: crop p2-die-0.png is not found in the photo" in reasons
     assert "p3.xml: no image of that name" in reasons
+
+
+def test_calibrate_unsure_reads_a_throw_knowing_its_count_when_asked(tmp_path: Path) -> None:
+    folder = yolo_folder(tmp_path / "data" / "a")
+    reader = DiceReader()
+    asked: list[int | None] = []
+
+    def infer(image: np.ndarray, expect: int | None = None) -> list[Detection]:
+        asked.append(expect)
+        return reader.infer(image, expect=expect)
+
+    spy = SimpleNamespace(infer=infer)
+    plain = calibrate_unsure.read_source(spy, folder)  # type: ignore[arg-type]
+    assert asked == [None] * len(plain)
+    asked.clear()
+    known = calibrate_unsure.read_source(spy, folder, count_known=True)  # type: ignore[arg-type]
+    counts = [len(truth) for _, _, truth in known]
+    assert asked == [n if 1 <= n <= 6 else None for n in counts] and any(asked)
+    got = calibrate_unsure.figures(known, 0.8)
+    assert got["slipped"] == 0 and got["unflagged"] == 0.0

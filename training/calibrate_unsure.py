@@ -3,21 +3,22 @@ model never trained on, and a choice of them made on the other sources only.
 
     python -m training.calibrate_unsure [--data ../dice-extra] [--scores 0.3,0.5,0.7]
         [--cuts 0.7,0.8,0.9,0.95] [--candidates 0.2,0.4] [--budget 0.1]
-        [--model PATH | --folds build/loso]
+        [--count-known] [--model PATH | --folds build/loso]
 
 The reader reports a candidate as a die when its face probabilities sum to at least the
 **score threshold** (the model's: 0.7), and marks it unsure ("5?") below the **unsure cut**
-(``UNSURE_BELOW``, 0.8). A lower score threshold shows a half-seen die as "?" instead of
-dropping it (a missed die is a mistake nobody is told of); a higher cut flags more of the
-sure-but-wrong readings. Both cost the player checks. ``--candidates`` also sweeps the heat a
-detector peak needs to be looked at again (the model's **candidate threshold**: lower, the
-second look judges more of the dice the detector barely saw). For every (score, cut) pair (and
-candidate threshold) the script
-prints, per source, the share of photos with an unflagged mistake and the share of readings
-marked unsure; then, for each source, the pair chosen **on the other sources** (the fewest
-photos with an unflagged mistake on average there, among the pairs that mark at most
-``--budget`` more of the readings unsure than the model's own pair does, on each of them) and
-what that pair gives on the left-out source. It only reads; it changes nothing.
+(the model's ``unsure_below``, by default ``UNSURE_BELOW``, 0.8). A lower score threshold
+shows a half-seen die as "?" instead of dropping it (a missed die is a mistake nobody is told
+of); a higher cut flags more of the sure-but-wrong readings. Both cost the player checks.
+``--candidates`` also sweeps the heat a detector peak needs to be looked at again (the model's
+**candidate threshold**: lower, the second look judges more of the dice the detector barely
+saw). For every (score, cut) pair (and candidate threshold) the script prints, per source, the
+share of photos with an unflagged mistake and the share of readings marked unsure; then, for
+each source, the pair chosen **on the other sources** (the fewest photos with an unflagged
+mistake on average there, among the pairs that mark at most ``--budget`` more of the readings
+unsure than the model's own pair does, on each of them) and what that pair gives on the
+left-out source. It only reads; ``python -m training.tune_thresholds --set-score S
+--set-unsure U`` stores a chosen pair in a model.
 
 With ``--folds DIR`` (``training.loso``'s work folder) each source is read by its own fold model
 ``DIR/fold-SOURCE.onnx``, which never saw it: every figure is then a left-out one, and each
@@ -33,28 +34,41 @@ from pathlib import Path
 from typing import Any
 
 from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path
-from scorekeeper.vision.detection import UNSURE_BELOW, Detection
-from scorekeeper.vision.evaluate import Truth, judge, labelled_folders, list_labelled, load_labelled
+from scorekeeper.vision.detection import Detection
+from scorekeeper.vision.evaluate import (
+    THROW_MOST,
+    Truth,
+    judge,
+    labelled_folders,
+    list_labelled,
+    load_labelled,
+)
 from training.eval_count import float_list
 from training.eval_sources import DEFAULT_EXTRA
 
 Photo = tuple[str, list[Detection], Truth]
 
 
-def read_source(reader: DiceReader, folder: Path) -> list[Photo]:
-    """Every photo of a labelled folder read once: (name, detections, truth)."""
-    pairs = list_labelled(folder)
-    return [(p.name, list(reader.infer(image)), truth) for p, image, truth in load_labelled(pairs)]
+def read_source(reader: DiceReader, folder: Path, count_known: bool = False) -> list[Photo]:
+    """Every photo of a labelled folder read once: (name, detections, truth); with
+    ``count_known`` a photo of 1 to 6 dice is read knowing how many there are."""
+    out: list[Photo] = []
+    for p, image, truth in load_labelled(list_labelled(folder)):
+        expect = len(truth) if count_known and 1 <= len(truth) <= THROW_MOST else None
+        out.append((p.name, list(reader.infer(image, expect=expect)), truth))
+    return out
 
 
 def figures(photos: list[Photo], cut: float) -> dict[str, float]:
-    """Share of photos with an unflagged mistake and of readings marked unsure at ``cut``."""
+    """Share of photos with an unflagged mistake and of readings marked unsure at ``cut``, dice
+    missed, and throws (photos of 1 to 6 dice) read wrong with no warning."""
     verdicts = [judge(n, dets, truth, unsure_below=cut) for n, dets, truth in photos]
     readings = sum(len(dets) for _, dets, _ in photos)
     return {
         "unflagged": round(sum(not v.trusted for v in verdicts) / max(1, len(verdicts)), 4),
         "unsure": round(sum(v.unsure for v in verdicts) / max(1, readings), 4),
         "missed": sum(v.missed for v in verdicts),
+        "slipped": sum(v.is_throw and v.slips_through for v in verdicts),
     }
 
 
@@ -108,6 +122,11 @@ def main(argv: list[str] | None = None) -> int:
         metavar="DIR",
         help="read each source with DIR/fold-SOURCE.onnx (training.loso's folds) instead",
     )
+    p.add_argument(
+        "--count-known",
+        action="store_true",
+        help="read each throw knowing how many dice were thrown, as a game does",
+    )
     p.add_argument("--json", type=Path, metavar="OUT.json", help="also write the grid")
     args = p.parse_args(argv)
     if args.folds and args.model:
@@ -123,15 +142,15 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     grid: Grid = {}
     model = DiceReader(models[names[0]])
-    default = (model.candidate_threshold, model.score_threshold, UNSURE_BELOW)
+    default = (model.candidate_threshold, model.score_threshold, model.unsure_below)
     candidates = sorted(set(args.candidates) | {default[0]})
     scores = sorted(set(args.scores) | {default[1]})
-    cuts = sorted(set(args.cuts) | {UNSURE_BELOW})
+    cuts = sorted(set(args.cuts) | {default[2]})
     for heat in candidates:
         for score in scores:
             config = ReaderConfig(score_threshold=score, candidate_threshold=heat, threads=1)
             for name, folder in zip(names, folders, strict=True):
-                photos = read_source(DiceReader(models[name], config), folder)
+                photos = read_source(DiceReader(models[name], config), folder, args.count_known)
                 for cut in cuts:
                     if cut >= score:
                         grid.setdefault((heat, score, cut), {})[name] = figures(photos, cut)
@@ -139,9 +158,16 @@ def main(argv: list[str] | None = None) -> int:
     print("| candidate threshold | score threshold | unsure cut | " + " | ".join(names) + " |")
     print("|---|---|---|" + "---|" * len(names))
     for (heat, score, cut), per_source in grid.items():
-        cells = [f"{per_source[n]['unflagged']:.3f} / {per_source[n]['unsure']:.3f}" for n in names]
+        cells = [
+            f"{per_source[n]['unflagged']:.3f} / {per_source[n]['unsure']:.3f}"
+            f" / {per_source[n]['slipped']}"
+            for n in names
+        ]
         print(f"| {heat} | {score} | {cut} | " + " | ".join(cells) + " |")
-    print("\ncells: photos with an unflagged mistake / readings marked unsure\n")
+    print(
+        "\ncells: photos with an unflagged mistake / readings marked unsure"
+        " / throws read wrong with no warning\n"
+    )
     keys = ("candidates", "score", "cut")
     out: dict[str, Any] = {
         "grid": {"/".join(map(str, k)): v for k, v in grid.items()},

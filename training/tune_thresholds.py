@@ -1,12 +1,15 @@
 """Choose a two-stage model's thresholds on synthetic scenes and store them in the model.
 
-    python -m training.tune_thresholds --model models/dice.onnx [--write | --set-score S]
+    python -m training.tune_thresholds --model models/dice.onnx
+        [--write | --set-score S | --set-unsure U]
 
 Renders scenes of the training backgrounds with seeds used nowhere else (never the held-out
 ``marble`` style, never the validation photos), reads them at every pair of candidate threshold
 (heat) and score threshold (die probability) in the grid, and picks the pair that reads the most
 scenes exactly right (ties: the higher F1 of found dice, then the lower thresholds). With
 ``--write`` the pair goes into the model's metadata, which the reader uses as its defaults.
+``--set-score`` and ``--set-unsure`` store, with no sweep, a score threshold and an unsure cut
+chosen elsewhere (``training.calibrate_unsure --folds``, on sources the model never saw).
 """
 
 from __future__ import annotations
@@ -40,11 +43,22 @@ def main(argv: list[str] | None = None) -> int:
         metavar="S",
         help="no sweep: store S as the score threshold (one chosen by calibrate_unsure --folds)",
     )
+    ap.add_argument(
+        "--set-unsure",
+        type=float,
+        default=None,
+        metavar="U",
+        help="no sweep: store U as the unsure cut, a die read less surely is marked '5?'",
+    )
     args = ap.parse_args(argv)
-    if args.set_score is not None:
-        if not 0 < args.set_score < 1:
-            ap.error(f"--set-score {args.set_score}: expected a probability between 0 and 1")
-        write_thresholds(args.model, {"score_threshold": args.set_score})
+    chosen = {"score_threshold": args.set_score, "unsure_below": args.set_unsure}
+    given = {k: v for k, v in chosen.items() if v is not None}
+    if given:
+        for key, value in given.items():
+            if not 0 < value < 1:
+                flag = "--set-score" if key == "score_threshold" else "--set-unsure"
+                ap.error(f"{flag} {value}: expected a probability between 0 and 1")
+        write_thresholds(args.model, given)
         return 0
     reader = DiceReader(args.model, ReaderConfig(threads=2))
     if not reader.two_stage:

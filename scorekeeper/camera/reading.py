@@ -8,6 +8,7 @@ from typing import Any, Protocol
 
 from scorekeeper.camera.frames import Image
 from scorekeeper.camera.settle import Die, count_message
+from scorekeeper.vision.detection import UNSURE_BELOW
 
 
 class ReaderLike(Protocol):
@@ -47,13 +48,16 @@ def read_throw(
 
 
 def to_die(det: Any) -> Die:
-    """A reader detection (or a ``{"value", "box", "confidence"}`` dict) as a :class:`Die`."""
+    """A reader detection (or a ``{"value", "box", "confidence"}`` dict, with ``unsure_below``
+    if the reader has its own cut) as a :class:`Die`, keeping the reader's unsure cut."""
     if isinstance(det, Mapping):
         value, box, conf = det["value"], det["box"], det["confidence"]
+        cut = det.get("unsure_below", UNSURE_BELOW)
     else:
         value, box, conf = det.value, det.box, det.confidence
+        cut = getattr(det, "unsure_below", UNSURE_BELOW)
     x0, y0, x1, y1 = (float(v) for v in box)
-    return Die(int(value), (x0, y0, x1, y1), float(conf))
+    return Die(int(value), (x0, y0, x1, y1), float(conf), float(cut))
 
 
 @dataclass(frozen=True)
@@ -77,7 +81,8 @@ class Proposal:
 
     def unsure(self) -> list[bool]:
         """For each of :attr:`dice` (sorted), whether the reader was unsure of it (confidence
-        below ``vision.detection.UNSURE_BELOW``); of equal values the least sure come first.
+        below the reader's unsure cut, ``Detection.unsure``); of equal values the least sure
+        come first.
 
         >>> box = (0.0, 0.0, 9.0, 9.0)
         >>> p = Proposal("p", 1, (2, 5, 5), (Die(5, box, 0.99), Die(2, box, 0.9),

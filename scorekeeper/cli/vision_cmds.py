@@ -133,8 +133,8 @@ def _long_side(text: str) -> int:
 
 
 def _reader_options(p: argparse.ArgumentParser) -> None:
-    """``--model``, ``--threshold``, ``--candidate-threshold``, ``--threads``, ``--long-side``,
-    ``--single-scale``."""
+    """``--model``, ``--threshold``, ``--candidate-threshold``, ``--unsure-below``, ``--threads``,
+    ``--long-side``, ``--single-scale``."""
     p.add_argument("--model", metavar="PATH", help="ONNX model (default models/dice.onnx)")
     p.add_argument(
         "--threshold",
@@ -148,6 +148,13 @@ def _reader_options(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="HEAT",
         help="heat-map peak a spot needs to be looked at again (default: the model's)",
+    )
+    p.add_argument(
+        "--unsure-below",
+        type=_fraction,
+        default=None,
+        metavar="P",
+        help="a die read less surely than this is marked unsure, '5?' (default: the model's)",
     )
     p.add_argument("--threads", type=int, default=1, help="CPU threads for the model")
     p.add_argument(
@@ -171,6 +178,7 @@ def _reader(args: argparse.Namespace) -> Any:
     config = ReaderConfig(
         score_threshold=args.threshold,
         candidate_threshold=args.candidate_threshold,
+        unsure_below=args.unsure_below,
         threads=args.threads,
         long_side=args.long_side,
         coarse=not args.single_scale,

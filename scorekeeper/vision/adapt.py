@@ -110,10 +110,12 @@ class FacePrototypes:
         logits: np.ndarray,
         features: np.ndarray,
         threshold: float,
+        unsure_below: float = UNSURE_BELOW,
     ) -> list[Detection]:
         """The dice as read with the taught examples: the network's (N, 7) ``logits`` and the
         prototypes combined; a die whose combined die probability falls below ``threshold``
-        is dropped (only when "not a die" is taught can that happen); strongest first.
+        is dropped (only when "not a die" is taught can that happen); a die the taught examples
+        read as another face is put under ``unsure_below`` (the reader's cut); strongest first.
         """
         if not len(self) or not dice:
             return dice
@@ -134,7 +136,7 @@ class FacePrototypes:
                 and theirs != value
                 and q[theirs] - q[value] >= cfg.disagree_margin
             ):
-                confidence = min(confidence, UNSURE_BELOW - 0.01)
+                confidence = min(confidence, unsure_below - 0.01)
             out.append(Detection(value=value, box=d.box, confidence=confidence))
         out.sort(key=lambda d: -d.confidence)
         return out

@@ -48,6 +48,9 @@ class ReaderConfig:
     """Die probability the second look needs (heat, one-stage model); None: the model's."""
     candidate_threshold: float | None = None
     """Heat a peak needs to be looked at again; None: the model's."""
+    unsure_below: float | None = None
+    """A die read with less confidence is marked unsure; None: the model's (by default
+    :data:`~scorekeeper.vision.detection.UNSURE_BELOW`)."""
     long_side: int | None = None
     """The fine look's input long side (larger reads smaller dice, slower); None: the model's."""
     threads: int = 1
@@ -85,7 +88,8 @@ class ReaderConfig:
     fill_score_threshold: float = 0.3
     """... and the die probability the second look needs to offer one of them."""
     fill_confidence: float = 0.6
-    """A die offered to make up the count is at most this sure: always marked unsure."""
+    """A die offered to make up the count is at most this sure, and always under the reader's
+    unsure cut: always marked unsure."""
     fill_size_band: tuple[float, float] = (0.5, 2.0)
     """... and its box's longer side is within this band of the median of the dice read (the
     dice of one throw look about the same size; pips and side faces look smaller)."""
@@ -107,13 +111,14 @@ class ReaderConfig:
         for name, t in (
             ("score_threshold", self.score_threshold),
             ("candidate_threshold", self.candidate_threshold),
+            ("unsure_below", self.unsure_below),
             ("fill_candidate_threshold", self.fill_candidate_threshold),
             ("fill_score_threshold", self.fill_score_threshold),
             ("fill_confidence", self.fill_confidence),
         ):
             if t is not None and not 0.0 < t < 1.0:
                 raise ValueError(f"{name} must be between 0 and 1, got {t}")
-        if self.fill_confidence >= UNSURE_BELOW:
+        if self.unsure_below is None and self.fill_confidence >= UNSURE_BELOW:
             raise ValueError(
                 f"fill_confidence must be under {UNSURE_BELOW} (the unsure mark), got"
                 f" {self.fill_confidence}"

@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 Box = tuple[float, float, float, float]
 """A box (x0, y0, x1, y1) in pixels."""
 
 UNSURE_BELOW = 0.8
-"""A die read with less confidence is one to check: the camera marks it, ``read`` prints "5?"."""
+"""A die read with less confidence is one to check: the camera marks it, ``read`` prints "5?".
+The default unsure cut; a model may carry its own (metadata ``unsure_below``)."""
 
 
 @dataclass(frozen=True)
@@ -19,6 +20,8 @@ class Detection:
     value: int
     box: Box
     confidence: float
+    unsure_below: float = field(default=UNSURE_BELOW, compare=False, repr=False)
+    """The confidence below which it is marked unsure: the cut of the reader that read it."""
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form: ``{"value", "box", "confidence"}`` with rounded floats."""
@@ -30,12 +33,15 @@ class Detection:
 
     @property
     def unsure(self) -> bool:
-        """Whether the reader's confidence is below :data:`UNSURE_BELOW`: worth a second look.
+        """Whether the reader's confidence is below its unsure cut (:attr:`unsure_below`, by
+        default :data:`UNSURE_BELOW`): worth a second look.
 
         >>> Detection(5, (0, 0, 9, 9), 0.55).unsure, Detection(5, (0, 0, 9, 9), 0.97).unsure
         (True, False)
+        >>> Detection(5, (0, 0, 9, 9), 0.75).unsure, Detection(5, (0, 0, 9, 9), 0.75, 0.7).unsure
+        (True, False)
         """
-        return self.confidence < UNSURE_BELOW
+        return self.confidence < self.unsure_below
 
     def centre(self) -> tuple[float, float]:
         """The centre of the box."""

@@ -13,7 +13,7 @@ import numpy as np
 
 from scorekeeper.errors import ImageError
 from scorekeeper.scoring import MAX_DICE as THROW_MOST
-from scorekeeper.vision.detection import UNSURE_BELOW, Box, Detection
+from scorekeeper.vision.detection import Box, Detection
 from scorekeeper.vision.imageio import load_image, to_grey
 
 Truth = list[tuple[int, Box]]
@@ -226,11 +226,11 @@ class PhotoVerdict:
 
 
 def judge(
-    name: str, dets: Sequence[Detection], truth: Truth, unsure_below: float = UNSURE_BELOW
+    name: str, dets: Sequence[Detection], truth: Truth, unsure_below: float | None = None
 ) -> PhotoVerdict:
     """One photo's verdict: each prediction matched (:func:`assign`, strongest first) and
-    counted as right, wrong or extra, sure or unsure (confidence below ``unsure_below``, the
-    reader's mark by default); each labelled die left over is missed.
+    counted as right, wrong or extra, sure or unsure (confidence below ``unsure_below``; by
+    default each die's own mark, :attr:`Detection.unsure`); each labelled die left over is missed.
 
     >>> sure, unsure = Detection(5, (0, 0, 10, 10), 0.95), Detection(2, (20, 0, 30, 10), 0.5)
     >>> v = judge("a", [sure, unsure], [(5, (0.0, 0.0, 10.0, 10.0)), (3, (20.0, 0.0, 30.0, 10.0))])
@@ -239,6 +239,10 @@ def judge(
     >>> judge("b", [sure], [(4, (0.0, 0.0, 10.0, 10.0)), (1, (40.0, 0.0, 50.0, 9.0))]).trusted
     False
     """
+
+    def doubted(d: Detection) -> bool:
+        return d.unsure if unsure_below is None else d.confidence < unsure_below
+
     ranked = sorted(dets, key=lambda d: -d.confidence)
     found = assign(ranked, truth)
     counts = dict.fromkeys(("wrong_sure", "wrong_unsure", "extra_sure", "extra_unsure"), 0)
@@ -249,14 +253,14 @@ def judge(
             kind = "wrong"
         else:
             continue
-        counts[f"{kind}_{'unsure' if d.confidence < unsure_below else 'sure'}"] += 1
+        counts[f"{kind}_{'unsure' if doubted(d) else 'sure'}"] += 1
     hits = sum(i >= 0 for i in found)
     return PhotoVerdict(
         name=name,
         dice=len(truth),
         found=hits,
         missed=len(truth) - hits,
-        unsure=sum(d.confidence < unsure_below for d in dets),
+        unsure=sum(doubted(d) for d in dets),
         **counts,
     )
 

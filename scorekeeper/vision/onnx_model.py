@@ -14,6 +14,7 @@ from scorekeeper.vision.config import (
     DEFAULT_SCORE_THRESHOLD,
     DEFAULT_STRIDE,
 )
+from scorekeeper.vision.detection import UNSURE_BELOW
 from scorekeeper.vision.features import FEATURE_OUTPUT, with_feature_output
 from scorekeeper.vision.patches import PATCH_CONTEXT, PATCH_SIZE
 from scorekeeper.vision.preprocess import MULTIPLE
@@ -76,6 +77,10 @@ class DiceModel:
             meta.get("candidate_threshold", DEFAULT_CANDIDATE_THRESHOLD)
         )
         """The candidate heat the model's makers chose."""
+        self.unsure_below = float(meta.get("unsure_below", UNSURE_BELOW))
+        """The confidence below which a die is marked unsure, as the model's makers chose."""
+        if not 0.0 < self.unsure_below <= 1.0:
+            raise ImageError(f"{path}: unsure_below {self.unsure_below} is not in (0, 1]")
         if self.two_stage:  # each run feeds both inputs; the one not in use gets a tiny blank
             self._blank_image = np.zeros((1, 1, MULTIPLE, MULTIPLE), np.float32)
             self._blank_patches = self._no_patches()

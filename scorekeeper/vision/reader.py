@@ -94,6 +94,10 @@ class DiceReader:
             model.candidate_threshold if self.two_stage else self.score_threshold
         )
         """The heat a peak needs to be looked at again."""
+        self.unsure_below: float = (
+            model.unsure_below if config.unsure_below is None else config.unsure_below
+        )
+        """A die read with less confidence is marked unsure (:attr:`Detection.unsure`)."""
         self.prototypes: FacePrototypes | None = None
         """A table's own dice (:meth:`teach`), used by :meth:`infer` when set."""
 
@@ -124,6 +128,7 @@ class DiceReader:
         zoom = self.zoom_side(dice, max(frame.shape[:2]))
         if zoom:
             dice = self._read_at(frame, zoom)
+        dice = [replace(d, unsure_below=self.unsure_below) for d in dice]
         if expect is not None and len(dice) < expect:
             dice = dice + self.fill(frame, dice, expect - len(dice))
         return dice
@@ -141,7 +146,8 @@ class DiceReader:
         :attr:`ReaderConfig.fill_score_threshold` die probability) that ``dice`` does not
         already cover, about the size of ``dice`` (:attr:`ReaderConfig.fill_size_band`) and
         ``where`` accepts (default: all), likeliest first, each at most
-        :attr:`ReaderConfig.fill_confidence` sure, so a player is asked to check it.
+        :attr:`ReaderConfig.fill_confidence` sure and under the unsure cut, so a player is asked
+        to check it.
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
@@ -168,7 +174,11 @@ class DiceReader:
         if where is not None:
             more = [d for d in more if where(d)]
         more.sort(key=lambda d: -d.confidence)
-        return [replace(d, confidence=min(d.confidence, cfg.fill_confidence)) for d in more[:count]]
+        most = min(cfg.fill_confidence, np.nextafter(self.unsure_below, 0.0))
+        return [
+            replace(d, confidence=min(d.confidence, float(most)), unsure_below=self.unsure_below)
+            for d in more[:count]
+        ]
 
     def _read_at(self, frame: np.ndarray, side: int) -> list[Detection]:
         """:meth:`infer` with the fine look at ``side`` pixels, and no zoomed look."""
@@ -185,7 +195,7 @@ class DiceReader:
         patches = self._patches(frame, [d.box for d in dice])
         logits, features = self.model.classify_features(patches)
         return self.prototypes.adjust(
-            dice, self.relook(patches, logits), features, self.score_threshold
+            dice, self.relook(patches, logits), features, self.score_threshold, self.unsure_below
         )
 
     def teach(
