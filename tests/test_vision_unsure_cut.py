@@ -89,8 +89,9 @@ def test_a_bad_cut_is_refused_in_words(tmp_path: Path, capsys: pytest.CaptureFix
     assert exit_.value.code == 2 and "--set-unsure 0.0: expected a probability" in (
         capsys.readouterr().err
     )
-    write_thresholds(model, {"unsure_below": 1.5})
-    with pytest.raises(ImageError, match=r"unsure_below 1\.5 is not in"):
-        DiceReader(model)
+    for bad in ("1.5", "often"):
+        write_thresholds(model, {"unsure_below": bad})
+        with pytest.raises(ImageError, match=f"metadata unsure_below='{bad}' is not a probab"):
+            DiceReader(model)
     with pytest.raises(ValueError, match="unsure_below must be between 0 and 1"):
         ReaderConfig(unsure_below=1.0)

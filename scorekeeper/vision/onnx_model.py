@@ -77,10 +77,8 @@ class DiceModel:
             meta.get("candidate_threshold", DEFAULT_CANDIDATE_THRESHOLD)
         )
         """The candidate heat the model's makers chose."""
-        self.unsure_below = float(meta.get("unsure_below", UNSURE_BELOW))
+        self.unsure_below = _probability(meta, "unsure_below", UNSURE_BELOW, path)
         """The confidence below which a die is marked unsure, as the model's makers chose."""
-        if not 0.0 < self.unsure_below <= 1.0:
-            raise ImageError(f"{path}: unsure_below {self.unsure_below} is not in (0, 1]")
         if self.two_stage:  # each run feeds both inputs; the one not in use gets a tiny blank
             self._blank_image = np.zeros((1, 1, MULTIPLE, MULTIPLE), np.float32)
             self._blank_patches = self._no_patches()
@@ -150,3 +148,19 @@ def _open_session(path: Path, threads: int, graph: bytes | None = None) -> Any:
         return ort.InferenceSession(source, opts, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own exception types
         raise ImageError(f"{path} is not a loadable ONNX model: {exc}") from exc
+
+
+def _probability(meta: dict[str, str], key: str, default: float, path: Path) -> float:
+    """The metadata value ``key`` as a probability strictly between 0 and 1 (``default`` when
+    absent).
+
+    :raises ImageError: for a value that is not such a number.
+    """
+    text = meta.get(key)
+    try:
+        value = default if text is None else float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0.0 < value < 1.0:
+        raise ImageError(f"{path}: metadata {key}={text!r} is not a probability between 0 and 1")
+    return value
