@@ -30,19 +30,13 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path
 from scorekeeper.vision.detection import Detection
-from scorekeeper.vision.evaluate import (
-    THROW_MOST,
-    Truth,
-    judge,
-    labelled_folders,
-    list_labelled,
-    load_labelled,
-)
+from scorekeeper.vision.evaluate import Truth, judge, labelled_folders, list_labelled, read_labelled
 from training.eval_count import float_list
 from training.eval_sources import DEFAULT_EXTRA
 
@@ -51,11 +45,16 @@ Photo = tuple[str, list[Detection], Truth]
 
 def read_source(reader: DiceReader, folder: Path, count_known: bool = False) -> list[Photo]:
     """Every photo of a labelled folder read once: (name, detections, truth); with
-    ``count_known`` a photo of 1 to 6 dice is read knowing how many there are."""
+    ``count_known`` a photo of 1 to 6 dice is read knowing how many there are
+    (:func:`~scorekeeper.vision.evaluate.read_labelled`)."""
     out: list[Photo] = []
-    for p, image, truth in load_labelled(list_labelled(folder)):
-        expect = len(truth) if count_known and 1 <= len(truth) <= THROW_MOST else None
-        out.append((p.name, list(reader.infer(image, expect=expect)), truth))
+
+    def keep(
+        path: Path, _image: object, dets: Sequence[Detection], truth: Truth, _v: object
+    ) -> None:
+        out.append((path.name, list(dets), truth))
+
+    read_labelled(reader.infer, list_labelled(folder), each=keep, count_known=count_known)
     return out
 
 

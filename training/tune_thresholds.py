@@ -51,14 +51,16 @@ def main(argv: list[str] | None = None) -> int:
         help="no sweep: store U as the unsure cut, a die read less surely is marked '5?'",
     )
     args = ap.parse_args(argv)
-    chosen = {"score_threshold": args.set_score, "unsure_below": args.set_unsure}
-    given = {k: v for k, v in chosen.items() if v is not None}
+    chosen = [
+        ("--set-score", "score_threshold", args.set_score),
+        ("--set-unsure", "unsure_below", args.set_unsure),
+    ]
+    given = [(flag, key, value) for flag, key, value in chosen if value is not None]
     if given:
-        for key, value in given.items():
+        for flag, _, value in given:
             if not 0 < value < 1:
-                flag = "--set-score" if key == "score_threshold" else "--set-unsure"
                 ap.error(f"{flag} {value}: expected a probability between 0 and 1")
-        write_thresholds(args.model, given)
+        write_thresholds(args.model, {key: value for _, key, value in given})
         return 0
     reader = DiceReader(args.model, ReaderConfig(threads=2))
     if not reader.two_stage:
