@@ -95,3 +95,15 @@ def test_a_bad_cut_is_refused_in_words(tmp_path: Path, capsys: pytest.CaptureFix
             DiceReader(model)
     with pytest.raises(ValueError, match="unsure_below must be between 0 and 1"):
         ReaderConfig(unsure_below=1.0)
+
+
+@pytest.mark.parametrize("key", ["score_threshold", "candidate_threshold"])
+def test_a_bad_threshold_in_the_metadata_is_refused_in_words(tmp_path: Path, key: str) -> None:
+    model = tmp_path / "m.onnx"
+    shutil.copy(default_model_path(), model)
+    for bad in ("0", "2", "high"):
+        write_thresholds(model, {key: bad})
+        with pytest.raises(ImageError, match=f"metadata {key}='{bad}' is not a probability"):
+            DiceReader(model)
+    write_thresholds(model, {key: "0.45"})
+    assert getattr(DiceReader(model).model, key) == 0.45

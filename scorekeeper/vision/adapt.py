@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from scorekeeper.errors import ImageError
-from scorekeeper.vision.detection import UNSURE_BELOW, Detection
+from scorekeeper.vision.detection import UNSURE_BELOW, Detection, under
 from scorekeeper.vision.softmax import log_softmax
 
 LABELS = 7
@@ -136,7 +136,7 @@ class FacePrototypes:
                 and theirs != value
                 and q[theirs] - q[value] >= cfg.disagree_margin
             ):
-                confidence = min(confidence, unsure_below - 0.01)
+                confidence = min(confidence, under(unsure_below))
             out.append(Detection(value=value, box=d.box, confidence=confidence))
         out.sort(key=lambda d: -d.confidence)
         return out

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -11,6 +12,15 @@ Box = tuple[float, float, float, float]
 UNSURE_BELOW = 0.8
 """A die read with less confidence is one to check: the camera marks it, ``read`` prints "5?".
 The default unsure cut; a model may carry its own (metadata ``unsure_below``)."""
+
+
+def under(cut: float) -> float:
+    """The highest confidence still marked unsure under the cut ``cut``.
+
+    >>> under(0.8) < 0.8, under(0.8) > 0.7999999
+    (True, True)
+    """
+    return math.nextafter(cut, 0.0)
 
 
 @dataclass(frozen=True)

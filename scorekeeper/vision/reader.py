@@ -20,7 +20,7 @@ from scorekeeper.errors import ImageError
 from scorekeeper.vision.adapt import ADAPT_DEFAULTS, AdaptConfig, FacePrototypes
 from scorekeeper.vision.config import DEFAULTS, ReaderConfig, default_model_path
 from scorekeeper.vision.decode import decode
-from scorekeeper.vision.detection import Box, Detection, box_side, overlap
+from scorekeeper.vision.detection import Box, Detection, box_side, overlap, under
 from scorekeeper.vision.imageio import check_frame, to_grey
 from scorekeeper.vision.looks import wants_third_look, zoom_side
 from scorekeeper.vision.onnx_model import DiceModel
@@ -174,9 +174,9 @@ class DiceReader:
         if where is not None:
             more = [d for d in more if where(d)]
         more.sort(key=lambda d: -d.confidence)
-        most = min(cfg.fill_confidence, np.nextafter(self.unsure_below, 0.0))
+        most = min(cfg.fill_confidence, under(self.unsure_below))
         return [
-            replace(d, confidence=min(d.confidence, float(most)), unsure_below=self.unsure_below)
+            replace(d, confidence=min(d.confidence, most), unsure_below=self.unsure_below)
             for d in more[:count]
         ]
 
