@@ -71,9 +71,7 @@ class DiceModel:
         """The second look's patch side in pixels."""
         self.patch_context = float(meta.get("patch_context", PATCH_CONTEXT))
         """A patch covers this many times its candidate box's longer side."""
-        self.score_threshold = _probability(
-            meta, "score_threshold", DEFAULT_SCORE_THRESHOLD, path
-        )
+        self.score_threshold = _probability(meta, "score_threshold", DEFAULT_SCORE_THRESHOLD, path)
         """The die probability the model's makers chose."""
         self.candidate_threshold = _probability(
             meta, "candidate_threshold", DEFAULT_CANDIDATE_THRESHOLD, path
