@@ -37,14 +37,19 @@ def read_throw(
     """The reader's detections of a frame; when fewer of them (those ``where`` accepts, default
     all) than ``expect`` (the dice the game waits for), made up by the reader's ``fill`` (the
     project's reader has one; see :meth:`~scorekeeper.vision.reader.DiceReader.fill`), each
-    marked unsure."""
+    marked unsure; when more, doubted by the reader's ``doubt_surplus`` (see
+    :meth:`~scorekeeper.vision.reader.DiceReader.doubt_surplus`)."""
     found = list(model.infer(frame))
-    fill = getattr(model, "fill", None)
+    if expect is None:
+        return found
     counted = found if where is None else [d for d in found if where(d)]
-    short = (expect or 0) - len(counted)
-    if short > 0 and fill is not None:
-        found += fill(frame, found, short, where=where)
-    return found
+    fill = getattr(model, "fill", None)
+    doubt = getattr(model, "doubt_surplus", None)
+    if len(counted) < expect and fill is not None:
+        found += fill(frame, found, expect - len(counted), where=where)
+    elif len(counted) > expect and doubt is not None:
+        found = doubt(found, expect, where=where)
+    return list(found)
 
 
 def to_die(det: Any) -> Die:

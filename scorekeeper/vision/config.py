@@ -90,6 +90,9 @@ class ReaderConfig:
     fill_confidence: float = 0.6
     """A die offered to make up the count is at most this sure, and always under the reader's
     unsure cut: always marked unsure."""
+    surplus_unsure_below: float = 0.95
+    """When more dice are read than were thrown (:meth:`DiceReader.doubt_surplus`), every die
+    read less surely than this is marked unsure, as are the weakest beyond the count."""
     fill_size_band: tuple[float, float] = (0.5, 2.0)
     """... and its box's longer side is within this band of the median of the dice read (the
     dice of one throw look about the same size; pips and side faces look smaller)."""
@@ -115,6 +118,7 @@ class ReaderConfig:
             ("fill_candidate_threshold", self.fill_candidate_threshold),
             ("fill_score_threshold", self.fill_score_threshold),
             ("fill_confidence", self.fill_confidence),
+            ("surplus_unsure_below", self.surplus_unsure_below),
         ):
             if t is not None and not 0.0 < t < 1.0:
                 raise ValueError(f"{name} must be between 0 and 1, got {t}")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -65,6 +66,38 @@ class Detection:
         (2, 4, 6, 8)
         """
         return replace(self, box=scaled_box(self.box, k))
+
+
+def doubt_surplus(
+    dice: Sequence[Detection],
+    count: int,
+    cut: float,
+    where: Callable[[Detection], bool] | None = None,
+) -> list[Detection]:
+    """``dice`` when more of them (those ``where`` accepts, default all) were read than the
+    ``count`` thrown: the reading contradicts the throw, so each counted die below ``cut`` is
+    marked unsure (its own cut raised to ``cut``), as is each one beyond the ``count`` surest;
+    the others as they are. Fewer or as many as ``count``: ``dice`` unchanged.
+
+    >>> dice = [Detection(5, (0, 0, 9, 9), 0.99), Detection(2, (20, 0, 29, 9), 0.9),
+    ...         Detection(4, (40, 0, 49, 9), 0.85)]
+    >>> [d.unsure for d in doubt_surplus(dice, 2, 0.95)]
+    [False, True, True]
+    >>> [d.unsure for d in doubt_surplus(dice, 3, 0.95)]
+    [False, False, False]
+    """
+    counted = [i for i, d in enumerate(dice) if where is None or where(d)]
+    if len(counted) <= count:
+        return list(dice)
+    surest = sorted(counted, key=lambda i: -dice[i].confidence)[: max(count, 0)]
+    out = list(dice)
+    for i in counted:
+        d = out[i]
+        d = replace(d, unsure_below=max(d.unsure_below, cut))
+        if i not in surest:
+            d = replace(d, confidence=min(d.confidence, under(d.unsure_below)))
+        out[i] = d
+    return out
 
 
 def scaled_box(box: Box, k: float) -> Box:

@@ -20,7 +20,14 @@ from scorekeeper.errors import ImageError
 from scorekeeper.vision.adapt import ADAPT_DEFAULTS, AdaptConfig, FacePrototypes
 from scorekeeper.vision.config import DEFAULTS, ReaderConfig, default_model_path
 from scorekeeper.vision.decode import decode
-from scorekeeper.vision.detection import Box, Detection, box_side, overlap, under
+from scorekeeper.vision.detection import (
+    Box,
+    Detection,
+    box_side,
+    doubt_surplus,
+    overlap,
+    under,
+)
 from scorekeeper.vision.imageio import check_frame, to_grey
 from scorekeeper.vision.looks import wants_third_look, zoom_side
 from scorekeeper.vision.onnx_model import DiceModel
@@ -120,7 +127,8 @@ class DiceReader:
         """Every die in the frame (uint8 BGR, grey or BGRA), strongest first; when they are
         small dice in a big frame, as read again at a larger size (:meth:`zoom_side`). With
         ``expect`` (the dice thrown, when the game knows it), fewer dice read are made up from
-        those the reader turned down, marked unsure (:meth:`fill`).
+        those the reader turned down, marked unsure (:meth:`fill`), and more are doubted
+        (:meth:`doubt_surplus`).
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
@@ -131,7 +139,20 @@ class DiceReader:
         dice = [replace(d, unsure_below=self.unsure_below) for d in dice]
         if expect is not None and len(dice) < expect:
             dice = dice + self.fill(frame, dice, expect - len(dice))
+        elif expect is not None:
+            dice = self.doubt_surplus(dice, expect)
         return dice
+
+    def doubt_surplus(
+        self,
+        dice: Sequence[Detection],
+        count: int,
+        where: Callable[[Detection], bool] | None = None,
+    ) -> list[Detection]:
+        """``dice`` with, when more of them (those ``where`` accepts) were read than the
+        ``count`` thrown, each below :attr:`ReaderConfig.surplus_unsure_below` and each beyond
+        the ``count`` surest marked unsure (:func:`~scorekeeper.vision.detection.doubt_surplus`)."""
+        return doubt_surplus(dice, count, self.config.surplus_unsure_below, where)
 
     def fill(
         self,
