@@ -58,7 +58,7 @@ def demo_app(camera_app: Callable[..., Flask], demo_dir: Path) -> Flask:
 
 
 def wait_proposal(
-    client: FlaskClient, count: int, dice_left: int, timeout: float = 10, dice: Any = None
+    client: FlaskClient, count: int, dice_left: int, timeout: float = 30, dice: Any = None
 ) -> Any:
     """Poll ``latest`` until a proposal of ``count`` dice (or exactly ``dice``) shows up."""
     deadline = time.monotonic() + timeout
