@@ -52,6 +52,24 @@ def test_a_photo_as_a_form_file_and_a_count_that_differs(client: FlaskClient) ->
     assert body["message"].startswith(f"I see {n} dice, 6 are left to throw: ")
 
 
+def test_a_photo_with_more_dice_than_are_left_marks_the_doubtful_ones(client: FlaskClient) -> None:
+    name = "scene-06-tiles.jpg"
+    data = (SAMPLES / name).read_bytes()
+    sure = client.post("/api/camera/photo?dice_left=6", data=data, content_type="image/jpeg")
+    more = client.post("/api/camera/photo?dice_left=5", data=data, content_type="image/jpeg")
+    before, after = sure.get_json()["dice"], more.get_json()["dice"]
+    assert [d["value"] for d in after] == [d["value"] for d in before]
+    # the weakest die, and any under 0.95, is doubted; the player is told to check them
+    weakest = min(range(len(before)), key=lambda i: before[i]["confidence"])
+    assert after[weakest]["unsure"]
+    assert [d["unsure"] for d in after] == [
+        i == weakest or d["confidence"] < 0.95 for i, d in enumerate(before)
+    ]
+    message = more.get_json()["message"]
+    assert message.startswith("I see 6 dice, 5 are left to throw: ")
+    assert message.endswith("(check the ones marked ?)")
+
+
 def test_a_photo_with_no_dice(client: FlaskClient) -> None:
     _, png = cv2.imencode(".png", np.full((240, 320, 3), 128, np.uint8))
     r = client.post("/api/camera/photo", data=png.tobytes(), content_type="image/png")
