@@ -112,6 +112,11 @@ def test_read_with_the_dice_thrown_makes_up_the_count_marked_unsure(
     filled = out.split(": ", 1)[1].split()
     assert code == 0 and sorted(int(v.rstrip("?")) for v in filled) == TRUTH["scene-06-tiles.jpg"]
     assert sum(v.endswith("?") for v in filled) == 6 - len(read)
+    # fewer thrown than it reads: the surplus is doubted, values unchanged
+    code, out, _ = run(capsys, "read", "--dice", "5", photo)
+    doubted = out.split(": ", 1)[1].split()
+    assert code == 0 and len(doubted) == 6 and any(v.endswith("?") for v in doubted)
+    assert sorted(int(v.rstrip("?")) for v in doubted) == TRUTH["scene-06-tiles.jpg"]
     for bad in ("7", "0", "two"):
         with pytest.raises(SystemExit) as exc:
             main(["read", "--dice", bad, photo])
