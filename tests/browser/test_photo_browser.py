@@ -15,8 +15,10 @@ from helpers.browser import Server, Tab
 from helpers.pages import (
     PHONE,
     api,
+    choose_keep,
     new_game,
     open_play_page,
+    tap_throw,
     touch_targets_too_small,
 )
 
@@ -159,4 +161,28 @@ def test_without_a_camera_the_page_opens_no_camera_view(
     assert any(u.endswith("/api/camera") for u in asked)  # the camera's status was asked
     # the view is hidden, so no live stream holds one of the server's few camera views
     assert not any("/api/camera/stream" in u for u in asked)
+    assert tab.errors == []
+
+
+def test_a_photo_of_more_dice_than_are_left_names_the_doubtful_ones(
+    live_server: Server, open_tab: Callable[..., Tab], tmp_path: Path
+) -> None:
+    _, tab = phone_game(live_server, open_tab)
+    # Ann throws and keeps her 1; five dice are left, and she photographs all six again
+    tap_throw(tab, [1, 2, 3, 4, 6, 6])
+    choose_keep(tab, [1])
+    tab.page.click("#act-throw")
+    tab.page.wait_for_selector("#pad-count:has-text('0 of 5 entered')")
+    name = "scene-06-tiles.jpg"
+    tab.page.set_input_files("#photo-input", str(SAMPLES / name))
+    message = wait_read(tab)
+    assert message.startswith("I see 6 dice, 5 are left to throw: ")
+    shown = message.split(": ", 1)[1].split(" (")[0].split()
+    assert sorted(int(v.rstrip("?")) for v in shown) == TRUTH[name]
+    assert any(v.endswith("?") for v in shown) and "check the ones marked ?" in message
+    assert message.endswith(
+        "Take a photo of the thrown dice alone, from straight above, or tap them in."
+    )
+    assert tab.page.inner_text("#pad-count") == "0 of 5 entered"
+    tab.shot("play-photo-count-exceeded")
     assert tab.errors == []
