@@ -89,14 +89,13 @@ def doubt_surplus(
     counted = [i for i, d in enumerate(dice) if where is None or where(d)]
     if len(counted) <= count:
         return list(dice)
-    surest = sorted(counted, key=lambda i: -dice[i].confidence)[: max(count, 0)]
+    surest = set(sorted(counted, key=lambda i: -dice[i].confidence)[: max(count, 0)])
     out = list(dice)
     for i in counted:
         d = out[i]
-        d = replace(d, unsure_below=max(d.unsure_below, cut))
-        if i not in surest:
-            d = replace(d, confidence=min(d.confidence, under(d.unsure_below)))
-        out[i] = d
+        raised = max(d.unsure_below, cut)
+        conf = d.confidence if i in surest else min(d.confidence, under(raised))
+        out[i] = replace(d, unsure_below=raised, confidence=conf)
     return out
 
 
