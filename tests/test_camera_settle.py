@@ -174,10 +174,13 @@ class FillingReader(PipReader):
         super().__init__()
         self.asked: list[int] = []
 
-    def fill(self, frame: Any, dice: Any, count: int, where: Any = None) -> list[Any]:
-        self.asked.append(count)
+    def meet_count(self, frame: Any, dice: Any, count: int, where: Any = None) -> list[Any]:
+        counted = [d for d in dice if where is None or where(d)]
+        if len(counted) >= count:
+            return list(dice)
+        self.asked.append(count - len(counted))
         die = Die(6, (590.0, 30.0, 610.0, 50.0), 0.5)
-        return [die] if where is None or where(die) else []
+        return [*dice, die] if where is None or where(die) else list(dice)
 
 
 def test_a_throw_the_game_waits_for_is_made_up_to_its_count_with_unsure_dice() -> None:

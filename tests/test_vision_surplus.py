@@ -89,3 +89,21 @@ def test_the_camera_doubts_a_reading_with_more_dice_in_the_area_than_the_game_wa
 def test_a_surplus_cut_that_is_not_a_probability_is_refused() -> None:
     with pytest.raises(ValueError, match="surplus_unsure_below must be between 0 and 1"):
         ReaderConfig(surplus_unsure_below=1.0)
+
+
+def test_meet_count_fills_a_short_count_doubts_a_surplus_and_keeps_a_match(
+    reader: DiceReader,
+) -> None:
+    image = load_image(SAMPLES / NAME)
+    read = reader.infer(image)
+    assert reader.meet_count(image, read, len(read)) == read
+    assert reader.infer(image, expect=len(read)) == read
+    doubted = reader.meet_count(image, read, len(read) - 1)
+    assert [d.box for d in doubted] == [d.box for d in read] and any(d.unsure for d in doubted)
+    short = read[1:]
+    made_up = reader.meet_count(image, short, len(read))
+    assert made_up[: len(short)] == short
+    assert all(d.unsure for d in made_up[len(short) :])
+    # a count met among the dice where accepts: nothing made up, nothing doubted
+    first = read[0].box
+    assert reader.meet_count(image, read, 1, where=lambda d: d.box == first) == read

@@ -18,6 +18,20 @@ class ReaderLike(Protocol):
         """Detections of one frame."""
 
 
+class CountingReader(ReaderLike, Protocol):
+    """A reader that can hold a reading to the dice thrown: make up a short count, doubt a
+    surplus (the project's reader; :func:`read_throw` uses it when a reader has it)."""
+
+    def meet_count(
+        self,
+        frame: Image,
+        dice: Sequence[Any],
+        count: int,
+        where: Callable[[Any], bool] | None = None,
+    ) -> Sequence[Any]:
+        """``dice`` of ``frame`` with the ones ``where`` accepts held to ``count``."""
+
+
 def default_reader_factory(
     threads: int = 1, score_threshold: float | None = None
 ) -> Callable[[], Any]:
@@ -34,22 +48,15 @@ def default_reader_factory(
 def read_throw(
     model: Any, frame: Image, expect: int | None, where: Callable[[Any], bool] | None = None
 ) -> list[Any]:
-    """The reader's detections of a frame; when fewer of them (those ``where`` accepts, default
-    all) than ``expect`` (the dice the game waits for), made up by the reader's ``fill`` (the
-    project's reader has one; see :meth:`~scorekeeper.vision.reader.DiceReader.fill`), each
-    marked unsure; when more, doubted by the reader's ``doubt_surplus`` (see
-    :meth:`~scorekeeper.vision.reader.DiceReader.doubt_surplus`)."""
+    """The reader's detections of a frame, held to ``expect`` (the dice the game waits for,
+    counting those ``where`` accepts) by the reader's ``meet_count`` when it has one
+    (:class:`CountingReader`; the project's reader does, see
+    :meth:`~scorekeeper.vision.reader.DiceReader.meet_count`); as read otherwise."""
     found = list(model.infer(frame))
-    if expect is None:
+    meet = getattr(model, "meet_count", None)
+    if expect is None or meet is None:
         return found
-    counted = found if where is None else [d for d in found if where(d)]
-    fill = getattr(model, "fill", None)
-    doubt = getattr(model, "doubt_surplus", None)
-    if len(counted) < expect and fill is not None:
-        found += fill(frame, found, expect - len(counted), where=where)
-    elif len(counted) > expect and doubt is not None:
-        found = doubt(found, expect, where=where)
-    return list(found)
+    return list(meet(frame, found, expect, where=where))
 
 
 def to_die(det: Any) -> Die:

@@ -137,11 +137,24 @@ class DiceReader:
         if zoom:
             dice = self._read_at(frame, zoom)
         dice = [replace(d, unsure_below=self.unsure_below) for d in dice]
-        if expect is not None and len(dice) < expect:
-            dice = dice + self.fill(frame, dice, expect - len(dice))
-        elif expect is not None:
-            dice = self.doubt_surplus(dice, expect)
-        return dice
+        return dice if expect is None else self.meet_count(frame, dice, expect)
+
+    def meet_count(
+        self,
+        frame: np.ndarray,
+        dice: Sequence[Detection],
+        count: int,
+        where: Callable[[Detection], bool] | None = None,
+    ) -> list[Detection]:
+        """``dice`` read from ``frame`` held to the ``count`` thrown, counting those ``where``
+        accepts (default all): fewer are made up from the dice turned down, marked unsure
+        (:meth:`fill`); more are doubted (:meth:`doubt_surplus`); as many are kept as read."""
+        counted = len(dice) if where is None else sum(1 for d in dice if where(d))
+        if counted < count:
+            return [*dice, *self.fill(frame, dice, count - counted, where=where)]
+        if counted > count:
+            return self.doubt_surplus(dice, count, where)
+        return list(dice)
 
     def doubt_surplus(
         self,
