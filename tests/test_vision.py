@@ -235,6 +235,31 @@ def test_close_calls_are_looked_at_again_in_four_views(reader: DiceReader) -> No
     assert np.array_equal(half, patches[:, :, ::-1, ::-1])
 
 
+def test_dice_not_read_surely_are_looked_at_again_turned_half_round(reader: DiceReader) -> None:
+    from scorekeeper.vision.second_look import half_turned
+    from scorekeeper.vision.softmax import log_softmax
+
+    reader = DiceReader(reader.model_path, ReaderConfig(relook_face_below=0.99))
+    patches = np.random.default_rng(4).random((2, 3, reader.patch_size, reader.patch_size))
+    patches = patches.astype(np.float32)
+    # both surely dice; the first torn between a 1 and a 2, the second a sure 3
+    logits = np.array([[-6, 3, 2.5, 0, 0, 0, 0], [-6, 0, 0, 12, 0, 0, 0]], np.float32)
+    out = reader.relook(patches, logits)
+    first = log_softmax(logits)
+    half = log_softmax(reader.run_patches(half_turned(patches[:1])))
+    assert np.allclose(out[0], np.mean([first[0], half[0]], axis=0), atol=1e-5)
+    assert np.allclose(out[1], first[1])
+    assert np.array_equal(half_turned(patches)[0, 0, 0, 0], patches[0, 0, -1, -1])
+    # with the check off (the default), only close calls are looked at again
+    off = DiceReader(reader.model_path)
+    assert np.allclose(off.relook(patches, logits), first)
+
+
+def test_a_relook_face_cut_outside_0_to_1_is_refused() -> None:
+    with pytest.raises(ValueError, match="relook_face_below must be from 0 to 1"):
+        ReaderConfig(relook_face_below=1.5)
+
+
 def test_grey_bgra_and_bgr_frames_agree(reader: DiceReader) -> None:
     bgr = load_image(SAMPLES / "scene-04-tray.jpg")
     grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)

@@ -344,6 +344,7 @@ def test_eval_reader_bad_label_file_names_it(
         ("--threshold", "1.5", "got 1.5"),
         ("--threshold", "0", "got 0"),
         ("--candidate-threshold", "abc", "got 'abc'"),
+        ("--relook-face-below", "1.2", "got 1.2"),
     ],
 )
 def test_read_bad_thresholds_exit_2(
@@ -382,3 +383,14 @@ def test_read_thresholds_override_the_model(capsys: pytest.CaptureFixture[str]) 
     code, out_strict, _ = run(capsys, "read", "--json", *strict, image)
     assert code == 0
     assert len(json.loads(out_strict)[0]["dice"]) < len(json.loads(out)[0]["dice"])
+
+
+def test_read_with_dice_read_again_turned_half_round(capsys: pytest.CaptureFixture[str]) -> None:
+    image = str(SAMPLES / "scene-04-tray.jpg")
+    code, out, _ = run(capsys, "read", "--json", image)
+    code_checked, checked, _ = run(capsys, "read", "--json", "--relook-face-below", "0.99", image)
+    assert code == code_checked == 0
+    plain, twice = (json.loads(o)[0]["dice"] for o in (out, checked))
+    assert sorted(d["value"] for d in plain) == sorted(d["value"] for d in twice)
+    # the sample's dice are read at about 0.96: each is read again, and its confidence moves
+    assert [d["confidence"] for d in plain] != [d["confidence"] for d in twice]

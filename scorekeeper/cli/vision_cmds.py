@@ -133,8 +133,8 @@ def _long_side(text: str) -> int:
 
 
 def _reader_options(p: argparse.ArgumentParser) -> None:
-    """``--model``, ``--threshold``, ``--candidate-threshold``, ``--unsure-below``, ``--threads``,
-    ``--long-side``, ``--single-scale``."""
+    """``--model``, ``--threshold``, ``--candidate-threshold``, ``--unsure-below``,
+    ``--relook-face-below``, ``--threads``, ``--long-side``, ``--single-scale``."""
     p.add_argument("--model", metavar="PATH", help="ONNX model (default models/dice.onnx)")
     p.add_argument(
         "--threshold",
@@ -155,6 +155,14 @@ def _reader_options(p: argparse.ArgumentParser) -> None:
         default=None,
         metavar="P",
         help="a die read less surely than this is marked unsure, '5?' (default: the model's)",
+    )
+    p.add_argument(
+        "--relook-face-below",
+        type=_fraction,
+        default=0.0,
+        metavar="P",
+        help="a die whose likeliest face is under this is read again turned half round"
+        " (default: off, only close calls are read again)",
     )
     p.add_argument("--threads", type=int, default=1, help="CPU threads for the model")
     p.add_argument(
@@ -179,6 +187,7 @@ def _reader(args: argparse.Namespace) -> Any:
         score_threshold=args.threshold,
         candidate_threshold=args.candidate_threshold,
         unsure_below=args.unsure_below,
+        relook_face_below=args.relook_face_below,
         threads=args.threads,
         long_side=args.long_side,
         coarse=not args.single_scale,

@@ -34,7 +34,7 @@ from scorekeeper.vision.onnx_model import DiceModel
 from scorekeeper.vision.overlaps import merge_scales, resolve_overlaps
 from scorekeeper.vision.patches import crop_patch, patch_batch, to_bgr
 from scorekeeper.vision.preprocess import Prepared, halved_for, preprocess
-from scorekeeper.vision.second_look import patch_views, relook_rows, second_look
+from scorekeeper.vision.second_look import half_turned, patch_views, relook_rows, second_look
 from scorekeeper.vision.softmax import log_softmax
 
 TEACH_CROP_SIDE = 96
@@ -362,14 +362,17 @@ class DiceReader:
     def relook(self, patches: np.ndarray, logits: np.ndarray) -> np.ndarray:
         """The second look's log-probabilities for ``patches`` given their first ``logits``,
         with each close call (:func:`relook_rows`) replaced by the mean over four views of its
-        patch (:func:`patch_views`)."""
+        patch (:func:`patch_views`) and each other die not read surely by the mean of two (as
+        cut and turned half round)."""
         out = log_softmax(logits)
-        rows = relook_rows(out, self.config.relook_band)
-        if len(rows):
-            views = [out[rows]] + [
-                log_softmax(self.run_patches(v)) for v in patch_views(patches[rows])
-            ]
-            out[rows] = np.mean(views, axis=0)
+        close, checked = relook_rows(out, self.config.relook_band, self.config.relook_face_below)
+        if not len(close) and not len(checked):
+            return out
+        views = [*patch_views(patches[close]), half_turned(patches[checked])]
+        more = log_softmax(self.run_patches(np.concatenate(views)))
+        turned, mirrored, half, checked_half = np.split(more, np.cumsum([len(close)] * 3))
+        out[close] = np.mean([out[close], turned, mirrored, half], axis=0)
+        out[checked] = np.mean([out[checked], checked_half], axis=0)
         return out
 
     def whole_side(self, frame: np.ndarray, long_side: int | None = None) -> float:

@@ -10,18 +10,33 @@ from scorekeeper.vision.softmax import softmax
 
 
 def relook_rows(
-    log_probs: np.ndarray, band: tuple[float, float] = DEFAULTS.relook_band
-) -> np.ndarray:
-    """Indices of the close calls among (N, 7) second-look log-probabilities: a die probability
-    in ``band`` (:attr:`ReaderConfig.relook_band`).
+    log_probs: np.ndarray,
+    band: tuple[float, float] = DEFAULTS.relook_band,
+    face_below: float = DEFAULTS.relook_face_below,
+) -> tuple[np.ndarray, np.ndarray]:
+    """Indices of the rows of (N, 7) second-look log-probabilities to look at again: the close
+    calls (die probability in ``band``, :attr:`ReaderConfig.relook_band`), and the likelier dice
+    whose likeliest face is under ``face_below`` (:attr:`ReaderConfig.relook_face_below`).
 
     >>> not_die = np.array([0.9, 0.5, 0.05])  # die probabilities 0.1, 0.5 and 0.95
     >>> lp = np.log(np.column_stack([not_die] + [(1 - not_die) / 6] * 6))
-    >>> relook_rows(lp).tolist()
-    [1]
+    >>> sure_one = np.log([[0.004, 0.991, 0.001, 0.001, 0.001, 0.001, 0.001]])
+    >>> close, checked = relook_rows(np.concatenate([lp, sure_one]), face_below=0.99)
+    >>> close.tolist(), checked.tolist()
+    ([1], [2])
+    >>> [rows.tolist() for rows in relook_rows(lp)]  # the default: close calls only
+    [[1], []]
     """
     die = 1.0 - np.exp(log_probs[:, 0])
-    return np.nonzero((die >= band[0]) & (die < band[1]))[0]
+    face = np.exp(log_probs[:, 1:].max(axis=1))
+    close = (die >= band[0]) & (die < band[1])
+    checked = (die >= band[1]) & (face < face_below)
+    return np.nonzero(close)[0], np.nonzero(checked)[0]
+
+
+def half_turned(patches: np.ndarray) -> np.ndarray:
+    """(N, 3, H, W) patches turned half round."""
+    return np.ascontiguousarray(patches[:, :, ::-1, ::-1])
 
 
 def patch_views(patches: np.ndarray) -> list[np.ndarray]:
@@ -29,7 +44,7 @@ def patch_views(patches: np.ndarray) -> list[np.ndarray]:
     return [
         np.ascontiguousarray(np.rot90(patches, 1, axes=(2, 3))),
         np.ascontiguousarray(patches[:, :, :, ::-1]),
-        np.ascontiguousarray(np.rot90(patches, 2, axes=(2, 3))),
+        half_turned(patches),
     ]
 
 
