@@ -74,6 +74,12 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--frames", type=int, default=40, help="reads of each a round")
     ap.add_argument("--model", type=Path, default=None, help="the reader's model")
     ap.add_argument("--yolo", type=Path, default=YOLO, help="YOLOv8n ONNX (built when missing)")
+    ap.add_argument(
+        "--relook-face-below",
+        type=float,
+        default=0.0,
+        help="ReaderConfig.relook_face_below (dice not read surely read again turned half round)",
+    )
     args = ap.parse_args(argv)
     if args.threads < 1 or args.rounds < 1 or args.frames < 1:
         print("bench_yolo: --threads, --rounds and --frames must be at least 1", file=sys.stderr)
@@ -81,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(args.threads)
     try:
         frames = bench_frames(args.images)
-        reader = DiceReader(args.model or default_model_path(), ReaderConfig(threads=args.threads))
+        config = ReaderConfig(threads=args.threads, relook_face_below=args.relook_face_below)
+        reader = DiceReader(args.model or default_model_path(), config)
     except (ImageError, ValueError) as exc:
         print(f"bench_yolo: {exc}", file=sys.stderr)
         return 2
