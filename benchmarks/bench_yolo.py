@@ -77,8 +77,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--relook-face-below",
         type=float,
-        default=0.0,
-        help="ReaderConfig.relook_face_below (dice not read surely read again turned half round)",
+        default=None,
+        help="ReaderConfig.relook_face_below: dice not read surely read again turned half round"
+        " (default: the model's)",
     )
     args = ap.parse_args(argv)
     if args.threads < 1 or args.rounds < 1 or args.frames < 1:

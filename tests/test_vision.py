@@ -239,7 +239,7 @@ def test_dice_not_read_surely_are_looked_at_again_turned_half_round(reader: Dice
     from scorekeeper.vision.second_look import half_turned
     from scorekeeper.vision.softmax import log_softmax
 
-    reader = DiceReader(reader.model_path, ReaderConfig(relook_face_below=0.99))
+    reader = DiceReader(reader.model_path, ReaderConfig(relook_face_below=0.99))  # the shipped
     patches = np.random.default_rng(4).random((2, 3, reader.patch_size, reader.patch_size))
     patches = patches.astype(np.float32)
     # both surely dice; the first torn between a 1 and a 2, the second a sure 3
@@ -250,8 +250,8 @@ def test_dice_not_read_surely_are_looked_at_again_turned_half_round(reader: Dice
     assert np.allclose(out[0], np.mean([first[0], half[0]], axis=0), atol=1e-5)
     assert np.allclose(out[1], first[1])
     assert np.array_equal(half_turned(patches)[0, 0, 0, 0], patches[0, 0, -1, -1])
-    # with the check off (the default), only close calls are looked at again
-    off = DiceReader(reader.model_path)
+    # with the check off (the base file's way), only close calls are looked at again
+    off = DiceReader(reader.model_path, ReaderConfig(relook_face_below=0.0))
     assert np.allclose(off.relook(patches, logits), first)
 
 

@@ -344,7 +344,6 @@ def test_eval_reader_bad_label_file_names_it(
         ("--threshold", "1.5", "got 1.5"),
         ("--threshold", "0", "got 0"),
         ("--candidate-threshold", "abc", "got 'abc'"),
-        ("--relook-face-below", "1.2", "got 1.2"),
     ],
 )
 def test_read_bad_thresholds_exit_2(
@@ -385,9 +384,18 @@ def test_read_thresholds_override_the_model(capsys: pytest.CaptureFixture[str]) 
     assert len(json.loads(out_strict)[0]["dice"]) < len(json.loads(out)[0]["dice"])
 
 
+@pytest.mark.parametrize("value", ["1.2", "-0.1", "most"])
+def test_read_bad_relook_face_cut_exits_2(capsys: pytest.CaptureFixture[str], value: str) -> None:
+    with pytest.raises(SystemExit) as exc:
+        main(["read", "--relook-face-below", value, str(SAMPLES / "scene-01-wood.jpg")])
+    out, err = capsys.readouterr()
+    assert exc.value.code == 2 and out == ""
+    assert f"--relook-face-below: expected a number from 0 to 1, got '{value}'" in err
+
+
 def test_read_with_dice_read_again_turned_half_round(capsys: pytest.CaptureFixture[str]) -> None:
     image = str(SAMPLES / "scene-04-tray.jpg")
-    code, out, _ = run(capsys, "read", "--json", image)
+    code, out, _ = run(capsys, "read", "--json", "--relook-face-below", "0", image)
     code_checked, checked, _ = run(capsys, "read", "--json", "--relook-face-below", "0.99", image)
     assert code == code_checked == 0
     plain, twice = (json.loads(o)[0]["dice"] for o in (out, checked))

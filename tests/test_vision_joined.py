@@ -24,8 +24,9 @@ from training.sets import BASE_MODEL  # noqa: E402
 def test_a_joined_model_reads_as_its_looks_and_is_taught_on_its_first(tmp_path: Path) -> None:
     # the shipped file joins two second looks (training.ensemble); the base joined with itself
     # at half weight averages two equal log-probabilities, so it reads just as the base does
+    # (with no die read again turned half round, as the base reads)
     joined = tmp_path / "joined.onnx"
-    join_second_looks(BASE_MODEL, BASE_MODEL, joined, weight=0.5)
+    join_second_looks(BASE_MODEL, BASE_MODEL, joined, weight=0.5, relook_face_below=0.0)
     base = DiceReader(BASE_MODEL, ReaderConfig(threads=1))
     both = DiceReader(joined, ReaderConfig(threads=1))
     frames = [load_image(p) for p in sorted(SCENES.glob("scene-*.jpg"))]
@@ -52,6 +53,9 @@ def test_the_shipped_file_is_the_base_joined_with_a_second_look() -> None:
     model = onnx.load(str(default_model_path()))
     props = {p.key: p.value for p in model.metadata_props}
     assert "joined_second_look" in props and props["extra_sources"].count(",") >= 4
+    assert float(props["relook_face_below"]) == 0.99
+    assert DiceReader(default_model_path()).relook_face_below == 0.99
+    assert DiceReader(BASE_MODEL).relook_face_below == 0.0
     assert BASE_MODEL.is_file() and default_model_path() != BASE_MODEL
     assert default_model_path().stat().st_size <= 10_000_000  # issue 26: a file of 10 MB at most
 
@@ -61,7 +65,10 @@ def test_join_command_writes_the_model_and_refuses_bad_input_in_words(
 ) -> None:
     out = tmp_path / "joined.onnx"
     assert ensemble(["--join", str(BASE_MODEL), str(BASE_MODEL), "--out", str(out)]) == 0
-    assert DiceReader(out, ReaderConfig(threads=1)).infer(load_image(SCENES / "scene-01-wood.jpg"))
+    joined = DiceReader(out, ReaderConfig(threads=1))
+    assert joined.infer(load_image(SCENES / "scene-01-wood.jpg"))
+    assert joined.relook_face_below == 0.99  # the joined file's own, from its metadata
+    assert DiceReader(out, ReaderConfig(relook_face_below=0.5)).relook_face_below == 0.5
     junk = tmp_path / "junk.onnx"
     junk.write_text("not a model")
     base, again = str(BASE_MODEL), str(tmp_path / "again.onnx")
@@ -70,6 +77,7 @@ def test_join_command_writes_the_model_and_refuses_bad_input_in_words(
         (["--join", str(tmp_path / "none.onnx"), base, "--out", again], "no model"),
         (["--join", str(junk), base, "--out", again], "not an ONNX model"),
         (["--join", base, base, "--out", again, "--weight", "2"], "[0, 1]"),
+        (["--join", base, base, "--out", again, "--relook-face-below", "1"], "from 0 up to 1"),
         (["--join", str(out), base, "--out", again], "joined already"),
     ]:
         capsys.readouterr()

@@ -107,3 +107,14 @@ def test_a_bad_threshold_in_the_metadata_is_refused_in_words(tmp_path: Path, key
             DiceReader(model)
     write_thresholds(model, {key: "0.45"})
     assert getattr(DiceReader(model).model, key) == 0.45
+
+
+def test_a_bad_relook_face_cut_in_a_model_is_refused_in_words(tmp_path: Path) -> None:
+    model = tmp_path / "m.onnx"
+    shutil.copy(default_model_path(), model)
+    for bad in ("1.5", "often", "0"):
+        write_thresholds(model, {"relook_face_below": bad})
+        with pytest.raises(ImageError, match=f"metadata relook_face_below='{bad}' is not a prob"):
+            DiceReader(model)
+    write_thresholds(model, {"relook_face_below": "0.5"})
+    assert DiceReader(model).relook_face_below == 0.5

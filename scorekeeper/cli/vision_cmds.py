@@ -125,6 +125,17 @@ def _fraction(text: str) -> float:
     return value
 
 
+def _share(text: str) -> float:
+    """An argparse type: a number from 0 to 1."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text!r}")
+    return value
+
+
 def _long_side(text: str) -> int:
     """An argparse type: a whole number of pixels the reader accepts as its input long side."""
     from scorekeeper.vision.config import MAX_LONG_SIDE, MIN_LONG_SIDE
@@ -158,11 +169,11 @@ def _reader_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--relook-face-below",
-        type=_fraction,
-        default=0.0,
+        type=_share,
+        default=None,
         metavar="P",
-        help="a die whose likeliest face is under this is read again turned half round"
-        " (default: off, only close calls are read again)",
+        help="a die whose likeliest face is under this is read again turned half round,"
+        " 0 for none (default: the model's)",
     )
     p.add_argument("--threads", type=int, default=1, help="CPU threads for the model")
     p.add_argument(

@@ -82,9 +82,10 @@ class ReaderConfig:
     """The zoomed reading's fine look is at most this long (9 times the 512 px look's pixels)."""
     relook_band: tuple[float, float] = (0.3, 0.9)
     """A die probability in [from, up to) is a close call, looked at again in three more views."""
-    relook_face_below: float = 0.0
+    relook_face_below: float | None = None
     """A candidate above the close calls whose likeliest face is under this is looked at again
-    turned half round (1.0: every one; 0.0, the default: close calls only)."""
+    turned half round (1.0: every one; 0.0: close calls only; default: the model's, metadata
+    ``relook_face_below``, else 0.0)."""
     fill_candidate_threshold: float = 0.3
     """When fewer dice are read than were thrown (:meth:`DiceReader.fill`), the heat a peak needs
     to be looked at again for the missing ones."""
@@ -125,7 +126,7 @@ class ReaderConfig:
         ):
             if t is not None and not 0.0 < t < 1.0:
                 raise ValueError(f"{name} must be between 0 and 1, got {t}")
-        if not 0.0 <= self.relook_face_below <= 1.0:
+        if self.relook_face_below is not None and not 0.0 <= self.relook_face_below <= 1.0:
             raise ValueError(f"relook_face_below must be from 0 to 1, got {self.relook_face_below}")
         if self.unsure_below is None and self.fill_confidence >= UNSURE_BELOW:
             raise ValueError(

@@ -79,6 +79,13 @@ class DiceModel:
         """The candidate heat the model's makers chose."""
         self.unsure_below = _probability(meta, "unsure_below", UNSURE_BELOW, path)
         """The confidence below which a die is marked unsure, as the model's makers chose."""
+        self.relook_face_below = (
+            _probability(meta, "relook_face_below", 0.5, path)
+            if "relook_face_below" in meta
+            else 0.0
+        )
+        """A die whose likeliest face is under this is read again turned half round, as the
+        model's makers chose (0.0, none, when the model does not say)."""
         if self.two_stage:  # each run feeds both inputs; the one not in use gets a tiny blank
             self._blank_image = np.zeros((1, 1, MULTIPLE, MULTIPLE), np.float32)
             self._blank_patches = self._no_patches()

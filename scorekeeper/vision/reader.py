@@ -105,6 +105,13 @@ class DiceReader:
             model.unsure_below if config.unsure_below is None else config.unsure_below
         )
         """A die read with less confidence is marked unsure (:attr:`Detection.unsure`)."""
+        self.relook_face_below: float = (
+            model.relook_face_below
+            if config.relook_face_below is None
+            else config.relook_face_below
+        )
+        """A die above the close calls whose likeliest face is under this is read again turned
+        half round (:meth:`relook`)."""
         self.prototypes: FacePrototypes | None = None
         """A table's own dice (:meth:`teach`), used by :meth:`infer` when set."""
 
@@ -365,7 +372,7 @@ class DiceReader:
         patch (:func:`patch_views`) and each other die not read surely by the mean of two (as
         cut and turned half round)."""
         out = log_softmax(logits)
-        close, checked = relook_rows(out, self.config.relook_band, self.config.relook_face_below)
+        close, checked = relook_rows(out, self.config.relook_band, self.relook_face_below)
         if not len(close) and not len(checked):
             return out
         views = [*patch_views(patches[close]), half_turned(patches[checked])]

@@ -12,7 +12,7 @@ from scorekeeper.vision.softmax import softmax
 def relook_rows(
     log_probs: np.ndarray,
     band: tuple[float, float] = DEFAULTS.relook_band,
-    face_below: float = DEFAULTS.relook_face_below,
+    face_below: float = 0.0,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Indices of the rows of (N, 7) second-look log-probabilities to look at again: the close
     calls (die probability in ``band``, :attr:`ReaderConfig.relook_band`), and the likelier dice
@@ -24,7 +24,7 @@ def relook_rows(
     >>> close, checked = relook_rows(np.concatenate([lp, sure_one]), face_below=0.99)
     >>> close.tolist(), checked.tolist()
     ([1], [2])
-    >>> [rows.tolist() for rows in relook_rows(lp)]  # the default: close calls only
+    >>> [rows.tolist() for rows in relook_rows(lp)]  # face_below 0: close calls only
     [[1], []]
     """
     die = 1.0 - np.exp(log_probs[:, 0])
