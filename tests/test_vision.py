@@ -260,6 +260,34 @@ def test_a_relook_face_cut_outside_0_to_1_is_refused() -> None:
         ReaderConfig(relook_face_below=1.5)
 
 
+def test_a_die_whose_box_is_drawn_small_is_read_in_a_wider_patch() -> None:
+    # a candidate box half a die's size about its centre, as the detector draws some
+    # translucent dice: in that patch the second look turns the die down; read again in a
+    # patch 1.6 times as wide (the shipped file's rescue_scale) it is a die with its value
+    from scorekeeper.vision.detection import grown_box
+
+    frame = load_image(SAMPLES / "scene-04-tray.jpg")
+    on = DiceReader(config=ReaderConfig(threads=1))
+    off = DiceReader(config=ReaderConfig(threads=1, rescue_scale=0.0))
+    assert on.rescue_scale == 1.6 and off.rescue_scale == 0.0
+    dice = off.infer(frame)
+    assert sorted(d.value for d in dice) == [1, 5, 6, 6]
+    small = [Detection(d.value, grown_box(d.box, 0.4), 0.5) for d in dice]
+    turned_down = 1.0 - np.exp(off.look(frame, small)[:, 0])
+    assert (turned_down < off.score_threshold).all()
+    rows = on.look(frame, small)
+    assert (1.0 - np.exp(rows[:, 0]) >= on.score_threshold).sum() >= 3
+    assert [int(np.argmax(r[1:])) + 1 for r in rows] == [d.value for d in dice]
+    # a candidate the second look keeps is read as before
+    assert np.allclose(on.look(frame, list(dice)), off.look(frame, list(dice)))
+
+
+@pytest.mark.parametrize("bad", [0.5, 1.0, 3.5, -1.0])
+def test_a_rescue_scale_neither_0_nor_over_1_up_to_3_is_refused(bad: float) -> None:
+    with pytest.raises(ValueError, match="rescue_scale must be 0 .off. or over 1 up to 3"):
+        ReaderConfig(rescue_scale=bad)
+
+
 def test_grey_bgra_and_bgr_frames_agree(reader: DiceReader) -> None:
     bgr = load_image(SAMPLES / "scene-04-tray.jpg")
     grey = cv2.cvtColor(bgr, cv2.COLOR_BGR2GRAY)

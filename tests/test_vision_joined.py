@@ -24,9 +24,11 @@ from training.sets import BASE_MODEL  # noqa: E402
 def test_a_joined_model_reads_as_its_looks_and_is_taught_on_its_first(tmp_path: Path) -> None:
     # the shipped file joins two second looks (training.ensemble); the base joined with itself
     # at half weight averages two equal log-probabilities, so it reads just as the base does
-    # (with no die read again turned half round, as the base reads)
+    # (with no die read again turned half round and no wider look, as the base reads)
     joined = tmp_path / "joined.onnx"
-    join_second_looks(BASE_MODEL, BASE_MODEL, joined, weight=0.5, relook_face_below=0.0)
+    join_second_looks(
+        BASE_MODEL, BASE_MODEL, joined, weight=0.5, relook_face_below=0.0, rescue_scale=0.0
+    )
     base = DiceReader(BASE_MODEL, ReaderConfig(threads=1))
     both = DiceReader(joined, ReaderConfig(threads=1))
     frames = [load_image(p) for p in sorted(SCENES.glob("scene-*.jpg"))]
@@ -56,6 +58,9 @@ def test_the_shipped_file_is_the_base_joined_with_a_second_look() -> None:
     assert float(props["relook_face_below"]) == 0.99
     assert DiceReader(default_model_path()).relook_face_below == 0.99
     assert DiceReader(BASE_MODEL).relook_face_below == 0.0
+    assert float(props["rescue_scale"]) == 1.6
+    assert DiceReader(default_model_path()).rescue_scale == 1.6
+    assert DiceReader(BASE_MODEL).rescue_scale == 0.0
     assert BASE_MODEL.is_file() and default_model_path() != BASE_MODEL
     assert default_model_path().stat().st_size <= 10_000_000  # issue 26: a file of 10 MB at most
 
@@ -69,6 +74,8 @@ def test_join_command_writes_the_model_and_refuses_bad_input_in_words(
     assert joined.infer(load_image(SCENES / "scene-01-wood.jpg"))
     assert joined.relook_face_below == 0.99  # the joined file's own, from its metadata
     assert DiceReader(out, ReaderConfig(relook_face_below=0.5)).relook_face_below == 0.5
+    assert joined.rescue_scale == 1.6
+    assert DiceReader(out, ReaderConfig(rescue_scale=0.0)).rescue_scale == 0.0
     junk = tmp_path / "junk.onnx"
     junk.write_text("not a model")
     base, again = str(BASE_MODEL), str(tmp_path / "again.onnx")
@@ -78,6 +85,7 @@ def test_join_command_writes_the_model_and_refuses_bad_input_in_words(
         (["--join", str(junk), base, "--out", again], "not an ONNX model"),
         (["--join", base, base, "--out", again, "--weight", "2"], "[0, 1]"),
         (["--join", base, base, "--out", again, "--relook-face-below", "1"], "from 0 up to 1"),
+        (["--join", base, base, "--out", again, "--rescue-scale", "0.8"], "over 1 up to 3"),
         (["--join", str(out), base, "--out", again], "joined already"),
     ]:
         capsys.readouterr()

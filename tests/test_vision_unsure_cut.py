@@ -118,3 +118,14 @@ def test_a_bad_relook_face_cut_in_a_model_is_refused_in_words(tmp_path: Path) ->
             DiceReader(model)
     write_thresholds(model, {"relook_face_below": "0.5"})
     assert DiceReader(model).relook_face_below == 0.5
+
+
+def test_a_bad_rescue_scale_in_a_model_is_refused_in_words(tmp_path: Path) -> None:
+    model = tmp_path / "m.onnx"
+    shutil.copy(default_model_path(), model)
+    for bad in ("1", "0.5", "4", "wide"):
+        write_thresholds(model, {"rescue_scale": bad})
+        with pytest.raises(ImageError, match=f"metadata rescue_scale='{bad}' is not 0 or a fact"):
+            DiceReader(model)
+    write_thresholds(model, {"rescue_scale": "0"})
+    assert DiceReader(model).rescue_scale == 0.0

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from scorekeeper.vision.config import MAX_RESCUE_SCALE
 from scorekeeper.vision.evaluate import figures_table
 from scorekeeper.vision.features import JOINED_FIRST_LOGITS
 from training.eval_sources import DEFAULT_EXTRA, TRAINED_ON, sources_in
@@ -48,6 +49,10 @@ RELOOK_FACE_BELOW = 0.99
 """The joined file's ``relook_face_below``: its dice, read at about 0.96 to 0.99 for the two
 looks' averaged log-probabilities, are each read again turned half round."""
 
+RESCUE_SCALE = 1.6
+"""The joined file's ``rescue_scale``: a candidate its second look turns down is read again in a
+patch 1.6 times as wide (the detector draws some dice's boxes too small)."""
+
 
 def join_second_looks(
     first: Path,
@@ -55,13 +60,15 @@ def join_second_looks(
     out: Path,
     weight: float = 0.5,
     relook_face_below: float = RELOOK_FACE_BELOW,
+    rescue_scale: float = RESCUE_SCALE,
 ) -> None:
     """Write ``first`` with its ``patch_logits`` replaced by ``weight`` × its log-probabilities
     plus (1 - ``weight``) × those of ``second``'s second look (which reads the same patches),
-    and ``relook_face_below`` in its metadata (0: none).
+    and ``relook_face_below`` and ``rescue_scale`` in its metadata (0: none).
 
-    :raises ValueError: ``weight`` or ``relook_face_below`` outside [0, 1], a file that is not
-        ONNX, a model without ``patch_logits``, or one joined already.
+    :raises ValueError: ``weight`` or ``relook_face_below`` outside [0, 1], a ``rescue_scale``
+        neither 0 nor over 1 up to 3, a file that is not ONNX, a model without
+        ``patch_logits``, or one joined already.
     """
     import onnx
     from onnx import helper, numpy_helper
@@ -70,6 +77,11 @@ def join_second_looks(
         raise ValueError(f"weight must be in [0, 1], not {weight}")
     if not 0.0 <= relook_face_below < 1.0:
         raise ValueError(f"relook_face_below must be from 0 up to 1, not {relook_face_below}")
+    if not (rescue_scale == 0.0 or 1.0 < rescue_scale <= MAX_RESCUE_SCALE):
+        raise ValueError(
+            f"rescue_scale must be 0 (none) or over 1 up to {MAX_RESCUE_SCALE:g},"
+            f" not {rescue_scale}"
+        )
     try:
         a, b = onnx.load(str(first)), onnx.load(str(second))
     except Exception as exc:  # onnx raises protobuf's decode errors
@@ -119,6 +131,7 @@ def join_second_looks(
         {p.key: p.value for p in a.metadata_props}
         | {"joined_second_look": f"{second.name} at {1.0 - weight:g}"}
         | ({"relook_face_below": f"{relook_face_below:g}"} if relook_face_below else {})
+        | ({"rescue_scale": f"{rescue_scale:g}"} if rescue_scale else {})
         | ({TRAINED_ON: ",".join(sorted(seen))} if seen else {}),
     )
     onnx.checker.check_model(a)
@@ -137,7 +150,12 @@ def _fold_row(folds: Path, source: str, pairs: list[tuple[Path, Path]]) -> dict[
 
 
 def _join_models(
-    first: Path, second: Path, out: Path | None, weight: float, relook_face_below: float
+    first: Path,
+    second: Path,
+    out: Path | None,
+    weight: float,
+    relook_face_below: float,
+    rescue_scale: float,
 ) -> int:
     """``--join``: write the joined model; returns the exit code."""
     if out is None:
@@ -148,7 +166,7 @@ def _join_models(
         print(f"ensemble: error: no model {', '.join(missing)}", file=sys.stderr)
         return 2
     try:
-        join_second_looks(first, second, out, weight, relook_face_below)
+        join_second_looks(first, second, out, weight, relook_face_below, rescue_scale)
     except ValueError as e:
         print(f"ensemble: error: {e}", file=sys.stderr)
         return 2
@@ -174,10 +192,21 @@ def main(argv: list[str] | None = None) -> int:
         default=RELOOK_FACE_BELOW,
         help="the joined file's metadata relook_face_below (0: none)",
     )
+    ap.add_argument(
+        "--rescue-scale",
+        type=float,
+        default=RESCUE_SCALE,
+        help="the joined file's metadata rescue_scale (0: none)",
+    )
     args = ap.parse_args(argv)
     if args.join:
         return _join_models(
-            args.join[0], args.join[1], args.out, args.weight, args.relook_face_below
+            args.join[0],
+            args.join[1],
+            args.out,
+            args.weight,
+            args.relook_face_below,
+            args.rescue_scale,
         )
     if len(args.folds) != 2:
         ap.error("give --folds twice (the two loso work folders to join), or --join FIRST SECOND")
@@ -196,7 +225,9 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         out = args.work / f"joined-{source}.onnx"
         try:
-            join_second_looks(paths[0], paths[1], out, args.weight, args.relook_face_below)
+            join_second_looks(
+                paths[0], paths[1], out, args.weight, args.relook_face_below, args.rescue_scale
+            )
         except ValueError as e:
             print(f"ensemble: error: {e}", file=sys.stderr)
             return 2

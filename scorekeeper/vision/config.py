@@ -21,6 +21,9 @@ DEFAULT_STRIDE = 4
 MIN_LONG_SIDE, MAX_LONG_SIDE = 64, 4096
 """The input long sides a reader accepts."""
 
+MAX_RESCUE_SCALE = 3.0
+"""The widest second patch a turned-down candidate may get (:attr:`ReaderConfig.rescue_scale`)."""
+
 DEFAULT_SCORE_THRESHOLD = 0.5
 """Die probability (heat, for a one-stage model) a die needs, unless the model says."""
 
@@ -86,6 +89,13 @@ class ReaderConfig:
     """A candidate above the close calls whose likeliest face is under this is looked at again
     turned half round (1.0: every one; 0.0: close calls only; default: the model's, metadata
     ``relook_face_below``, else 0.0)."""
+    rescue_scale: float | None = None
+    """A candidate the second look turns down (die probability from :attr:`rescue_above` up to
+    the score threshold) is read again in a patch this many times as wide about its centre, and
+    that reading kept when it makes a die likelier (the detector draws some dice's boxes small;
+    0.0: never; default: the model's, metadata ``rescue_scale``, else 0.0)."""
+    rescue_above: float = 0.02
+    """The least die probability a turned-down candidate needs for the wider look."""
     fill_candidate_threshold: float = 0.3
     """When fewer dice are read than were thrown (:meth:`DiceReader.fill`), the heat a peak needs
     to be looked at again for the missing ones."""
@@ -123,11 +133,19 @@ class ReaderConfig:
             ("fill_score_threshold", self.fill_score_threshold),
             ("fill_confidence", self.fill_confidence),
             ("surplus_unsure_below", self.surplus_unsure_below),
+            ("rescue_above", self.rescue_above),
         ):
             if t is not None and not 0.0 < t < 1.0:
                 raise ValueError(f"{name} must be between 0 and 1, got {t}")
         if self.relook_face_below is not None and not 0.0 <= self.relook_face_below <= 1.0:
             raise ValueError(f"relook_face_below must be from 0 to 1, got {self.relook_face_below}")
+        if self.rescue_scale is not None and not (
+            self.rescue_scale == 0.0 or 1.0 < self.rescue_scale <= MAX_RESCUE_SCALE
+        ):
+            raise ValueError(
+                f"rescue_scale must be 0 (off) or over 1 up to {MAX_RESCUE_SCALE:g}, got"
+                f" {self.rescue_scale}"
+            )
         if self.unsure_below is None and self.fill_confidence >= UNSURE_BELOW:
             raise ValueError(
                 f"fill_confidence must be under {UNSURE_BELOW} (the unsure mark), got"

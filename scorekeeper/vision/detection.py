@@ -105,6 +105,17 @@ def scaled_box(box: Box, k: float) -> Box:
     return x0 * k, y0 * k, x1 * k, y1 * k
 
 
+def grown_box(box: Box, k: float) -> Box:
+    """A box ``k`` times as wide and high about the same centre.
+
+    >>> grown_box((10, 10, 20, 30), 2.0)
+    (5.0, 0.0, 25.0, 40.0)
+    """
+    x0, y0, x1, y1 = box
+    cx, cy, hw, hh = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 2 * k, (y1 - y0) / 2 * k
+    return cx - hw, cy - hh, cx + hw, cy + hh
+
+
 def box_side(box: Box) -> float:
     """The longer side of a box."""
     return max(box[2] - box[0], box[3] - box[1])

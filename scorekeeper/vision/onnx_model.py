@@ -13,6 +13,7 @@ from scorekeeper.vision.config import (
     DEFAULT_LONG_SIDE,
     DEFAULT_SCORE_THRESHOLD,
     DEFAULT_STRIDE,
+    MAX_RESCUE_SCALE,
 )
 from scorekeeper.vision.detection import UNSURE_BELOW
 from scorekeeper.vision.features import FEATURE_OUTPUT, with_feature_output
@@ -86,6 +87,9 @@ class DiceModel:
         )
         """A die whose likeliest face is under this is read again turned half round, as the
         model's makers chose (0.0, none, when the model does not say)."""
+        self.rescue_scale = _rescue_scale(meta, path)
+        """A turned-down candidate is read again in a patch this many times as wide, as the
+        model's makers chose (0.0, never, when the model does not say)."""
         if self.two_stage:  # each run feeds both inputs; the one not in use gets a tiny blank
             self._blank_image = np.zeros((1, 1, MULTIPLE, MULTIPLE), np.float32)
             self._blank_patches = self._no_patches()
@@ -170,4 +174,23 @@ def _probability(meta: dict[str, str], key: str, default: float, path: Path) -> 
         value = float("nan")
     if not 0.0 < value < 1.0:
         raise ImageError(f"{path}: metadata {key}={text!r} is not a probability between 0 and 1")
+    return value
+
+
+def _rescue_scale(meta: dict[str, str], path: Path) -> float:
+    """The metadata ``rescue_scale``: 0.0 when absent or 0, else a factor over 1 up to
+    :data:`MAX_RESCUE_SCALE`.
+
+    :raises ImageError: for a value that is not such a number.
+    """
+    text = meta.get("rescue_scale")
+    try:
+        value = 0.0 if text is None else float(text)
+    except ValueError:
+        value = float("nan")
+    if not (value == 0.0 or 1.0 < value <= MAX_RESCUE_SCALE):
+        raise ImageError(
+            f"{path}: metadata rescue_scale={text!r} is not 0 or a factor over 1 up to"
+            f" {MAX_RESCUE_SCALE:g}"
+        )
     return value

@@ -25,6 +25,7 @@ from scorekeeper.vision.detection import (
     Detection,
     box_side,
     doubt_surplus,
+    grown_box,
     overlap,
     under,
 )
@@ -34,7 +35,14 @@ from scorekeeper.vision.onnx_model import DiceModel
 from scorekeeper.vision.overlaps import merge_scales, resolve_overlaps
 from scorekeeper.vision.patches import crop_patch, patch_batch, to_bgr
 from scorekeeper.vision.preprocess import Prepared, halved_for, preprocess
-from scorekeeper.vision.second_look import half_turned, patch_views, relook_rows, second_look
+from scorekeeper.vision.second_look import (
+    half_turned,
+    likelier_die,
+    patch_views,
+    relook_rows,
+    rescue_rows,
+    second_look,
+)
 from scorekeeper.vision.softmax import log_softmax
 
 TEACH_CROP_SIDE = 96
@@ -112,6 +120,11 @@ class DiceReader:
         )
         """A die above the close calls whose likeliest face is under this is read again turned
         half round (:meth:`relook`)."""
+        self.rescue_scale: float = (
+            model.rescue_scale if config.rescue_scale is None else config.rescue_scale
+        )
+        """A candidate turned down is read again in a patch this many times as wide (0: never;
+        :meth:`look`)."""
         self.prototypes: FacePrototypes | None = None
         """A table's own dice (:meth:`teach`), used by :meth:`infer` when set."""
 
@@ -342,13 +355,25 @@ class DiceReader:
 
     def look(self, frame: np.ndarray, candidates: list[Detection]) -> np.ndarray:
         """The second look's (N, 7) log-probabilities ("not a die", faces 1..6) for candidates
-        in a frame, each close call looked at again in more views (:meth:`relook`)."""
+        in a frame, each close call looked at again in more views (:meth:`relook`); with a
+        :attr:`rescue_scale`, each candidate turned down (:func:`rescue_rows`) read again in a
+        patch that much wider about its centre, that reading kept when it makes a die likelier
+        (the detector draws the boxes of some dice, such as translucent ones, too small)."""
         if not self.two_stage:
             raise ImageError(f"{self.model_path} has no second-look head")
         if not candidates:
             return np.zeros((0, 7), np.float64)
         patches = self._patches(frame, [d.box for d in candidates])
-        return self.relook(patches, self.run_patches(patches))
+        out = self.relook(patches, self.run_patches(patches))
+        if not self.rescue_scale:
+            return out
+        rows = rescue_rows(out, self.score_threshold, self.config.rescue_above)
+        if len(rows):
+            wide = self._patches(
+                frame, [grown_box(candidates[i].box, self.rescue_scale) for i in rows]
+            )
+            out[rows] = likelier_die(out[rows], self.relook(wide, self.run_patches(wide)))
+        return out
 
     def patch_logits(self, frame: np.ndarray, boxes: list[Box]) -> np.ndarray:
         """The second look's (N, 7) logits ("not a die", faces 1..6) for boxes in a frame."""

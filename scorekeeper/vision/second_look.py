@@ -34,6 +34,30 @@ def relook_rows(
     return np.nonzero(close)[0], np.nonzero(checked)[0]
 
 
+def rescue_rows(log_probs: np.ndarray, threshold: float, above: float) -> np.ndarray:
+    """Indices of the rows of (N, 7) second-look log-probabilities turned down as dice (die
+    probability under ``threshold``) but not outright (at least ``above``): those read again in
+    a wider patch (:attr:`ReaderConfig.rescue_scale`).
+
+    >>> not_die = np.array([0.99, 0.6, 0.1])  # die probabilities 0.01, 0.4 and 0.9
+    >>> lp = np.log(np.column_stack([not_die] + [(1 - not_die) / 6] * 6))
+    >>> rescue_rows(lp, 0.7, 0.02).tolist()
+    [1]
+    """
+    die = 1.0 - np.exp(log_probs[:, 0])
+    return np.nonzero((die >= above) & (die < threshold))[0]
+
+
+def likelier_die(first: np.ndarray, second: np.ndarray) -> np.ndarray:
+    """Row by row, whichever of two (N, 7) log-probability readings makes a die likelier.
+
+    >>> a, b = np.log([[0.8] + [0.2 / 6] * 6]), np.log([[0.1] + [0.9 / 6] * 6])
+    >>> bool(np.allclose(likelier_die(a, b), b)), bool(np.allclose(likelier_die(b, a), b))
+    (True, True)
+    """
+    return np.where((second[:, 0] < first[:, 0])[:, None], second, first)
+
+
 def half_turned(patches: np.ndarray) -> np.ndarray:
     """(N, 3, H, W) patches turned half round."""
     return np.ascontiguousarray(patches[:, :, ::-1, ::-1])
