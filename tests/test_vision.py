@@ -280,11 +280,16 @@ def test_a_die_whose_box_is_drawn_small_is_read_in_a_wider_patch() -> None:
     assert [int(np.argmax(r[1:])) + 1 for r in rows] == [d.value for d in dice]
     # a candidate the second look keeps is read as before
     assert np.allclose(on.look(frame, list(dice)), off.look(frame, list(dice)))
+    # a small box whose wider patch holds a die kept beside it (its side face, say) is not read
+    # again: that patch would read the kept die's face
+    beside = [Detection(d.value, grown_box(d.box, 0.4), 0.5) for d in dice]
+    both = [*dice, *beside]
+    assert np.allclose(on.look(frame, both)[len(dice) :], off.look(frame, both)[len(dice) :])
 
 
 @pytest.mark.parametrize("bad", [0.5, 1.0, 3.5, -1.0])
 def test_a_rescue_scale_neither_0_nor_over_1_up_to_3_is_refused(bad: float) -> None:
-    with pytest.raises(ValueError, match="rescue_scale must be 0 .off. or over 1 up to 3"):
+    with pytest.raises(ValueError, match=r"rescue_scale must be 0 \(off\) or over 1 up to 3"):
         ReaderConfig(rescue_scale=bad)
 
 

@@ -26,6 +26,7 @@ from scorekeeper.vision.detection import (
     box_side,
     doubt_surplus,
     grown_box,
+    inside,
     overlap,
     under,
 )
@@ -358,7 +359,9 @@ class DiceReader:
         in a frame, each close call looked at again in more views (:meth:`relook`); with a
         :attr:`rescue_scale`, each candidate turned down (:func:`rescue_rows`) read again in a
         patch that much wider about its centre, that reading kept when it makes a die likelier
-        (the detector draws the boxes of some dice, such as translucent ones, too small)."""
+        (the detector draws the boxes of some dice, such as translucent ones, too small), unless
+        the wider patch holds the centre of a candidate kept as a die, whose face it would read
+        (a die's side face beside its top)."""
         if not self.two_stage:
             raise ImageError(f"{self.model_path} has no second-look head")
         if not candidates:
@@ -367,11 +370,15 @@ class DiceReader:
         out = self.relook(patches, self.run_patches(patches))
         if not self.rescue_scale:
             return out
-        rows = rescue_rows(out, self.score_threshold, self.config.rescue_above)
-        if len(rows):
-            wide = self._patches(
-                frame, [grown_box(candidates[i].box, self.rescue_scale) for i in rows]
-            )
+        die = 1.0 - np.exp(out[:, 0])
+        kept = [d for d, p in zip(candidates, die, strict=True) if p >= self.score_threshold]
+        boxes = {
+            i: grown_box(candidates[i].box, self.rescue_scale)
+            for i in rescue_rows(out, self.score_threshold, self.config.rescue_above)
+        }
+        rows = [i for i, box in boxes.items() if not any(inside(d.centre(), box) for d in kept)]
+        if rows:
+            wide = self._patches(frame, [boxes[i] for i in rows])
             out[rows] = likelier_die(out[rows], self.relook(wide, self.run_patches(wide)))
         return out
 
