@@ -81,6 +81,13 @@ def main(argv: list[str] | None = None) -> int:
         help="ReaderConfig.relook_face_below: dice not read surely read again turned half round"
         " (default: the model's)",
     )
+    ap.add_argument(
+        "--rescue-scale",
+        type=float,
+        default=None,
+        help="ReaderConfig.rescue_scale: turned-down candidates read again in a patch this many"
+        " times as wide, 0 for none (default: the model's)",
+    )
     args = ap.parse_args(argv)
     if args.threads < 1 or args.rounds < 1 or args.frames < 1:
         print("bench_yolo: --threads, --rounds and --frames must be at least 1", file=sys.stderr)
@@ -88,7 +95,11 @@ def main(argv: list[str] | None = None) -> int:
     cv2.setNumThreads(args.threads)
     try:
         frames = bench_frames(args.images)
-        config = ReaderConfig(threads=args.threads, relook_face_below=args.relook_face_below)
+        config = ReaderConfig(
+            threads=args.threads,
+            relook_face_below=args.relook_face_below,
+            rescue_scale=args.rescue_scale,
+        )
         reader = DiceReader(args.model or default_model_path(), config)
     except (ImageError, ValueError) as exc:
         print(f"bench_yolo: {exc}", file=sys.stderr)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import struct
 import zlib
@@ -340,6 +341,7 @@ def test_eval_reader_bad_label_file_names_it(
 
 BETWEEN = "expected a number between 0 and 1"
 FROM_0_TO_1 = "expected a number from 0 to 1"
+WIDER = "expected 0 (none) or a factor over 1 up to 3"
 
 
 @pytest.mark.parametrize(
@@ -351,6 +353,9 @@ FROM_0_TO_1 = "expected a number from 0 to 1"
         ("--relook-face-below", "1.2", f"{FROM_0_TO_1}, got '1.2'"),
         ("--relook-face-below", "-0.1", f"{FROM_0_TO_1}, got '-0.1'"),
         ("--relook-face-below", "most", f"{FROM_0_TO_1}, got 'most'"),
+        ("--rescue-scale", "1", f"{WIDER}, got '1'"),
+        ("--rescue-scale", "5", f"{WIDER}, got '5'"),
+        ("--rescue-scale", "wide", f"{WIDER}, got 'wide'"),
     ],
 )
 def test_read_bad_thresholds_exit_2(
@@ -389,6 +394,28 @@ def test_read_thresholds_override_the_model(capsys: pytest.CaptureFixture[str]) 
     code, out_strict, _ = run(capsys, "read", "--json", *strict, image)
     assert code == 0
     assert len(json.loads(out_strict)[0]["dice"]) < len(json.loads(out)[0]["dice"])
+
+
+def test_read_rescue_scale_sets_the_wider_look(capsys: pytest.CaptureFixture[str]) -> None:
+    from scorekeeper.cli.vision_cmds import _reader
+
+    image = str(SAMPLES / "scene-04-tray.jpg")
+    outs = [run(capsys, "read", "--json", "--rescue-scale", k, image) for k in ("0", "2.5")]
+    assert [code for code, _, _ in outs] == [0, 0]
+    values = [sorted(d["value"] for d in json.loads(out)[0]["dice"]) for _, out, _ in outs]
+    assert values[0] == values[1] == [1, 5, 6, 6]
+    args = argparse.Namespace(
+        model=None,
+        threshold=None,
+        candidate_threshold=None,
+        unsure_below=None,
+        relook_face_below=None,
+        threads=1,
+        long_side=None,
+        single_scale=False,
+    )
+    assert _reader(argparse.Namespace(**vars(args), rescue_scale=None)).rescue_scale == 1.6
+    assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).rescue_scale == 0.0
 
 
 def test_read_with_dice_read_again_turned_half_round(capsys: pytest.CaptureFixture[str]) -> None:

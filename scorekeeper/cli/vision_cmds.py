@@ -136,6 +136,21 @@ def _share(text: str) -> float:
     return value
 
 
+def _rescue_scale(text: str) -> float:
+    """An argparse type: 0 (none) or a factor over 1 up to the widest rescue patch."""
+    from scorekeeper.vision.config import MAX_RESCUE_SCALE
+
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not (value == 0.0 or 1.0 < value <= MAX_RESCUE_SCALE):
+        raise argparse.ArgumentTypeError(
+            f"expected 0 (none) or a factor over 1 up to {MAX_RESCUE_SCALE:g}, got {text!r}"
+        )
+    return value
+
+
 def _long_side(text: str) -> int:
     """An argparse type: a whole number of pixels the reader accepts as its input long side."""
     from scorekeeper.vision.config import MAX_LONG_SIDE, MIN_LONG_SIDE
@@ -145,7 +160,8 @@ def _long_side(text: str) -> int:
 
 def _reader_options(p: argparse.ArgumentParser) -> None:
     """``--model``, ``--threshold``, ``--candidate-threshold``, ``--unsure-below``,
-    ``--relook-face-below``, ``--threads``, ``--long-side``, ``--single-scale``."""
+    ``--relook-face-below``, ``--rescue-scale``, ``--threads``, ``--long-side``,
+    ``--single-scale``."""
     p.add_argument("--model", metavar="PATH", help="ONNX model (default models/dice.onnx)")
     p.add_argument(
         "--threshold",
@@ -175,6 +191,14 @@ def _reader_options(p: argparse.ArgumentParser) -> None:
         help="a die whose likeliest face is under this is read again turned half round,"
         " 0 for none (default: the model's)",
     )
+    p.add_argument(
+        "--rescue-scale",
+        type=_rescue_scale,
+        default=None,
+        metavar="K",
+        help="a candidate turned down is read again in a patch K times as wide, 0 for none"
+        " (default: the model's)",
+    )
     p.add_argument("--threads", type=int, default=1, help="CPU threads for the model")
     p.add_argument(
         "--long-side",
@@ -199,6 +223,7 @@ def _reader(args: argparse.Namespace) -> Any:
         candidate_threshold=args.candidate_threshold,
         unsure_below=args.unsure_below,
         relook_face_below=args.relook_face_below,
+        rescue_scale=args.rescue_scale,
         threads=args.threads,
         long_side=args.long_side,
         coarse=not args.single_scale,
