@@ -23,7 +23,7 @@ from typing import Any
 
 import numpy as np
 
-from scorekeeper.vision.config import MAX_RESCUE_SCALE
+from scorekeeper.vision.config import MAX_RESCUE_SCALE, is_rescue_scale
 from scorekeeper.vision.evaluate import figures_table
 from scorekeeper.vision.features import JOINED_FIRST_LOGITS
 from training.eval_sources import DEFAULT_EXTRA, TRAINED_ON, sources_in
@@ -77,7 +77,7 @@ def join_second_looks(
         raise ValueError(f"weight must be in [0, 1], not {weight}")
     if not 0.0 <= relook_face_below < 1.0:
         raise ValueError(f"relook_face_below must be from 0 up to 1, not {relook_face_below}")
-    if not (rescue_scale == 0.0 or 1.0 < rescue_scale <= MAX_RESCUE_SCALE):
+    if not is_rescue_scale(rescue_scale):
         raise ValueError(
             f"rescue_scale must be 0 (none) or over 1 up to {MAX_RESCUE_SCALE:g},"
             f" not {rescue_scale}"

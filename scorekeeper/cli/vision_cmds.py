@@ -138,13 +138,13 @@ def _share(text: str) -> float:
 
 def _rescue_scale(text: str) -> float:
     """An argparse type: 0 (none) or a factor over 1 up to the widest rescue patch."""
-    from scorekeeper.vision.config import MAX_RESCUE_SCALE
+    from scorekeeper.vision.config import MAX_RESCUE_SCALE, is_rescue_scale
 
     try:
         value = float(text)
     except ValueError:
         value = float("nan")
-    if not (value == 0.0 or 1.0 < value <= MAX_RESCUE_SCALE):
+    if not is_rescue_scale(value):
         raise argparse.ArgumentTypeError(
             f"expected 0 (none) or a factor over 1 up to {MAX_RESCUE_SCALE:g}, got {text!r}"
         )

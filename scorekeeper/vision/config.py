@@ -24,6 +24,17 @@ MIN_LONG_SIDE, MAX_LONG_SIDE = 64, 4096
 MAX_RESCUE_SCALE = 3.0
 """The widest second patch a turned-down candidate may get (:attr:`ReaderConfig.rescue_scale`)."""
 
+
+def is_rescue_scale(value: float) -> bool:
+    """Whether ``value`` is a :attr:`ReaderConfig.rescue_scale`: 0 (none), or over 1 up to
+    :data:`MAX_RESCUE_SCALE`.
+
+    >>> [is_rescue_scale(k) for k in (0.0, 1.0, 1.6, 3.5, float("nan"))]
+    [True, False, True, False, False]
+    """
+    return value == 0.0 or 1.0 < value <= MAX_RESCUE_SCALE
+
+
 DEFAULT_SCORE_THRESHOLD = 0.5
 """Die probability (heat, for a one-stage model) a die needs, unless the model says."""
 
@@ -139,9 +150,7 @@ class ReaderConfig:
                 raise ValueError(f"{name} must be between 0 and 1, got {t}")
         if self.relook_face_below is not None and not 0.0 <= self.relook_face_below <= 1.0:
             raise ValueError(f"relook_face_below must be from 0 to 1, got {self.relook_face_below}")
-        if self.rescue_scale is not None and not (
-            self.rescue_scale == 0.0 or 1.0 < self.rescue_scale <= MAX_RESCUE_SCALE
-        ):
+        if self.rescue_scale is not None and not is_rescue_scale(self.rescue_scale):
             raise ValueError(
                 f"rescue_scale must be 0 (off) or over 1 up to {MAX_RESCUE_SCALE:g}, got"
                 f" {self.rescue_scale}"

@@ -14,6 +14,7 @@ from scorekeeper.vision.config import (
     DEFAULT_SCORE_THRESHOLD,
     DEFAULT_STRIDE,
     MAX_RESCUE_SCALE,
+    is_rescue_scale,
 )
 from scorekeeper.vision.detection import UNSURE_BELOW
 from scorekeeper.vision.features import FEATURE_OUTPUT, with_feature_output
@@ -188,7 +189,7 @@ def _rescue_scale(meta: dict[str, str], path: Path) -> float:
         value = 0.0 if text is None else float(text)
     except ValueError:
         value = float("nan")
-    if not (value == 0.0 or 1.0 < value <= MAX_RESCUE_SCALE):
+    if not is_rescue_scale(value):
         raise ImageError(
             f"{path}: metadata rescue_scale={text!r} is not 0 or a factor over 1 up to"
             f" {MAX_RESCUE_SCALE:g}"
