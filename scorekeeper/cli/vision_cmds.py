@@ -125,12 +125,17 @@ def _fraction(text: str) -> float:
     return value
 
 
+def _number(text: str) -> float:
+    """``text`` as a number, NaN when it is none (which every range check then refuses)."""
+    try:
+        return float(text)
+    except ValueError:
+        return float("nan")
+
+
 def _share(text: str) -> float:
     """An argparse type: a number from 0 to 1."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
+    value = _number(text)
     if not 0.0 <= value <= 1.0:
         raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text!r}")
     return value
@@ -140,10 +145,7 @@ def _rescue_scale(text: str) -> float:
     """An argparse type: 0 (none) or a factor over 1 up to the widest rescue patch."""
     from scorekeeper.vision.config import MAX_RESCUE_SCALE, is_rescue_scale
 
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
+    value = _number(text)
     if not is_rescue_scale(value):
         raise argparse.ArgumentTypeError(
             f"expected 0 (none) or a factor over 1 up to {MAX_RESCUE_SCALE:g}, got {text!r}"

@@ -162,6 +162,17 @@ def _open_session(path: Path, threads: int, graph: bytes | None = None) -> Any:
         raise ImageError(f"{path} is not a loadable ONNX model: {exc}") from exc
 
 
+def _meta_number(text: str | None, default: float) -> float:
+    """A metadata value as a number: ``default`` when absent, NaN when not a number (which every
+    range check then refuses)."""
+    if text is None:
+        return default
+    try:
+        return float(text)
+    except ValueError:
+        return float("nan")
+
+
 def _probability(meta: dict[str, str], key: str, default: float, path: Path) -> float:
     """The metadata value ``key`` as a probability strictly between 0 and 1 (``default`` when
     absent).
@@ -169,10 +180,7 @@ def _probability(meta: dict[str, str], key: str, default: float, path: Path) -> 
     :raises ImageError: for a value that is not such a number.
     """
     text = meta.get(key)
-    try:
-        value = default if text is None else float(text)
-    except ValueError:
-        value = float("nan")
+    value = _meta_number(text, default)
     if not 0.0 < value < 1.0:
         raise ImageError(f"{path}: metadata {key}={text!r} is not a probability between 0 and 1")
     return value
@@ -185,10 +193,7 @@ def _rescue_scale(meta: dict[str, str], path: Path) -> float:
     :raises ImageError: for a value that is not such a number.
     """
     text = meta.get("rescue_scale")
-    try:
-        value = 0.0 if text is None else float(text)
-    except ValueError:
-        value = float("nan")
+    value = _meta_number(text, 0.0)
     if not is_rescue_scale(value):
         raise ImageError(
             f"{path}: metadata rescue_scale={text!r} is not 0 or a factor over 1 up to"
