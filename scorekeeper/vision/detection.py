@@ -56,8 +56,7 @@ class Detection:
 
     def centre(self) -> tuple[float, float]:
         """The centre of the box."""
-        x0, y0, x1, y1 = self.box
-        return (x0 + x1) / 2, (y0 + y1) / 2
+        return box_centre(self.box)
 
     def scaled(self, k: float) -> Detection:
         """The same die with every box coordinate times ``k`` (a frame read at 1/k of a size).
@@ -121,6 +120,11 @@ def box_side(box: Box) -> float:
     return max(box[2] - box[0], box[3] - box[1])
 
 
+def box_centre(box: Box) -> tuple[float, float]:
+    """The centre of a box."""
+    return (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+
+
 def box_area(box: Box) -> float:
     """The area of a box (0 for an empty one)."""
     return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
@@ -129,6 +133,15 @@ def box_area(box: Box) -> float:
 def inside(point: tuple[float, float], box: Box) -> bool:
     """Whether ``point`` lies in ``box`` (edges included)."""
     return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]
+
+
+def boxes_meet(a: Box, b: Box) -> bool:
+    """Whether two boxes share some area (touching edges do not count).
+
+    >>> boxes_meet((0, 0, 10, 10), (9, 9, 20, 20)), boxes_meet((0, 0, 10, 10), (10, 0, 20, 10))
+    (True, False)
+    """
+    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
 
 
 def overlap(a: Detection, b: Detection) -> bool:

@@ -25,8 +25,6 @@ from scorekeeper.vision.detection import (
     Detection,
     box_side,
     doubt_surplus,
-    grown_box,
-    inside,
     overlap,
     under,
 )
@@ -41,7 +39,7 @@ from scorekeeper.vision.second_look import (
     likelier_die,
     patch_views,
     relook_rows,
-    rescue_rows,
+    rescue_boxes,
     second_look,
 )
 from scorekeeper.vision.softmax import log_softmax
@@ -360,8 +358,8 @@ class DiceReader:
         :attr:`rescue_scale`, each candidate turned down (:func:`rescue_rows`) read again in a
         patch that much wider about its centre, that reading kept when it makes a die likelier
         (the detector draws the boxes of some dice, such as translucent ones, too small), unless
-        the wider patch holds the centre of a candidate kept as a die, whose face it would read
-        (a die's side face beside its top)."""
+        the wider patch holds the centre of a candidate kept as a die, whose face it would read,
+        or the candidate's own box meets a kept die's (a die's side face beside its top)."""
         if not self.two_stage:
             raise ImageError(f"{self.model_path} has no second-look head")
         if not candidates:
@@ -370,13 +368,14 @@ class DiceReader:
         out = self.relook(patches, self.run_patches(patches))
         if not self.rescue_scale:
             return out
-        die = 1.0 - np.exp(out[:, 0])
-        kept = [d for d, p in zip(candidates, die, strict=True) if p >= self.score_threshold]
-        boxes = {
-            i: grown_box(candidates[i].box, self.rescue_scale)
-            for i in rescue_rows(out, self.score_threshold, self.config.rescue_above)
-        }
-        rows = [i for i, box in boxes.items() if not any(inside(d.centre(), box) for d in kept)]
+        boxes = rescue_boxes(
+            [d.box for d in candidates],
+            out,
+            self.score_threshold,
+            self.config.rescue_above,
+            self.rescue_scale,
+        )
+        rows = list(boxes)
         if rows:
             wide = self._patches(frame, [boxes[i] for i in rows])
             out[rows] = likelier_die(out[rows], self.relook(wide, self.run_patches(wide)))

@@ -5,7 +5,14 @@ from __future__ import annotations
 import numpy as np
 
 from scorekeeper.vision.config import DEFAULTS
-from scorekeeper.vision.detection import Detection
+from scorekeeper.vision.detection import (
+    Box,
+    Detection,
+    box_centre,
+    boxes_meet,
+    grown_box,
+    inside,
+)
 from scorekeeper.vision.softmax import softmax
 
 
@@ -46,6 +53,30 @@ def rescue_rows(log_probs: np.ndarray, threshold: float, above: float) -> np.nda
     """
     die = 1.0 - np.exp(log_probs[:, 0])
     return np.nonzero((die >= above) & (die < threshold))[0]
+
+
+def rescue_boxes(
+    boxes: list[Box], log_probs: np.ndarray, threshold: float, above: float, scale: float
+) -> dict[int, Box]:
+    """The patches to read again, by row: for each candidate turned down (:func:`rescue_rows`)
+    its box ``scale`` times as wide, unless that wider box holds the centre of a die kept
+    (die probability at least ``threshold``), whose face it would read, or the candidate's own
+    box meets a kept die's box (a die's side face beside its top, say).
+
+    >>> lp = np.log([[0.1] + [0.9 / 6] * 6, [0.6] + [0.4 / 6] * 6])  # a die, a candidate
+    >>> rescue_boxes([(0, 0, 10, 10), (30, 0, 40, 10)], lp, 0.7, 0.02, 2.0)
+    {1: (25.0, -5.0, 45.0, 15.0)}
+    >>> rescue_boxes([(0, 0, 10, 10), (9, 0, 19, 10)], lp, 0.7, 0.02, 1.2)  # meets the die
+    {}
+    """
+    die = 1.0 - np.exp(log_probs[:, 0])
+    kept = [box for box, p in zip(boxes, die, strict=True) if p >= threshold]
+    out = {}
+    for i in rescue_rows(log_probs, threshold, above):
+        wide = grown_box(boxes[i], scale)
+        if not any(inside(box_centre(k), wide) or boxes_meet(k, boxes[i]) for k in kept):
+            out[int(i)] = wide
+    return out
 
 
 def likelier_die(first: np.ndarray, second: np.ndarray) -> np.ndarray:
