@@ -127,6 +127,16 @@ def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
     assert np.array_equal(augment_patch(square, r1(2), squash=0.0), augment_patch(square, r1(2)))
     squashed = np.mean([white(augment_patch(square, r1(s), squash=1.0)) for s in range(32)])
     assert squashed < 0.9 * np.mean([white(augment_patch(square, r1(s))) for s in range(32)])
+    # cut round a box drawn too small (zoom_in under the default), a die fills more of its patch
+    zoomed = np.mean([white(augment_patch(square, r1(s), zoom_in=0.6)) for s in range(32)])
+    assert zoomed > 1.1 * np.mean([white(augment_patch(square, r1(s))) for s in range(32)])
+    from argparse import ArgumentTypeError
+
+    from training.train_patch import parse_zoom_in
+
+    for bad in ("0.2", "1.5", "small"):
+        with pytest.raises(ArgumentTypeError, match=r"over 0\.3, under 1\.2"):
+            parse_zoom_in(bad)
     # turned at most a little, the top of a patch stays at the top (but for the rare inverted one)
     top = np.zeros((STORE, STORE, 3), np.uint8)
     top[: STORE // 2] = 255

@@ -53,6 +53,8 @@ EXTRA_SRC = 3
 """The ``src`` of the extra sources' patches (``training.loso``), after webcam, tray, synth."""
 GREY_SHARE = 0.25
 """Share of training patches turned grey, as a grey camera delivers them."""
+ZOOM_IN = 0.85
+"""The smallest patch cut in training, as a share of the stored box's (a box drawn too small)."""
 
 
 def _glare(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -93,15 +95,17 @@ def augment_patch(
     overexpose: float = 0.0,
     squash: float = 0.0,
     max_turn: float | None = None,
+    zoom_in: float = ZOOM_IN,
 ) -> np.ndarray:
     """A stored patch (STORE², BGR uint8) as the model's (3, PATCH_SIZE²) float input,
     re-framed (rotated, mirrored, shifted and scaled as the detector's boxes vary) and re-lit;
     ``grey_share`` of them grey, ``overexpose`` of them blown out (a white die's face and a
     pale table both clipped to white), ``squash`` of them squashed 0.55–0.95 along a random
     axis (a die seen at an angle, or a photo stretched to a square); turned at most
-    ``max_turn`` degrees either way (None: any turn)."""
+    ``max_turn`` degrees either way (None: any turn); cut from ``zoom_in`` (a box drawn that
+    much too small) to 1.2 times the stored box."""
     box = STORE / STORE_CONTEXT
-    side = PATCH_CONTEXT * box * math.exp(rng.uniform(math.log(0.85), math.log(1.2)))
+    side = PATCH_CONTEXT * box * math.exp(rng.uniform(math.log(zoom_in), math.log(1.2)))
     cx, cy = (STORE - 1) / 2 + rng.normal(0, 0.06 * box, 2)
     theta = (
         rng.uniform(0, 2 * math.pi)
@@ -216,6 +220,21 @@ def parse_widths(text: str) -> tuple[int, int, int, int]:
     return widths  # type: ignore[return-value]
 
 
+def parse_zoom_in(text: str) -> float:
+    """The smallest patch cut in training as a share of the box: over 0.3, under 1.2.
+
+    >>> parse_zoom_in("0.6")
+    0.6
+    """
+    try:
+        zoom = float(text)
+    except ValueError:
+        zoom = math.nan
+    if not 0.3 < zoom < 1.2:
+        raise argparse.ArgumentTypeError(f"expected a share of the box over 0.3, under 1.2: {text}")
+    return zoom
+
+
 def patch_widths(path: Path) -> tuple[int, int, int, int]:
     """The channel widths of a two-stage model's second look (its 1st, 2nd, 4th, 6th convs)."""
     init, convs, _ = second_look_graph(path, PATCH_LAYERS)
@@ -279,6 +298,14 @@ def add_recipe_arguments(ap: argparse.ArgumentParser) -> None:
         " is up)",
     )
     ap.add_argument(
+        "--zoom-in",
+        type=parse_zoom_in,
+        default=ZOOM_IN,
+        metavar="F",
+        help=f"patches cut from F (a box drawn that much too small) to 1.2 times the box"
+        f" (default {ZOOM_IN})",
+    )
+    ap.add_argument(
         "--backbone",
         choices=("patchnet", "lite0", "lite0-64"),
         default="patchnet",
@@ -291,7 +318,7 @@ def add_recipe_arguments(ap: argparse.ArgumentParser) -> None:
 def recipe_argv(args: argparse.Namespace) -> list[str]:
     """:func:`add_recipe_arguments`' options of ``args`` as command-line words."""
     out = ["--extra-share", str(args.extra_share), "--squash", str(args.squash)]
-    out += ["--backbone", args.backbone]
+    out += ["--backbone", args.backbone, "--zoom-in", str(args.zoom_in)]
     if args.extra_dice_share is not None:
         out += ["--extra-dice-share", str(args.extra_dice_share)]
     if args.max_turn is not None:
@@ -467,7 +494,13 @@ def main(argv: list[str] | None = None) -> int:
             np.stack(
                 [
                     augment_patch(
-                        X[i], rng, args.grey_share, args.overexpose, args.squash, args.max_turn
+                        X[i],
+                        rng,
+                        args.grey_share,
+                        args.overexpose,
+                        args.squash,
+                        args.max_turn,
+                        args.zoom_in,
                     )
                     for i in idx
                 ]
