@@ -629,6 +629,26 @@ def test_synth_decoys_are_drawn_but_not_labelled() -> None:
     assert edges[0] < 20 < 200 < edges[1]
 
 
+def test_synth_tokens_are_drawn_but_not_labelled_and_absent_leave_scenes_as_they_were() -> None:
+    def scene(tokens: int) -> tuple[np.ndarray, list[Label]]:
+        return render_scene(
+            3, 320, 240, n_dice=0, background_style="plain", clean=True, tokens=tokens
+        )
+
+    assert np.array_equal(scene(0)[0], render_scene(3, 320, 240, n_dice=0, **PLAIN)[0])
+    busy, labels = scene(3)
+    assert labels == [] and np.array_equal(busy, scene(3)[0])  # number tokens: none is a die
+    # a pale disc with dark ink on it: more edges than the empty table
+    edges = [
+        int((cv2.Canny(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY), 40, 80) > 0).sum())
+        for im in (scene(0)[0], busy)
+    ]
+    assert edges[0] < 20 < 200 < edges[1]
+
+
+PLAIN = {"background_style": "plain", "clean": True}
+
+
 def test_synth_colour_pips_may_match_the_face_in_grey() -> None:
     from scorekeeper.camera.tabletop.dice import die_style as _die_style
     from scorekeeper.camera.tabletop.paint import luma as _luma

@@ -84,6 +84,9 @@ def test_training_smoke_run_exports_a_readable_model(tmp_path: Path) -> None:
     assert np.isclose(t["size"][0, 12, 24], np.log(10.0))
 
 
+SCENE_EXTRAS = ["--decoy-share", "1", "--token-share", "1"]
+
+
 @pytest.mark.filterwarnings("ignore")
 @pytest.mark.skipif(not HAVE_TORCH, reason="torch, onnx and tqdm (the train extra) not installed")
 def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
@@ -97,10 +100,7 @@ def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
 
     patches = tmp_path / "patches.npz"
     args = ["--detector", str(BASE_MODEL), "--out", str(patches), "--synth", "3"]
-    assert (
-        mine([*args, "--limit", "1", "--variants", "2", "--workers", "1", "--decoy-share", "1"])
-        == 0
-    )
+    assert mine([*args, "--limit", "1", "--variants", "2", "--workers", "1", *SCENE_EXTRAS]) == 0
     data = np.load(patches)
     assert data["X"].shape[1:] == (STORE, STORE, 3) and data["X"].dtype == np.uint8
     assert len(data["y"]) == len(data["src"]) > 0 and set(data["y"]) <= set(range(7))

@@ -152,13 +152,14 @@ def _real_job(job: tuple[str, str, int, int]) -> Mined:
     return source, Path(img_path).name, _mine(image, truth, np.random.default_rng(seed))
 
 
-def _synth_job(job: tuple[int, float, float, bool, float]) -> Mined:
-    seed, decoy_share, colour_pips, swirls, streaks = job
+def _synth_job(job: tuple[int, float, float, bool, float, float]) -> Mined:
+    seed, decoy_share, colour_pips, swirls, streaks, token_share = job
     rng = np.random.default_rng([seed, 1])
     lo = math.exp(rng.uniform(math.log(14), math.log(100)))
     clean = bool(rng.random() < 0.2)
     # no draws at all without decoys: the scenes and patches of a decoy-free run stay the same
     decoys = int(rng.integers(1, 7)) if decoy_share and rng.random() < decoy_share else 0
+    tokens = int(rng.integers(1, 5)) if token_share and rng.random() < token_share else 0
     image, truth = render_scene(
         seed,
         640,
@@ -170,6 +171,7 @@ def _synth_job(job: tuple[int, float, float, bool, float]) -> Mined:
         colour_pips=colour_pips,
         swirls=swirls,
         streaks=streaks,
+        tokens=tokens,
     )
     return 2, "", _mine(image, truth, rng)
 
@@ -206,6 +208,13 @@ def main(argv: list[str] | None = None) -> int:
         default=0.0,
         help="each synthetic die's chance of a specular streak across its top face (default 0)",
     )
+    ap.add_argument(
+        "--token-share",
+        type=float,
+        default=0.0,
+        help="share of synthetic scenes with board-game number tokens (a disc, a number, dots;"
+        " default 0)",
+    )
     ap.add_argument("--variants", type=int, default=3, help="variants of each real photo (1-3)")
     ap.add_argument("--limit", type=int, default=None, help="real images per folder (smoke)")
     ap.add_argument("--seed", type=int, default=0)
@@ -224,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
             args.colour_pips,
             args.swirls,
             args.streaks,
+            args.token_share,
         )
         for i in range(args.synth)
     ]

@@ -95,6 +95,44 @@ def _decoys(rng: np.random.Generator, img: FloatImage, n: int, side: float) -> N
             img += g[..., None] * (1 - img)
 
 
+def _tokens(rng: np.random.Generator, img: FloatImage, n: int, side: float) -> None:
+    """Draw board-game number tokens in place: a pale disc about a die's size with a number
+    (2 to 12 but 7) and a row of one to five dots under it, as on a Catan board; some with a
+    rim, some casting a shadow."""
+    h, w = img.shape[:2]
+    for _ in range(n):
+        cx, cy = rng.uniform(0, w), rng.uniform(0, h)
+        r = side * rng.uniform(0.45, 0.75)
+        face = random_colour(rng, (0, 0.25), (0.7, 1.0))
+        if rng.random() < 0.5:  # a soft shadow to one side
+            sh = np.zeros((h, w), np.float32)
+            off = side * rng.uniform(0.03, 0.12)
+            cv2.circle(sh, (round(cx + off), round(cy + off)), round(r), 1.0, -1, cv2.LINE_AA)
+            sh = cv2.GaussianBlur(sh, (0, 0), max(0.8, 0.1 * side)) * rng.uniform(0.2, 0.5)
+            img *= 1 - sh[..., None]
+        cv2.circle(img, (round(cx), round(cy)), round(r), face.tolist(), -1, cv2.LINE_AA)
+        if rng.random() < 0.5:
+            rim = (face * rng.uniform(0.4, 0.8)).tolist()
+            cv2.circle(img, (round(cx), round(cy)), round(r), rim, max(1, round(0.06 * r)))
+        number = int(rng.choice([2, 3, 4, 5, 6, 8, 9, 10, 11, 12]))
+        ink = [0.1, 0.1, 0.6] if number in (6, 8) or rng.random() < 0.2 else [0.1, 0.1, 0.1]
+        scale = r / 30.0
+        text = str(number)
+        (tw, th), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+        thick = max(1, round(scale * 2))
+        org = (round(cx - tw / 2), round(cy + th / 2 - 0.15 * r))
+        mask = np.zeros((h, w), np.uint8)  # putText draws on 8-bit images only
+        cv2.putText(mask, text, org, cv2.FONT_HERSHEY_SIMPLEX, scale, 255, thick, cv2.LINE_AA)
+        m = mask.astype(np.float32)[..., None] / 255.0
+        img *= 1 - m
+        img += m * np.array(ink, np.float32)
+        dots = 6 - abs(7 - number)
+        gap, dot = 0.2 * r, max(1, round(0.07 * r))
+        for k in range(dots):
+            x = cx + (k - (dots - 1) / 2) * gap
+            cv2.circle(img, (round(x), round(cy + 0.5 * r)), dot, ink, -1, cv2.LINE_AA)
+
+
 def render_scene(
     seed: int | np.random.Generator,
     width: int = 640,
@@ -109,6 +147,7 @@ def render_scene(
     colour_pips: float = 0.0,
     swirls: bool = False,
     streaks: float = 0.0,
+    tokens: int = 0,
 ) -> tuple[NDArray[np.uint8], list[Label]]:
     """A synthetic BGR scene and its labels ``[(value, (x0, y0, x1, y1)), ...]`` (top faces).
 
@@ -119,7 +158,8 @@ def render_scene(
     screw heads) are drawn on the background first. ``colour_pips`` is the share of dice styles
     whose pips stand out by colour more than by grey level (red pips on a smoky die).
     ``swirls`` draws marbled dice with swirling bands rather than blotches. ``streaks`` is each
-    die's chance of a specular streak across its top face.
+    die's chance of a specular streak across its top face. ``tokens`` board-game number tokens
+    (a pale disc, a number, a row of dots) are drawn on the background after the decoys.
 
     >>> img, labels = render_scene(3, 160, 120, n_dice=2, die_size=(20, 30))
     >>> img.shape, img.dtype, len(labels), all(1 <= v <= 6 for v, _ in labels)
@@ -131,6 +171,8 @@ def render_scene(
     base = rng.uniform(*die_size)
     if decoys:
         _decoys(rng, img, decoys, base)
+    if tokens:  # no draws without tokens: earlier scenes stay the same
+        _tokens(rng, img, tokens, base)
     labels = throw_dice(
         rng,
         img,
