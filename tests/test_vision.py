@@ -644,6 +644,9 @@ def test_synth_tokens_are_drawn_but_not_labelled_and_absent_leave_scenes_as_they
         for im in (scene(0)[0], busy)
     ]
     assert edges[0] < 20 < 200 < edges[1]
+    # drawn from a stream of their own: the dice of a scene stay where they were
+    dice = render_scene(9, 320, 240, n_dice=3)[1]
+    assert render_scene(9, 320, 240, n_dice=3, tokens=2)[1] == dice
 
 
 PLAIN = {"background_style": "plain", "clean": True}

@@ -159,7 +159,8 @@ def _synth_job(job: tuple[int, float, float, bool, float, float]) -> Mined:
     clean = bool(rng.random() < 0.2)
     # no draws at all without decoys: the scenes and patches of a decoy-free run stay the same
     decoys = int(rng.integers(1, 7)) if decoy_share and rng.random() < decoy_share else 0
-    tokens = int(rng.integers(1, 5)) if token_share and rng.random() < token_share else 0
+    token_rng = np.random.default_rng([seed, 2])  # apart: the same patches but the tokens'
+    tokens = int(token_rng.integers(1, 5)) if token_rng.random() < token_share else 0
     image, truth = render_scene(
         seed,
         640,

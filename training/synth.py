@@ -171,8 +171,8 @@ def render_scene(
     base = rng.uniform(*die_size)
     if decoys:
         _decoys(rng, img, decoys, base)
-    if tokens:  # no draws without tokens: earlier scenes stay the same
-        _tokens(rng, img, tokens, base)
+    if tokens:  # from a stream of their own: the same scene but for the tokens
+        _tokens(rng.spawn(1)[0], img, tokens, base)
     labels = throw_dice(
         rng,
         img,
