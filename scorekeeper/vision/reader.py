@@ -355,11 +355,10 @@ class DiceReader:
     def look(self, frame: np.ndarray, candidates: list[Detection]) -> np.ndarray:
         """The second look's (N, 7) log-probabilities ("not a die", faces 1..6) for candidates
         in a frame, each close call looked at again in more views (:meth:`relook`); with a
-        :attr:`rescue_scale`, each candidate turned down (:func:`rescue_rows`) read again in a
-        patch that much wider about its centre, that reading kept when it makes a die likelier
-        (the detector draws the boxes of some dice, such as translucent ones, too small), unless
-        the wider patch holds the centre of a candidate kept as a die, whose face it would read,
-        or the candidate's own box meets a kept die's (a die's side face beside its top)."""
+        :attr:`rescue_scale`, each candidate turned down read again in a patch that much wider
+        about its centre, that reading kept when it makes a die likelier (the detector draws
+        the boxes of some dice, such as translucent ones, too small); not a candidate beside a
+        kept die, whose face the wider patch would read (:func:`rescue_boxes`)."""
         if not self.two_stage:
             raise ImageError(f"{self.model_path} has no second-look head")
         if not candidates:
