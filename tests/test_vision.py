@@ -629,6 +629,9 @@ def test_synth_decoys_are_drawn_but_not_labelled() -> None:
     assert edges[0] < 20 < 200 < edges[1]
 
 
+PLAIN = {"background_style": "plain", "clean": True}
+
+
 def test_synth_tokens_are_drawn_but_not_labelled_and_absent_leave_scenes_as_they_were() -> None:
     def scene(tokens: int) -> tuple[np.ndarray, list[Label]]:
         return render_scene(
@@ -647,9 +650,6 @@ def test_synth_tokens_are_drawn_but_not_labelled_and_absent_leave_scenes_as_they
     # drawn from a stream of their own: the dice of a scene stay where they were
     dice = render_scene(9, 320, 240, n_dice=3)[1]
     assert render_scene(9, 320, 240, n_dice=3, tokens=2)[1] == dice
-
-
-PLAIN = {"background_style": "plain", "clean": True}
 
 
 def test_synth_colour_pips_may_match_the_face_in_grey() -> None:

@@ -26,6 +26,7 @@ import torch.nn.functional as F
 from torch import nn
 from tqdm import tqdm
 
+from scorekeeper.vision.config import number_or_nan
 from scorekeeper.vision.patches import PATCH_CONTEXT, PATCH_SIZE
 from training import fake_quant
 from training.data import blow_out
@@ -226,10 +227,7 @@ def parse_zoom_in(text: str) -> float:
     >>> parse_zoom_in("0.6")
     0.6
     """
-    try:
-        zoom = float(text)
-    except ValueError:
-        zoom = math.nan
+    zoom = number_or_nan(text)
     if not 0.3 < zoom < 1.2:
         raise argparse.ArgumentTypeError(f"expected a share of the box over 0.3, under 1.2: {text}")
     return zoom

@@ -125,17 +125,11 @@ def _fraction(text: str) -> float:
     return value
 
 
-def _number(text: str) -> float:
-    """``text`` as a number, NaN when it is none (which every range check then refuses)."""
-    try:
-        return float(text)
-    except ValueError:
-        return float("nan")
-
-
 def _share(text: str) -> float:
     """An argparse type: a number from 0 to 1."""
-    value = _number(text)
+    from scorekeeper.vision.config import number_or_nan
+
+    value = number_or_nan(text)
     if not 0.0 <= value <= 1.0:
         raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text!r}")
     return value
@@ -143,9 +137,9 @@ def _share(text: str) -> float:
 
 def _rescue_scale(text: str) -> float:
     """An argparse type: 0 (none) or a factor over 1 up to the widest rescue patch."""
-    from scorekeeper.vision.config import MAX_RESCUE_SCALE, is_rescue_scale
+    from scorekeeper.vision.config import MAX_RESCUE_SCALE, is_rescue_scale, number_or_nan
 
-    value = _number(text)
+    value = number_or_nan(text)
     if not is_rescue_scale(value):
         raise argparse.ArgumentTypeError(
             f"expected 0 (none) or a factor over 1 up to {MAX_RESCUE_SCALE:g}, got {text!r}"

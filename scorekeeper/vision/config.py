@@ -21,6 +21,19 @@ DEFAULT_STRIDE = 4
 MIN_LONG_SIDE, MAX_LONG_SIDE = 64, 4096
 """The input long sides a reader accepts."""
 
+
+def number_or_nan(text: str) -> float:
+    """``text`` as a number, NaN when it is none, which every range check then refuses.
+
+    >>> number_or_nan("1.5"), number_or_nan("wide")
+    (1.5, nan)
+    """
+    try:
+        return float(text)
+    except ValueError:
+        return float("nan")
+
+
 MAX_RESCUE_SCALE = 3.0
 """The widest second patch a turned-down candidate may get (:attr:`ReaderConfig.rescue_scale`)."""
 

@@ -15,6 +15,7 @@ from scorekeeper.vision.config import (
     DEFAULT_STRIDE,
     MAX_RESCUE_SCALE,
     is_rescue_scale,
+    number_or_nan,
 )
 from scorekeeper.vision.detection import UNSURE_BELOW
 from scorekeeper.vision.features import FEATURE_OUTPUT, with_feature_output
@@ -165,12 +166,7 @@ def _open_session(path: Path, threads: int, graph: bytes | None = None) -> Any:
 def _meta_number(text: str | None, default: float) -> float:
     """A metadata value as a number: ``default`` when absent, NaN when not a number (which every
     range check then refuses)."""
-    if text is None:
-        return default
-    try:
-        return float(text)
-    except ValueError:
-        return float("nan")
+    return default if text is None else number_or_nan(text)
 
 
 def _probability(meta: dict[str, str], key: str, default: float, path: Path) -> float:
