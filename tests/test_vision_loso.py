@@ -305,3 +305,30 @@ def test_a_second_look_from_scratch_starts_from_nothing_and_keeps_the_base_thres
 
     assert float(meta(out)["score_threshold"]) == float(meta(base)["score_threshold"])
     assert float(meta(out)["candidate_threshold"]) == float(meta(base)["candidate_threshold"])
+
+
+def test_the_token_share_reaches_the_base_patches_mining_and_a_bad_one_is_refused(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sys.path.insert(0, str(ROOT))
+    from training import loso
+
+    _source(tmp_path / "extra", "wood-stone/all", range(1), frame_box=False)
+    args = ["--extra", str(tmp_path / "extra"), "--work", str(tmp_path / "w")]
+    with pytest.raises(SystemExit) as stop:
+        loso.main([*args, "--token-share", "1.5"])
+    assert stop.value.code == 2
+    assert "expected a share from 0 to 1: 1.5" in capsys.readouterr().err
+    mined: list[list[str]] = []
+
+    class Mined(Exception):
+        pass
+
+    def mine(argv: list[str]) -> int:
+        mined.append(argv)
+        raise Mined
+
+    monkeypatch.setattr(loso.patch_data, "main", mine)
+    with pytest.raises(Mined):
+        loso.main([*args, "--token-share", "0.2"])
+    assert mined[0][mined[0].index("--token-share") + 1] == "0.2"

@@ -227,6 +227,12 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument("--synth", type=int, default=800, help="synthetic scenes mined")
     ap.add_argument("--synth-share", type=float, default=0.3)
+    ap.add_argument(
+        "--token-share",
+        type=patch_data.parse_share,
+        default=0.0,
+        help="share of the synthetic scenes mined with board-game number tokens (default 0)",
+    )
     train_patch.add_recipe_arguments(ap)  # how the second look draws and re-frames patches
     args = ap.parse_args(argv)
     if not args.extra.is_dir():
@@ -246,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
     if not base_patches.exists():
         patch_data.main(
             ["--detector", str(args.base), "--data", str(args.shared), "--synth", str(args.synth),
-             "--variants", "2", "--out", str(base_patches)]
+             "--variants", "2", "--token-share", str(args.token_share), "--out", str(base_patches)]
         )  # fmt: skip
     if not extra_patches.exists():
         mine_extra(sets, args.base, extra_patches)

@@ -24,6 +24,7 @@ import numpy as np
 from tqdm import tqdm
 
 from scorekeeper.vision import Detection, DiceReader, ReaderConfig
+from scorekeeper.vision.config import number_or_nan
 from scorekeeper.vision.evaluate import Truth, assign, list_labelled, parse_yolo
 from scorekeeper.vision.patches import crop_patch
 from training.sets import DEFAULT_DATA, ROOT, TRAIN_FOLDERS
@@ -48,6 +49,18 @@ COLOUR_PIPS = 0.3
 smoky die), which the detector's own training scenes never show."""
 
 _reader: DiceReader | None = None
+
+
+def parse_share(text: str) -> float:
+    """A share of the synthetic scenes, from 0 to 1.
+
+    >>> parse_share("0.2")
+    0.2
+    """
+    share = number_or_nan(text)
+    if not 0 <= share <= 1:
+        raise argparse.ArgumentTypeError(f"expected a share from 0 to 1: {text}")
+    return share
 
 
 def parse_fold(text: str) -> tuple[int, int]:
@@ -187,13 +200,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--synth", type=int, default=4000, help="synthetic scenes")
     ap.add_argument(
         "--decoy-share",
-        type=float,
+        type=parse_share,
         default=DECOY_SHARE,
         help=f"share of synthetic scenes with decoys (spots, beads, coins; default {DECOY_SHARE})",
     )
     ap.add_argument(
         "--colour-pips",
-        type=float,
+        type=parse_share,
         default=COLOUR_PIPS,
         help="share of synthetic dice whose pips differ from the face mainly in colour"
         f" (default {COLOUR_PIPS}; 0 mines the scenes of earlier versions)",
@@ -211,7 +224,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--token-share",
-        type=float,
+        type=parse_share,
         default=0.0,
         help="share of synthetic scenes with board-game number tokens (a disc, a number, dots;"
         " default 0)",
