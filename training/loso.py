@@ -44,6 +44,10 @@ from training.sets import BASE_MODEL, DEFAULT_DATA, ROOT, VALID_FOLDERS
 from training.train import FRAME_BOX_SOURCES, source_folders
 from training.tune_thresholds import write_thresholds
 
+TOKEN_SHARE = 0.2
+"""Share of the synthetic scenes mined with board-game number tokens among the dice (the shipped
+recipe's; see ``patch_data --token-share``)."""
+
 # FRAME_BOX_SOURCES (whose box is the whole frame, one die a photo): only the detector's
 # candidates, each labelled by the die whose box holds its centre, become patches.
 
@@ -230,8 +234,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--token-share",
         type=patch_data.parse_share,
-        default=0.0,
-        help="share of the synthetic scenes mined with board-game number tokens (default 0)",
+        default=TOKEN_SHARE,
+        help="share of the synthetic scenes mined with board-game number tokens (default"
+        f" {TOKEN_SHARE:g}; 0 mines the scenes of earlier versions)",
     )
     train_patch.add_recipe_arguments(ap)  # how the second look draws and re-frames patches
     args = ap.parse_args(argv)
