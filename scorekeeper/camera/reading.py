@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from scorekeeper.camera.frames import Image
 from scorekeeper.camera.settle import Die, count_message
@@ -18,6 +18,7 @@ class ReaderLike(Protocol):
         """Detections of one frame."""
 
 
+@runtime_checkable
 class CountingReader(ReaderLike, Protocol):
     """A reader that can hold a reading to the dice thrown: make up a short count, doubt a
     surplus (the project's reader; :func:`read_throw` uses it when a reader has it)."""
@@ -53,10 +54,9 @@ def read_throw(
     (:class:`CountingReader`; the project's reader does, see
     :meth:`~scorekeeper.vision.reader.DiceReader.meet_count`); as read otherwise."""
     found = list(model.infer(frame))
-    meet = getattr(model, "meet_count", None)
-    if expect is None or meet is None:
+    if expect is None or not isinstance(model, CountingReader):
         return found
-    return list(meet(frame, found, expect, where=where))
+    return list(model.meet_count(frame, found, expect, where=where))
 
 
 def to_die(det: Any) -> Die:
