@@ -612,41 +612,33 @@ def test_synth_is_seeded_and_labelled() -> None:
         assert 15 < x1 - x0 < 60
 
 
+def _empty_table(decoys: int = 0, tokens: int = 0) -> tuple[np.ndarray, list[Label]]:
+    """A plain, clean 320x240 table without dice (seed 3), with ``decoys`` and ``tokens`` on it."""
+    return render_scene(
+        3, 320, 240, n_dice=0, background_style="plain", clean=True, decoys=decoys, tokens=tokens
+    )
+
+
+def _edges(image: np.ndarray) -> int:
+    """Canny edge pixels of a BGR image: an empty plain table has next to none."""
+    return int((cv2.Canny(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY), 40, 80) > 0).sum())
+
+
 def test_synth_decoys_are_drawn_but_not_labelled() -> None:
-    def scene(decoys: int) -> tuple[np.ndarray, list[Label]]:
-        return render_scene(
-            3, 320, 240, n_dice=0, background_style="plain", clean=True, decoys=decoys
-        )
-
-    empty, labels = scene(0)
-    busy, busy_labels = scene(8)
-    assert np.array_equal(empty, scene(0)[0]) and np.array_equal(busy, scene(8)[0])
+    empty, labels = _empty_table()
+    busy, busy_labels = _empty_table(decoys=8)
+    assert np.array_equal(empty, _empty_table()[0]) and np.array_equal(busy, _empty_table(8)[0])
     assert labels == [] and busy_labels == []  # spots, rings, beads, coins: none is a die
-    edges = [
-        int((cv2.Canny(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY), 40, 80) > 0).sum())
-        for im in (empty, busy)
-    ]
-    assert edges[0] < 20 < 200 < edges[1]
-
-
-PLAIN = {"background_style": "plain", "clean": True}
+    assert _edges(empty) < 20 < 200 < _edges(busy)
 
 
 def test_synth_tokens_are_drawn_but_not_labelled_and_absent_leave_scenes_as_they_were() -> None:
-    def scene(tokens: int) -> tuple[np.ndarray, list[Label]]:
-        return render_scene(
-            3, 320, 240, n_dice=0, background_style="plain", clean=True, tokens=tokens
-        )
-
-    assert np.array_equal(scene(0)[0], render_scene(3, 320, 240, n_dice=0, **PLAIN)[0])
-    busy, labels = scene(3)
-    assert labels == [] and np.array_equal(busy, scene(3)[0])  # number tokens: none is a die
+    empty = render_scene(3, 320, 240, n_dice=0, background_style="plain", clean=True)[0]
+    assert np.array_equal(_empty_table(tokens=0)[0], empty)
+    busy, labels = _empty_table(tokens=3)
+    assert labels == [] and np.array_equal(busy, _empty_table(tokens=3)[0])  # none is a die
     # a pale disc with dark ink on it: more edges than the empty table
-    edges = [
-        int((cv2.Canny(cv2.cvtColor(im, cv2.COLOR_BGR2GRAY), 40, 80) > 0).sum())
-        for im in (scene(0)[0], busy)
-    ]
-    assert edges[0] < 20 < 200 < edges[1]
+    assert _edges(empty) < 20 < 200 < _edges(busy)
     # drawn from a stream of their own: the dice of a scene stay where they were
     dice = render_scene(9, 320, 240, n_dice=3)[1]
     assert render_scene(9, 320, 240, n_dice=3, tokens=2)[1] == dice
