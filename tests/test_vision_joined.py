@@ -49,6 +49,36 @@ def test_a_joined_model_reads_as_its_looks_and_is_taught_on_its_first(tmp_path: 
         join_second_looks(joined, BASE_MODEL, tmp_path / "again.onnx")
 
 
+def _patch_log_probs(model: Path, patches: object) -> object:
+    import numpy as np
+    import onnxruntime as ort
+
+    session = ort.InferenceSession(str(model), providers=["CPUExecutionProvider"])
+    image = np.zeros((1, 1, 64, 64), np.float32)
+    logits = session.run(["patch_logits"], {"image": image, "patches": patches})[0]
+    return logits - np.log(np.exp(logits).sum(axis=1, keepdims=True))
+
+
+def test_more_looks_and_the_probability_mix_join_as_their_weights_say(tmp_path: Path) -> None:
+    import numpy as np
+    import onnx
+
+    patches = np.random.default_rng(0).random((6, 3, 48, 48), np.float32)
+    alone = _patch_log_probs(BASE_MODEL, patches)
+    three, mixed = tmp_path / "three.onnx", tmp_path / "mixed.onnx"
+    # three copies of one look, the first at 0.5 and the others at 0.25 each: one reading
+    join_second_looks(BASE_MODEL, BASE_MODEL, three, weight=0.5, more=[BASE_MODEL])
+    assert _patch_log_probs(three, patches) == pytest.approx(alone, abs=1e-4)
+    props = {p.key: p.value for p in onnx.load(str(three)).metadata_props}
+    assert props["joined_second_look"] == "dice-base.onnx at 0.25, dice-base.onnx at 0.25"
+    # the mean of two equal distributions is that distribution, whichever mean
+    join_second_looks(BASE_MODEL, BASE_MODEL, mixed, mix="prob")
+    assert _patch_log_probs(mixed, patches) == pytest.approx(alone, abs=1e-4)
+    assert {p.key: p.value for p in onnx.load(str(mixed)).metadata_props}["joined_mix"] == "prob"
+    with pytest.raises(ValueError, match="mix must be one of log, prob"):
+        join_second_looks(BASE_MODEL, BASE_MODEL, mixed, mix="max")
+
+
 def test_the_shipped_file_is_the_base_joined_with_a_second_look() -> None:
     import onnx
 
@@ -81,6 +111,7 @@ def test_join_command_writes_the_model_and_refuses_bad_input_in_words(
     base, again = str(BASE_MODEL), str(tmp_path / "again.onnx")
     for argv, words in [
         (["--join", base, base], "needs --out"),
+        (["--join", base, "--out", again], "two models or more"),
         (["--join", str(tmp_path / "none.onnx"), base, "--out", again], "no model"),
         (["--join", str(junk), base, "--out", again], "not an ONNX model"),
         (["--join", base, base, "--out", again, "--weight", "2"], "[0, 1]"),
@@ -92,6 +123,9 @@ def test_join_command_writes_the_model_and_refuses_bad_input_in_words(
         assert ensemble(argv) == 2, argv
         err = capsys.readouterr().err
         assert words in err and "Traceback" not in err, err
+    with pytest.raises(SystemExit) as exit_:
+        ensemble(["--join", base, base, "--out", again, "--mix", "max"])
+    assert exit_.value.code == 2 and "invalid choice: 'max'" in capsys.readouterr().err
 
 
 def test_eval_sources_marks_the_sources_a_model_trained_on(

@@ -1,10 +1,10 @@
-"""Two second looks as one: a two-stage model whose patch logits are the weighted mean of two
-models' log-probabilities (the first model's detector and thresholds).
+"""Two second looks or more as one: a two-stage model whose patch logits are the weighted mean
+of the models' log-probabilities (the first model's detector and thresholds).
 
     python -m training.ensemble --folds build/loso-c-s0 --folds build/loso-lite-1500-s0 \
         [--sources wood-stone,catan-table,casino-felt] [--weight 0.5] [--work build/ensemble]
 
-For each source, the two ``fold-SOURCE.onnx`` (each trained without that source,
+For each source, the ``fold-SOURCE.onnx`` of each folder (each trained without that source,
 ``training.loso``) are joined and the pair reads the whole source, as read and with the count
 known; one Markdown table per source is printed. Two models made the same way on every source
 are joined into the shipped file (``make model-joined``):
@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -54,25 +55,39 @@ RESCUE_SCALE = 1.6
 patch 1.6 times as wide (the detector draws some dice's boxes too small)."""
 
 
+MIXES = ("log", "prob")
+"""How two second looks' readings are joined: their log-probabilities averaged, or their
+probabilities."""
+
+
 def join_second_looks(
     first: Path,
     second: Path,
     out: Path,
-    weight: float = 0.5,
+    weight: float | None = None,
     relook_face_below: float = RELOOK_FACE_BELOW,
     rescue_scale: float = RESCUE_SCALE,
+    mix: str = "log",
+    more: Sequence[Path] = (),
 ) -> None:
     """Write ``first`` with its ``patch_logits`` replaced by ``weight`` × its log-probabilities
     plus (1 - ``weight``) × those of ``second``'s second look (which reads the same patches),
-    and ``relook_face_below`` and ``rescue_scale`` in its metadata (0: none).
+    and ``relook_face_below`` and ``rescue_scale`` in its metadata (0: none). ``more`` second
+    looks share the (1 - ``weight``) with ``second`` equally; no ``weight``: every look an
+    equal share. With ``mix`` ``"prob"`` the
+    probabilities are averaged instead (the log of their weighted mean), which leaves a die the
+    looks read differently less sure.
 
     :raises ValueError: ``weight`` or ``relook_face_below`` outside [0, 1], a ``rescue_scale``
-        neither 0 nor over 1 up to 3, a file that is not ONNX, a model without
-        ``patch_logits``, or one joined already.
+        neither 0 nor over 1 up to 3, a ``mix`` neither ``"log"`` nor ``"prob"``, a file that
+        is not ONNX, a model without ``patch_logits``, or one joined already.
     """
     import onnx
     from onnx import helper, numpy_helper
 
+    paths = [first, second, *more]
+    if weight is None:
+        weight = 1.0 / len(paths)
     if not 0.0 <= weight <= 1.0:
         raise ValueError(f"weight must be in [0, 1], not {weight}")
     if not 0.0 <= relook_face_below < 1.0:
@@ -82,60 +97,83 @@ def join_second_looks(
             f"rescue_scale must be 0 (none) or over 1 up to {MAX_RESCUE_SCALE:g},"
             f" not {rescue_scale}"
         )
-    try:
-        a, b = onnx.load(str(first)), onnx.load(str(second))
-    except Exception as exc:  # onnx raises protobuf's decode errors
-        raise ValueError(f"not an ONNX model ({first} or {second}): {exc}") from None
-    for model, path in ((a, first), (b, second)):
+    if mix not in MIXES:
+        raise ValueError(f"mix must be one of {', '.join(MIXES)}, not {mix!r}")
+    models = []
+    for path in paths:
+        try:
+            model = onnx.load(str(path))
+        except Exception as exc:  # onnx raises protobuf's decode errors
+            raise ValueError(f"not an ONNX model ({path}): {exc}") from None
         if "patch_logits" not in {o.name for o in model.graph.output}:
             raise ValueError(f"{path}: no second look (no patch_logits output)")
         if any(JOINED_FIRST_LOGITS in node.output for node in model.graph.node):
             raise ValueError(f"{path}: joined already; join the models it was made from")
+        models.append(model)
+    a = models[0]
     for node in a.graph.node:
         node.output[:] = [JOINED_FIRST_LOGITS if o == "patch_logits" else o for o in node.output]
-    nodes = _upstream(b.graph, "patch_logits")
-    inits = {i.name: i for i in b.graph.initializer}
-
-    def renamed(name: str) -> str:
-        return name if name in ("patches", "") else "b/" + name
-
-    used = {name for node in nodes for name in node.input}
-    for node in nodes:
-        node.input[:] = [renamed(t) for t in node.input]
-        node.output[:] = [renamed(t) for t in node.output]
-        node.name = "/b" + node.name
-    for name in sorted(used & inits.keys()):
-        tensor = onnx.TensorProto()
-        tensor.CopyFrom(inits[name])
-        tensor.name = renamed(name)
-        a.graph.initializer.append(tensor)
-    a.graph.node.extend(nodes)
-    a.graph.initializer.extend(
-        [
-            numpy_helper.from_array(np.array(weight, np.float32), "join/wa"),
-            numpy_helper.from_array(np.array(1.0 - weight, np.float32), "join/wb"),
-        ]
-    )
-    a.graph.node.extend(
-        [
-            helper.make_node("LogSoftmax", [JOINED_FIRST_LOGITS], ["join/la"], axis=1),
-            helper.make_node("LogSoftmax", ["b/patch_logits"], ["join/lb"], axis=1),
-            helper.make_node("Mul", ["join/la", "join/wa"], ["join/ma"]),
-            helper.make_node("Mul", ["join/lb", "join/wb"], ["join/mb"]),
-            helper.make_node("Add", ["join/ma", "join/mb"], ["patch_logits"]),
-        ]
-    )
-    seen = sources_in(a.metadata_props) | sources_in(b.metadata_props)
+    per_look = "LogSoftmax" if mix == "log" else "Softmax"
+    shares = [weight] + [(1.0 - weight) / (len(paths) - 1)] * (len(paths) - 1)
+    terms = []
+    for k, (model, share) in enumerate(zip(models, shares, strict=True)):
+        tag = "ab"[k] if k < 2 else f"b{k}"
+        logits = JOINED_FIRST_LOGITS if k == 0 else _copy_look(model, a, tag)
+        a.graph.initializer.append(
+            numpy_helper.from_array(np.array(share, np.float32), f"join/w{tag}")
+        )
+        a.graph.node.extend(
+            [
+                helper.make_node(per_look, [logits], [f"join/l{tag}"], axis=1),
+                helper.make_node("Mul", [f"join/l{tag}", f"join/w{tag}"], [f"join/m{tag}"]),
+            ]
+        )
+        terms.append(f"join/m{tag}")
+    summed = "patch_logits" if mix == "log" else "join/mean"
+    a.graph.node.append(helper.make_node("Sum", terms, [summed]))
+    if mix == "prob":
+        a.graph.node.append(helper.make_node("Log", ["join/mean"], ["patch_logits"]))
+    seen = set().union(*(sources_in(m.metadata_props) for m in models))
     helper.set_model_props(
         a,
         {p.key: p.value for p in a.metadata_props}
-        | {"joined_second_look": f"{second.name} at {1.0 - weight:g}"}
+        | {
+            "joined_second_look": ", ".join(
+                f"{p.name} at {w:g}" for p, w in zip(paths[1:], shares[1:], strict=True)
+            )
+        }
+        | ({"joined_mix": mix} if mix != "log" else {})
         | ({"relook_face_below": f"{relook_face_below:g}"} if relook_face_below else {})
         | ({"rescue_scale": f"{rescue_scale:g}"} if rescue_scale else {})
         | ({TRAINED_ON: ",".join(sorted(seen))} if seen else {}),
     )
     onnx.checker.check_model(a)
     onnx.save(a, str(out))
+
+
+def _copy_look(model: Any, into: Any, tag: str) -> str:
+    """Copy ``model``'s second look (the nodes ``patch_logits`` needs, with their weights) into
+    the graph of ``into``, each name prefixed ``tag/``; returns its logits' name there."""
+    import onnx
+
+    nodes = _upstream(model.graph, "patch_logits")
+    inits = {i.name: i for i in model.graph.initializer}
+
+    def renamed(name: str) -> str:
+        return name if name in ("patches", "") else f"{tag}/{name}"
+
+    used = {name for node in nodes for name in node.input}
+    for node in nodes:
+        node.input[:] = [renamed(t) for t in node.input]
+        node.output[:] = [renamed(t) for t in node.output]
+        node.name = f"/{tag}{node.name}"
+    for name in sorted(used & inits.keys()):
+        tensor = onnx.TensorProto()
+        tensor.CopyFrom(inits[name])
+        tensor.name = renamed(name)
+        into.graph.initializer.append(tensor)
+    into.graph.node.extend(nodes)
+    return renamed("patch_logits")
 
 
 def _fold_row(folds: Path, source: str, pairs: list[tuple[Path, Path]]) -> dict[str, Any]:
@@ -150,41 +188,49 @@ def _fold_row(folds: Path, source: str, pairs: list[tuple[Path, Path]]) -> dict[
 
 
 def _join_models(
-    first: Path,
-    second: Path,
+    looks: list[Path],
     out: Path | None,
-    weight: float,
+    weight: float | None,
     relook_face_below: float,
     rescue_scale: float,
+    mix: str,
 ) -> int:
     """``--join``: write the joined model; returns the exit code."""
     if out is None:
         print("ensemble: error: --join needs --out, the joined model to write", file=sys.stderr)
         return 2
-    missing = [str(p) for p in (first, second) if not p.is_file()]
+    if len(looks) < 2:
+        print("ensemble: error: --join needs two models or more", file=sys.stderr)
+        return 2
+    missing = [str(p) for p in looks if not p.is_file()]
     if missing:
         print(f"ensemble: error: no model {', '.join(missing)}", file=sys.stderr)
         return 2
     try:
-        join_second_looks(first, second, out, weight, relook_face_below, rescue_scale)
+        join_second_looks(
+            looks[0], looks[1], out, weight, relook_face_below, rescue_scale, mix, looks[2:]
+        )
     except ValueError as e:
         print(f"ensemble: error: {e}", file=sys.stderr)
         return 2
-    print(f"ensemble: {out} ({out.stat().st_size / 1e6:.2f} MB): {first} joined with {second}")
+    others = ", ".join(str(p) for p in looks[1:])
+    print(f"ensemble: {out} ({out.stat().st_size / 1e6:.2f} MB): {looks[0]} joined with {others}")
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Join each source's two folds and print their figures; returns the exit code."""
+    """Join each source's folds and print their figures; returns the exit code."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--folds", type=Path, action="append", default=[], help="twice")
+    ap.add_argument("--folds", type=Path, action="append", default=[], help="twice or more")
     ap.add_argument(
-        "--join", type=Path, nargs=2, metavar=("FIRST", "SECOND"), help="join two models, no folds"
+        "--join", type=Path, nargs="+", metavar="MODEL", help="join two models or more, no folds"
     )
     ap.add_argument("--out", type=Path, help="with --join: the joined model")
     ap.add_argument("--extra", type=Path, default=DEFAULT_EXTRA)
     ap.add_argument("--sources", default="wood-stone,catan-table,casino-felt")
-    ap.add_argument("--weight", type=float, default=0.5, help="the first fold's share")
+    ap.add_argument(
+        "--weight", type=float, help="the first fold's share (default: all an equal share)"
+    )
     ap.add_argument("--work", type=Path, default=Path("build") / "ensemble")
     ap.add_argument(
         "--relook-face-below",
@@ -198,18 +244,26 @@ def main(argv: list[str] | None = None) -> int:
         default=RESCUE_SCALE,
         help="the joined file's metadata rescue_scale (0: none)",
     )
+    ap.add_argument(
+        "--mix",
+        choices=MIXES,
+        default="log",
+        help="average the looks' log-probabilities (log) or their probabilities (prob)",
+    )
     args = ap.parse_args(argv)
     if args.join:
         return _join_models(
-            args.join[0],
-            args.join[1],
+            args.join,
             args.out,
             args.weight,
             args.relook_face_below,
             args.rescue_scale,
+            args.mix,
         )
-    if len(args.folds) != 2:
-        ap.error("give --folds twice (the two loso work folders to join), or --join FIRST SECOND")
+    if len(args.folds) < 2:
+        ap.error(
+            "give --folds twice or more (the loso work folders to join), or --join FIRST SECOND"
+        )
     from training.loso import extra_sets, figures  # the train extra: not needed to --join
 
     sets = extra_sets(args.extra) if args.extra.is_dir() else {}
@@ -226,7 +280,14 @@ def main(argv: list[str] | None = None) -> int:
         out = args.work / f"joined-{source}.onnx"
         try:
             join_second_looks(
-                paths[0], paths[1], out, args.weight, args.relook_face_below, args.rescue_scale
+                paths[0],
+                paths[1],
+                out,
+                args.weight,
+                args.relook_face_below,
+                args.rescue_scale,
+                args.mix,
+                paths[2:],
             )
         except ValueError as e:
             print(f"ensemble: error: {e}", file=sys.stderr)
