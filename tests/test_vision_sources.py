@@ -25,7 +25,7 @@ from scorekeeper.vision.datasets import (
     parse_names,
     remap_yolo,
 )
-from scorekeeper.vision.detection import Detection
+from scorekeeper.vision.detection import Detection, doubt_surplus
 from scorekeeper.vision.evaluate import Tally, judge, parse_yolo
 from scorekeeper.vision.reader import DiceReader
 from tests.test_vision_cli import LABELS, SAMPLES, run, yolo_folder
@@ -440,7 +440,7 @@ def test_calibrate_unsure_reads_a_throw_knowing_its_count_when_asked(tmp_path: P
         asked.append(expect)
         return reader.infer(image, expect=expect)
 
-    spy = SimpleNamespace(infer=infer)
+    spy = SimpleNamespace(infer=infer, unsure_below=reader.unsure_below)
     plain = calibrate_unsure.read_source(spy, folder)  # type: ignore[arg-type]
     assert asked == [None] * len(plain)
     asked.clear()
@@ -449,3 +449,21 @@ def test_calibrate_unsure_reads_a_throw_knowing_its_count_when_asked(tmp_path: P
     assert asked == [n if 1 <= n <= 6 else None for n in counts] and any(asked)
     got = calibrate_unsure.figures(known, 0.8)
     assert got["slipped"] == 0 and got["unflagged"] == 0.0
+
+
+def test_calibrate_unsure_keeps_the_doubt_of_a_count_exceeded_at_every_cut() -> None:
+    # three dice read where two were thrown: the reader raised each one's own cut to 0.95
+    # (doubt_surplus), so the extra die at 0.85 is a "?" whatever unsure cut is swept
+    truth = [(5, (0.0, 0.0, 10.0, 10.0)), (2, (20.0, 0.0, 30.0, 10.0))]
+    read = [
+        Detection(5, (0, 0, 10, 10), 0.99),
+        Detection(2, (20, 0, 30, 10), 0.9),
+        Detection(4, (40, 0, 50, 10), 0.85),
+    ]
+    doubted = doubt_surplus(read, 2, 0.95)
+    photo = ("p.jpg", calibrate_unsure.raised_cuts(doubted, 0.8), truth)
+    for cut in (0.7, 0.8, 0.9):
+        got = calibrate_unsure.figures([photo], cut)
+        assert got["unflagged"] == 0.0 and got["unsure"] == pytest.approx(2 / 3, abs=1e-4), cut
+    plain = ("p.jpg", calibrate_unsure.raised_cuts(read, 0.8), truth)  # not doubted: unflagged
+    assert calibrate_unsure.figures([plain], 0.8)["unflagged"] == 1.0

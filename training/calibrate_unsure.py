@@ -31,6 +31,7 @@ import argparse
 import json
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -46,22 +47,41 @@ Photo = tuple[str, list[Detection], Truth]
 def read_source(reader: DiceReader, folder: Path, count_known: bool = False) -> list[Photo]:
     """Every photo of a labelled folder read once: (name, detections, truth); with
     ``count_known`` a photo of 1 to 6 dice is read knowing how many there are
-    (:func:`~scorekeeper.vision.evaluate.read_labelled`)."""
+    (:func:`~scorekeeper.vision.evaluate.read_labelled`). Each die keeps its own unsure cut
+    only where the reader raised it above the model's (a count exceeded,
+    :meth:`~scorekeeper.vision.DiceReader.doubt_surplus`), and 0 elsewhere, so that a cut swept
+    by :func:`figures` replaces the model's but never lowers a raised one."""
     out: list[Photo] = []
 
     def keep(
         path: Path, _image: object, dets: Sequence[Detection], truth: Truth, _v: object
     ) -> None:
-        out.append((path.name, list(dets), truth))
+        out.append((path.name, raised_cuts(dets, reader.unsure_below), truth))
 
     read_labelled(reader.infer, list_labelled(folder), each=keep, count_known=count_known)
     return out
 
 
+def raised_cuts(dets: Sequence[Detection], model_cut: float) -> list[Detection]:
+    """``dets`` with each die's own unsure cut kept where it is above ``model_cut`` and set to
+    0 elsewhere.
+
+    >>> d = [Detection(5, (0, 0, 9, 9), 0.9, unsure_below=0.95), Detection(2, (9, 0, 18, 9), 0.9)]
+    >>> [x.unsure_below for x in raised_cuts(d, 0.8)]
+    [0.95, 0.0]
+    """
+    return [d if d.unsure_below > model_cut else replace(d, unsure_below=0.0) for d in dets]
+
+
 def figures(photos: list[Photo], cut: float) -> dict[str, float]:
     """Share of photos with an unflagged mistake and of readings marked unsure at ``cut``, dice
-    missed, and throws (photos of 1 to 6 dice) read wrong with no warning."""
-    verdicts = [judge(n, dets, truth, unsure_below=cut) for n, dets, truth in photos]
+    missed, and throws (photos of 1 to 6 dice) read wrong with no warning. A die is unsure below
+    ``cut`` or below its own raised cut (:func:`raised_cuts`), whichever is higher."""
+
+    def at_cut(dets: list[Detection]) -> list[Detection]:
+        return [replace(d, unsure_below=max(cut, d.unsure_below)) for d in dets]
+
+    verdicts = [judge(n, at_cut(dets), truth) for n, dets, truth in photos]
     readings = sum(len(dets) for _, dets, _ in photos)
     return {
         "unflagged": round(sum(not v.trusted for v in verdicts) / max(1, len(verdicts)), 4),
