@@ -25,7 +25,10 @@ or 200 megapixel photo), are decoded 2 or 4 times smaller, so memory stays bound
 MAX_FILE_BYTES = 200 * 1024 * 1024
 """Image files larger than this are refused before they are read."""
 
-ACCEPTED = "a PNG, JPEG, BMP, WebP or TIFF image of 16×16 to 40 megapixels (a JPEG up to 200)"
+ACCEPTED = (
+    "a PNG, JPEG, BMP, WebP or TIFF image of 16×16 pixels to 40 megapixels"
+    " (a JPEG up to 200 megapixels)"
+)
 
 _REDUCED_FLAGS = {
     1: cv2.IMREAD_COLOR,
