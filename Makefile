@@ -96,8 +96,8 @@ model: $(VENV)/.installed
 	$(MAKE) model-joined
 
 # The first half of the shipped file: the base model (BASE) with its second look fine-tuned on
-# every source in DATA (and FINAL_ARGS, e.g. --also DIR for rendered scenes; the recipe `make
-# loso` measures), then int8 with the detector as it is (already rounded to int8), into OUT.
+# every source in DATA but the outside checks (DATA.md), and FINAL_ARGS (e.g. --also DIR for
+# rendered scenes; the recipe `make loso` measures), then int8 with the detector as it is (already rounded to int8), into OUT.
 BASE ?= models/dice-base.onnx
 OUT ?= build/dice-sources.onnx
 FINAL_ARGS ?= --steps 200

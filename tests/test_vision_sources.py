@@ -19,6 +19,7 @@ from scorekeeper.vision.datasets import (
     class_values,
     convert_class_folders,
     convert_groundtruth,
+    convert_rotated_copies,
     convert_voc_with_crops,
     convert_yolo_export,
     face_value,
@@ -100,6 +101,55 @@ def test_convert_maps_classes_dedupes_copies_and_names_what_it_skips(tmp_path: P
     assert len(done.skipped) == 2
     assert any("bad_label.txt" in m and "class 9" in m for m in done.skipped)
     assert any("broken.jpg" in m and "does not decode" in m for m in done.skipped)
+
+
+def test_rotated_copies_keep_the_least_turned_copy_of_each_photo_valued_by_name(
+    tmp_path: Path,
+) -> None:
+    # an export of one die a photo, FACE_PHOTO_DEGREES in each name, one class "dice",
+    # polygon labels; each photo copied turned: only the least-turned copy is kept
+    box = "0 0.4 0.4 0.6 0.4 0.6 0.6 0.4 0.6 0.4 0.4\n"
+    copies = {
+        "test": {"3_1_10_jpg.rf.a": box, "5_2_45_jpg.rf.c": box},
+        "valid": {
+            "3_1_0_jpg.rf.b": box,
+            "3_1_0_jpg.rf.z": box,  # the same turn: the first by name stays
+            "dice_9_jpg.rf.d": box,  # no face in its name
+            "6_3_5_jpg.rf.e": "x 0.5 0.5 0.1 0.1\n",  # a label that does not parse
+            "2_4_0_jpg.rf.f": "",  # no die labelled
+        },
+    }
+    tile = np.full((32, 32, 3), 200, np.uint8)
+    for split, files in copies.items():
+        for sub in ("images", "labels"):
+            (tmp_path / split / sub).mkdir(parents=True)
+        for stem, label in files.items():
+            cv2.imwrite(str(tmp_path / split / "images" / f"{stem}.jpg"), tile)
+            (tmp_path / split / "labels" / f"{stem}.txt").write_text(label)
+    out = tmp_path / "out"
+    done = convert_rotated_copies([tmp_path / "test", tmp_path / "valid"], out)
+    assert (done.photos, done.dice) == (2, 2)
+    kept = sorted(p.name for p in (out / "images").iterdir())
+    assert kept == ["3_1_0_jpg.rf.b.jpg", "5_2_45_jpg.rf.c.jpg"]
+    assert (out / "labels" / "3_1_0_jpg.rf.b.txt").read_text() == "2" + box[1:]
+    assert (out / "labels" / "5_2_45_jpg.rf.c.txt").read_text().startswith("4 0.4 0.4 0.6")
+    reasons = "\n".join(done.skipped)
+    assert len(done.skipped) == 3, reasons
+    assert "dice_9_jpg.rf.d.jpg: the name does not start FACE_PHOTO_DEGREES_" in reasons
+    assert "6_3_5_jpg.rf.e.txt" in reasons and "2_4_0_jpg.rf.f.txt: no die labelled" in reasons
+
+
+def test_a_source_written_as_an_outside_check_is_never_trained_on(tmp_path: Path) -> None:
+    from training.train import source_folders
+
+    for source in ("trained", "check"):
+        yolo_folder(tmp_path / source / "all")
+    (tmp_path / "check" / "SOURCE.json").write_text(json.dumps({"train": False}))
+    (tmp_path / "trained" / "SOURCE.json").write_text(json.dumps({"train": True}))
+    assert sorted(source_folders(tmp_path)) == ["trained"]
+    (tmp_path / "check" / "SOURCE.json").write_text("not json")  # unreadable: trained on
+    assert sorted(source_folders(tmp_path)) == ["check", "trained"]
+    assert [s.name for s in fetch_data.SOURCES if not s.train] == ["numeral-tray"]
 
 
 def git(cwd: Path, *args: str) -> str:

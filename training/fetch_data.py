@@ -29,6 +29,7 @@ from scorekeeper.vision.datasets import (
     class_values,
     convert_class_folders,
     convert_groundtruth,
+    convert_rotated_copies,
     convert_voc_with_crops,
     convert_yolo_export,
     parse_names,
@@ -52,8 +53,11 @@ class Source:
     (``layout="groundtruth"``: ``manifest`` labels the photos in the split's one folder, those
     whose names start with one of ``include``) or photos with Pascal VOC boxes valued by a
     classification set of crops cut from them (``layout="voc-crops"``, the crops' folders in
-    ``crops``). A classification export of die crops (``margin`` set) is set on a table of its
-    own colour so that each die is seen at a camera's size."""
+    ``crops``) or a YOLO export of one die a photo, copied turned, whose file names give the
+    face value (``layout="rotated"``: the least-turned copy of each photo). A classification
+    export of die crops (``margin`` set) is set on a table of its own colour so that each die
+    is seen at a camera's size. A source with ``train`` false is an outside check only: no
+    model trains on it (``training.train.source_folders`` leaves it out)."""
 
     name: str
     repo: str
@@ -70,6 +74,7 @@ class Source:
     exclude: dict[str, str] = field(default_factory=dict)
     """Original photo name -> why it is left out."""
     note: str = ""
+    train: bool = True
 
 
 SOURCES = (
@@ -151,6 +156,26 @@ SOURCES = (
         note="labelImg boxes say where each die is; the value of each comes from the crop of it"
         " in the classification set, found in the photo by template matching",
     ),
+    Source(
+        name="numeral-tray",
+        repo="BaylorRice/DiceReader",
+        commit="a80815d7adfa9992e1fa2730c851c20d742830e9",
+        licence="CC BY 4.0 (the Roboflow export's README.dataset.txt)",
+        layout="rotated",
+        splits=(
+            Split(
+                "test-valid",
+                tuple(
+                    f"model-building/Actual Model Building/dice finder.v1i.yolov8/{s}"
+                    for s in ("test", "valid")
+                ),
+            ),
+        ),
+        train=False,
+        note="Roboflow export of 60 photos of one marbled die with numerals, each copied turned"
+        " in 5 degree steps and stretched to 640x640; the least-turned copy of each photo in its"
+        " test/ and valid/ (train/ holds copies with brightness changed); an outside check only",
+    ),
 )
 """Every source ``make data`` writes; RESERVED sources (DATA.md) are never listed here."""
 
@@ -227,6 +252,7 @@ def write_source(source: Source, git_dir: Path, out: Path) -> dict[str, Any]:
         "class_values": {str(k): v for k, v in values.items()},
         "excluded": source.exclude,
         "note": source.note,
+        "train": source.train,
         "splits": splits,
     }
     with tempfile.TemporaryDirectory() as tmp:
@@ -244,7 +270,9 @@ def write_source(source: Source, git_dir: Path, out: Path) -> dict[str, Any]:
                     for old in (target / sub).glob("*") if (target / sub).is_dir() else ():
                         old.unlink()
             folders_in = [Path(tmp) / f for f in split.folders]
-            if source.layout == "voc-crops":
+            if source.layout == "rotated":
+                done = convert_rotated_copies(folders_in, target)
+            elif source.layout == "voc-crops":
                 done = convert_voc_with_crops(folders_in, Path(tmp) / source.crops, target)
             elif source.layout == "groundtruth":
                 done = convert_groundtruth(

@@ -217,6 +217,65 @@ def convert_yolo_export(
     return done
 
 
+def rotated_copy(image_name: str) -> tuple[int, str, int] | None:
+    """(face value, photo, degrees turned) from an export name ``FACE_PHOTO_DEGREES_jpg...``
+    (a photo of one die, copied turned by DEGREES), or None for another name.
+
+    >>> rotated_copy("4_10_85_jpg.rf.0a5c.jpg"), rotated_copy("dice_3_jpg.rf.1.jpg")
+    ((4, '10', 85), None)
+    """
+    parts = original_name(image_name).split("_")
+    if len(parts) < 3 or not all(p.isdigit() for p in parts[:3]) or parts[0] not in "123456":
+        return None
+    return int(parts[0]), parts[1], int(parts[2])
+
+
+def convert_rotated_copies(splits: Iterable[Path], out: Path) -> Converted:
+    """Copy a YOLO export of one die a photo whose file names give its face value, the photo
+    and how far the copy was turned (:func:`rotated_copy`) into ``out`` (images/ + labels/):
+    of each photo only the least-turned copy (the first by name among equals), its label lines
+    (boxes or polygons of any class) given the class of its face value - 1. An image whose name
+    does not say its face, that does not decode, or whose label file does not parse is skipped
+    and named.
+    """
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
+    done = Converted()
+    copies: dict[tuple[int, str], tuple[int, str, Path]] = {}
+    for split in splits:
+        for image in sorted((split / "images").iterdir()):
+            if image.suffix.lower() not in IMAGE_SUFFIXES:
+                continue
+            named = rotated_copy(image.name)
+            if named is None:
+                done.skipped.append(f"{image}: the name does not start FACE_PHOTO_DEGREES_")
+                continue
+            face, photo, degrees = named
+            best = copies.get((face, photo))
+            if best is None or (degrees, image.name) < best[:2]:
+                copies[(face, photo)] = (degrees, image.name, image)
+    for (face, _), (_, _, image) in sorted(copies.items()):
+        label = image.parent.parent / "labels" / (image.stem + ".txt")
+        try:
+            text = label.read_text() if label.exists() else ""
+            classes = {int(line.split()[0]) for line in text.splitlines() if line.split()}
+            remapped = remap_yolo(text, dict.fromkeys(classes, face))
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            done.skipped.append(f"{label}: {exc}")
+            continue
+        if not remapped:
+            done.skipped.append(f"{label}: no die labelled in a photo of one die")
+            continue
+        if cv2.imread(str(image)) is None:
+            done.skipped.append(f"{image}: does not decode as an image")
+            continue
+        shutil.copyfile(image, out / "images" / image.name)
+        (out / "labels" / (image.stem + ".txt")).write_text(remapped)
+        done.photos += 1
+        done.dice += len(remapped.splitlines())
+    return done
+
+
 def folder_dice(name: str) -> int:
     """The face value of the one die each photo in a class folder shows, or 0 for none.
 
