@@ -140,7 +140,7 @@ def test_rotated_copies_keep_the_least_turned_copy_of_each_photo_valued_by_name(
 
 
 def test_a_source_written_as_an_outside_check_is_never_trained_on(tmp_path: Path) -> None:
-    from training.train import source_folders
+    from training.sets import source_folders
 
     for source in ("trained", "check"):
         yolo_folder(tmp_path / source / "all")

@@ -40,6 +40,7 @@ from scorekeeper.vision.detection import Detection
 from scorekeeper.vision.evaluate import Truth, judge, labelled_folders, list_labelled, read_labelled
 from training.eval_count import float_list
 from training.eval_sources import DEFAULT_EXTRA
+from training.sets import check_only
 
 Photo = tuple[str, list[Detection], Truth]
 
@@ -151,6 +152,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.folds and args.model:
         p.error("--folds and --model: give one")
     folders = labelled_folders(args.data)
+    if args.folds:  # an outside check is no fold's left-out source: it has no fold
+        folders = [
+            f for f in folders if not check_only(args.data / f.relative_to(args.data).parts[0])
+        ]
     names = [f.relative_to(args.data).as_posix() for f in folders]
     models = {n: args.model or default_model_path() for n in names}
     if args.folds:

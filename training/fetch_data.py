@@ -57,7 +57,7 @@ class Source:
     face value (``layout="rotated"``: the least-turned copy of each photo). A classification
     export of die crops (``margin`` set) is set on a table of its own colour so that each die
     is seen at a camera's size. A source with ``train`` false is an outside check only: no
-    model trains on it (``training.train.source_folders`` leaves it out)."""
+    model trains on it (``training.sets.source_folders`` leaves it out)."""
 
     name: str
     repo: str

@@ -40,8 +40,8 @@ from scorekeeper.vision.evaluate import (
 from training import patch_data, train, train_patch
 from training.eval_shift import shifted_reader
 from training.eval_sources import DEFAULT_EXTRA, TRAINED_ON
-from training.sets import BASE_MODEL, DEFAULT_DATA, ROOT, VALID_FOLDERS
-from training.train import FRAME_BOX_SOURCES, source_folders
+from training.sets import BASE_MODEL, DEFAULT_DATA, ROOT, VALID_FOLDERS, source_folders
+from training.train import FRAME_BOX_SOURCES
 from training.tune_thresholds import write_thresholds
 
 TOKEN_SHARE = 0.2

@@ -24,12 +24,12 @@ import torch.nn.functional as F
 from torch.utils.data import DataLoader, Dataset
 from tqdm import tqdm
 
-from scorekeeper.vision.evaluate import Tally, labelled_folders
+from scorekeeper.vision.evaluate import Tally
 from training import fake_quant
 from training.data import CROP, STRIDE, Sample, augment, load_folder, synth_sample, targets
 from training.model import DiceNet, Exported
 from training.onnx_weights import graph_arrays
-from training.sets import DEFAULT_DATA, ROOT, TRAIN_FOLDERS, VALID_FOLDERS
+from training.sets import DEFAULT_DATA, ROOT, TRAIN_FOLDERS, VALID_FOLDERS, source_folders
 from training.synth import TRAIN_BACKGROUNDS
 
 LONG_SIDE = 512
@@ -72,29 +72,6 @@ class Mixed(Dataset):
 
 FRAME_BOX_SOURCES = ("dice-box",)
 """Extra sources whose only box is the whole frame (one die a photo): no use to the detector."""
-
-
-def check_only(source: Path) -> bool:
-    """Whether ``make data`` wrote ``source`` (a top folder) as an outside check only, which no
-    model trains on (``"train": false`` in its ``SOURCE.json``)."""
-    record = source / "SOURCE.json"
-    try:
-        return json.loads(record.read_text()).get("train", True) is False
-    except (OSError, ValueError, AttributeError):
-        return False
-
-
-def source_folders(root: Path) -> dict[str, list[Path]]:
-    """The labelled folders under ``root`` by source: a top folder there is a source (``make
-    data``'s layout), or ``root`` itself, by its own name, when it is the labelled folder; a
-    source written as an outside check only (:func:`check_only`) is left out."""
-    out: dict[str, list[Path]] = {}
-    for folder in labelled_folders(root):
-        parts = folder.relative_to(root).parts
-        if parts and check_only(root / parts[0]):
-            continue
-        out.setdefault(parts[0] if parts else root.resolve().name, []).append(folder)
-    return out
 
 
 def extra_groups(
