@@ -74,15 +74,17 @@ def raised_cuts(dets: Sequence[Detection], model_cut: float) -> list[Detection]:
     return [d if d.unsure_below > model_cut else replace(d, unsure_below=0.0) for d in dets]
 
 
+def at_cut(dets: Sequence[Detection], cut: float) -> list[Detection]:
+    """:func:`raised_cuts` readings marked unsure below ``cut``, or below a die's own raised
+    cut where that is higher."""
+    return [replace(d, unsure_below=max(cut, d.unsure_below)) for d in dets]
+
+
 def figures(photos: list[Photo], cut: float) -> dict[str, float]:
     """Share of photos with an unflagged mistake and of readings marked unsure at ``cut``, dice
     missed, and throws (photos of 1 to 6 dice) read wrong with no warning. A die is unsure below
     ``cut`` or below its own raised cut (:func:`raised_cuts`), whichever is higher."""
-
-    def at_cut(dets: list[Detection]) -> list[Detection]:
-        return [replace(d, unsure_below=max(cut, d.unsure_below)) for d in dets]
-
-    verdicts = [judge(n, at_cut(dets), truth) for n, dets, truth in photos]
+    verdicts = [judge(n, at_cut(dets, cut), truth) for n, dets, truth in photos]
     readings = sum(len(dets) for _, dets, _ in photos)
     return {
         "unflagged": round(sum(not v.trusted for v in verdicts) / max(1, len(verdicts)), 4),

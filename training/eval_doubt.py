@@ -33,6 +33,7 @@ from scorekeeper.vision import DiceReader, default_model_path
 from scorekeeper.vision.detection import UNSURE_BELOW, Box, Detection
 from scorekeeper.vision.evaluate import Truth, judge, list_labelled, load_labelled
 from scorekeeper.vision.softmax import softmax
+from training.calibrate_unsure import at_cut, raised_cuts
 from training.eval_count import add_source_arguments, float_list, throw_folders
 
 Throw = tuple[str, Truth, list[Detection], np.ndarray, list[int | None]]
@@ -90,12 +91,14 @@ def detector_values(dice: list[Detection], candidates: list[Detection]) -> list[
 
 
 def read_throws(reader: DiceReader, folder: Path, split: str, shift: float) -> list[Throw]:
-    """Every photo of 1 to 6 dice read with its count known, with each die's shifted reads."""
+    """Every photo of 1 to 6 dice read with its count known, with each die's shifted reads;
+    each die keeps its own unsure cut only where the reader raised it
+    (:func:`~training.calibrate_unsure.raised_cuts`)."""
     out: list[Throw] = []
     for p, image, truth in load_labelled(list_labelled(folder, split)):
         if not 1 <= len(truth) <= MAX_DICE:
             continue
-        read = reader.infer(image, expect=len(truth))
+        read = raised_cuts(reader.infer(image, expect=len(truth)), reader.unsure_below)
         boxes = [b for d in read for b in shifted_boxes(d.box, shift)]
         views = len(boxes) // max(1, len(read))
         logits = reader.patch_logits(image, boxes) if boxes else np.zeros((0, 7), np.float32)
@@ -105,8 +108,10 @@ def read_throws(reader: DiceReader, folder: Path, split: str, shift: float) -> l
 
 
 def figures(throws: list[Throw], cut: float, check: str | None = None) -> dict[str, float]:
-    """Throws slipped through, right as read, and readings marked unsure at ``cut``; with a
-    ``check`` of :data:`CHECKS`, sure dice that second opinion disagrees with are marked too."""
+    """Throws slipped through, right as read, and readings marked unsure at ``cut`` (or at a
+    die's own cut where the reader raised it: the readings as :func:`read_throws` keeps them);
+    with a ``check`` of :data:`CHECKS`, sure dice that second opinion disagrees with are marked
+    too."""
     if check is not None and check not in CHECKS:
         raise ValueError(f"no check {check!r}; expected one of {', '.join(CHECKS)}")
     slipped = right = unsure = readings = 0
@@ -122,7 +127,7 @@ def figures(throws: list[Throw], cut: float, check: str | None = None) -> dict[s
                 else d
                 for d, doubt in zip(read, doubted, strict=True)
             ]
-        v = judge(name, read, truth, unsure_below=cut)
+        v = judge(name, at_cut(read, cut), truth)
         slipped += v.slips_through
         right += v.right_as_is
         unsure += v.unsure
