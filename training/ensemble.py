@@ -56,7 +56,7 @@ patch 1.6 times as wide (the detector draws some dice's boxes too small)."""
 
 
 MIXES = ("log", "prob")
-"""How two second looks' readings are joined: their log-probabilities averaged, or their
+"""How the second looks' readings are joined: their log-probabilities averaged, or their
 probabilities."""
 
 
@@ -74,9 +74,8 @@ def join_second_looks(
     plus (1 - ``weight``) × those of ``second``'s second look (which reads the same patches),
     and ``relook_face_below`` and ``rescue_scale`` in its metadata (0: none). ``more`` second
     looks share the (1 - ``weight``) with ``second`` equally; no ``weight``: every look an
-    equal share. With ``mix`` ``"prob"`` the
-    probabilities are averaged instead (the log of their weighted mean), which leaves a die the
-    looks read differently less sure.
+    equal share. With ``mix`` ``"prob"`` the probabilities are averaged instead (the log of
+    their weighted mean), which leaves a die the looks read differently less sure.
 
     :raises ValueError: ``weight`` or ``relook_face_below`` outside [0, 1], a ``rescue_scale``
         neither 0 nor over 1 up to 3, a ``mix`` neither ``"log"`` nor ``"prob"``, a file that

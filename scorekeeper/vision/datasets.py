@@ -223,9 +223,11 @@ def rotated_copy(image_name: str) -> tuple[int, str, int] | None:
 
     >>> rotated_copy("4_10_85_jpg.rf.0a5c.jpg"), rotated_copy("dice_3_jpg.rf.1.jpg")
     ((4, '10', 85), None)
+    >>> rotated_copy("12_1_0_jpg.rf.1.jpg") is None  # no face 12
+    True
     """
     parts = original_name(image_name).split("_")
-    if len(parts) < 3 or not all(p.isdigit() for p in parts[:3]) or parts[0] not in "123456":
+    if len(parts) < 3 or not all(p.isdigit() for p in parts[:3]) or parts[0] not in tuple("123456"):
         return None
     return int(parts[0]), parts[1], int(parts[2])
 
