@@ -155,9 +155,8 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--folds and --model: give one")
     folders = labelled_folders(args.data)
     if args.folds:  # an outside check is no fold's left-out source: it has no fold
-        folders = [
-            f for f in folders if not check_only(args.data / f.relative_to(args.data).parts[0])
-        ]
+        tops = {f: f.relative_to(args.data).parts[:1] for f in folders}
+        folders = [f for f in folders if not (tops[f] and check_only(args.data / tops[f][0]))]
     names = [f.relative_to(args.data).as_posix() for f in folders]
     models = {n: args.model or default_model_path() for n in names}
     if args.folds:
