@@ -56,9 +56,7 @@ def read_source(reader: DiceReader, folder: Path) -> list[Photo]:
     for path, image, truth in load_photos(list_labelled(folder)):
         dice = reader.infer(image)
         if dice:
-            patches = reader._patches(image, [d.box for d in dice])
-            logits, feats = reader.model.classify_features(patches)
-            log_probs = reader.relook(patches, logits)
+            log_probs, feats = reader.readings(image, dice)
             crops = reader.crop_features([teach_crop(image, d.box) for d in dice])
         else:
             log_probs, feats, crops = (np.zeros((0, 7)), np.zeros((0, width)), np.zeros((0, width)))

@@ -245,11 +245,21 @@ class DiceReader:
         )
         if self.prototypes is None or not dice:
             return dice
-        patches = self._patches(frame, [d.box for d in dice])
-        logits, features = self.model.classify_features(patches)
+        log_probs, features = self.readings(frame, dice)
         return self.prototypes.adjust(
-            dice, self.relook(patches, logits), features, self.score_threshold, self.unsure_below
+            dice, log_probs, features, self.score_threshold, self.unsure_below
         )
+
+    def readings(
+        self, frame: np.ndarray, dice: Sequence[Detection]
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """Dice read from ``frame`` as the second look judged them (:meth:`look`: a close call
+        looked at again, a die turned down in its own patch read wider), its (N, 7)
+        log-probabilities, and the (N, F) features taught dice are compared on."""
+        if not self.model.features:
+            self.model = DiceModel(self.model_path, self.config.threads, features=True)
+        patches = self._patches(frame, [d.box for d in dice])
+        return self.look(frame, list(dice)), self.model.classify_features(patches)[1]
 
     def teach(
         self, crops: list[np.ndarray], labels: list[int], config: AdaptConfig = ADAPT_DEFAULTS
