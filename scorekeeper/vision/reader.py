@@ -253,13 +253,17 @@ class DiceReader:
     def readings(
         self, frame: np.ndarray, dice: Sequence[Detection]
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Dice read from ``frame`` as the second look judged them (:meth:`look`: a close call
-        looked at again, a die turned down in its own patch read wider), its (N, 7)
-        log-probabilities, and the (N, F) features taught dice are compared on."""
-        if not self.model.features:
-            self.model = DiceModel(self.model_path, self.config.threads, features=True)
+        """The (N, 7) log-probabilities of ``dice`` read from ``frame`` as the second look
+        judged them (:meth:`look`: a close call looked at again, a die turned down in its own
+        patch read wider), and their (N, F) features, on which taught dice are compared."""
+        self._load_features()
         patches = self._patches(frame, [d.box for d in dice])
         return self.look(frame, list(dice)), self.model.classify_features(patches)[1]
+
+    def _load_features(self) -> None:
+        """Reload the model with its second look's features as an output, once."""
+        if not self.model.features:
+            self.model = DiceModel(self.model_path, self.config.threads, features=True)
 
     def teach(
         self, crops: list[np.ndarray], labels: list[int], config: AdaptConfig = ADAPT_DEFAULTS
@@ -281,8 +285,7 @@ class DiceReader:
         """The second look's (N, F) features of :func:`teach_crop` crops."""
         if not self.two_stage:
             raise ImageError(f"{self.model_path} has no second look to learn dice on")
-        if not self.model.features:
-            self.model = DiceModel(self.model_path, self.config.threads, features=True)
+        self._load_features()
         c = TEACH_CROP_SIDE / 2
         box = (c - c / 2, c - c / 2, c + c / 2, c + c / 2)
         patches = np.concatenate(
