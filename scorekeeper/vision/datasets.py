@@ -17,8 +17,9 @@ from __future__ import annotations
 import json
 import re
 import shutil
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 import cv2
@@ -200,21 +201,31 @@ def convert_yolo_export(
             if original in excluded or (one_per_original and original in seen):
                 continue
             label = split / "labels" / (image.stem + ".txt")
-            try:
-                text = label.read_text() if label.exists() else ""
-                remapped = remap_yolo(text, values)
-            except (OSError, UnicodeDecodeError, ImageError) as exc:
-                done.skipped.append(f"{label}: {exc}")
-                continue
-            if cv2.imread(str(image)) is None:
-                done.skipped.append(f"{image}: does not decode as an image")
-                continue
-            seen.add(original)
-            shutil.copyfile(image, out / "images" / image.name)
-            (out / "labels" / (image.stem + ".txt")).write_text(remapped)
-            done.photos += 1
-            done.dice += len(remapped.splitlines())
+            if _copy_labelled(image, label, lambda text: remap_yolo(text, values), out, done):
+                seen.add(original)
     return done
+
+
+def _copy_labelled(
+    image: Path, label: Path, remap: Callable[[str], str], out: Path, done: Converted
+) -> bool:
+    """Copy ``image`` into ``out`` (images/ + labels/) with its YOLO ``label`` file's text as
+    ``remap`` writes it (a missing file: no dice), counted in ``done``; a label that does not
+    read or that ``remap`` refuses (``ValueError``), or an image that does not decode, is named
+    in ``done.skipped`` instead. True when copied."""
+    try:
+        remapped = remap(label.read_text() if label.exists() else "")
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        done.skipped.append(f"{label}: {exc}")
+        return False
+    if cv2.imread(str(image)) is None:
+        done.skipped.append(f"{image}: does not decode as an image")
+        return False
+    shutil.copyfile(image, out / "images" / image.name)
+    (out / "labels" / (image.stem + ".txt")).write_text(remapped)
+    done.photos += 1
+    done.dice += len(remapped.splitlines())
+    return True
 
 
 def rotated_copy(image_name: str) -> tuple[int, str, int] | None:
@@ -258,24 +269,21 @@ def convert_rotated_copies(splits: Iterable[Path], out: Path) -> Converted:
                 copies[(face, photo)] = (degrees, image.name, image)
     for (face, _), (_, _, image) in sorted(copies.items()):
         label = image.parent.parent / "labels" / (image.stem + ".txt")
-        try:
-            text = label.read_text() if label.exists() else ""
-            classes = {int(line.split()[0]) for line in text.splitlines() if line.split()}
-            remapped = remap_yolo(text, dict.fromkeys(classes, face))
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            done.skipped.append(f"{label}: {exc}")
-            continue
-        if not remapped:
-            done.skipped.append(f"{label}: no die labelled in a photo of one die")
-            continue
-        if cv2.imread(str(image)) is None:
-            done.skipped.append(f"{image}: does not decode as an image")
-            continue
-        shutil.copyfile(image, out / "images" / image.name)
-        (out / "labels" / (image.stem + ".txt")).write_text(remapped)
-        done.photos += 1
-        done.dice += len(remapped.splitlines())
+        _copy_labelled(image, label, partial(_as_face, face=face), out, done)
     return done
+
+
+def _as_face(text: str, face: int) -> str:
+    """YOLO label lines of a photo of one die, every class given ``face``.
+
+    :raises ValueError: for a class that is not a whole number, a line that is not YOLO, or
+        no die labelled.
+    """
+    classes = {int(line.split()[0]) for line in text.splitlines() if line.split()}
+    remapped = remap_yolo(text, dict.fromkeys(classes, face))
+    if not remapped:
+        raise ImageError("no die labelled in a photo of one die")
+    return remapped
 
 
 def folder_dice(name: str) -> int:
