@@ -7,8 +7,8 @@ timing covers pre-processing, the model and post-processing (``DiceReader.infer`
 ``--threads`` is both onnxruntime's and OpenCV's thread count (OpenCV would otherwise spread
 its resizes over every core). ``third_look_frames`` says on how many of the images the reader
 took its third look, the one for close-ups (``--no-third-look`` turns it off), and
-``zoom_frames`` on how many it read the frame again at a larger size, as it does small dice in
-a big frame (``--no-zoom`` turns it off).
+``zoom_frames`` on how many it read the frame again at a larger size, as it does small dice
+(``--no-zoom`` turns it off; ``--mosaic 3`` gives 640×480 frames of small dice).
 """
 
 from __future__ import annotations
@@ -31,15 +31,26 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def bench_frames(
-    images: Sequence[str | Path], size: tuple[int, int] = (640, 480)
+    images: Sequence[str | Path], size: tuple[int, int] = (640, 480), mosaic: int = 1
 ) -> list[np.ndarray]:
     """The images (default: the scenes in sample_images/) as the frames the reader's benchmarks
-    time, ``size`` (width, height) pixels each: 640×480 unless told.
+    time, ``size`` (width, height) pixels each: 640×480 unless told. With ``mosaic`` K over 1,
+    each frame holds K × K of them side by side (the next ones, cycling), so its dice are K
+    times smaller, as a camera high over a big table sees them.
 
     :raises ImageError: for an image that cannot be read.
     """
     paths = list(images) or sorted((ROOT / "sample_images").glob("*.jpg"))
-    return [cv2.resize(load_image(p), size, interpolation=cv2.INTER_AREA) for p in paths]
+    frames = [cv2.resize(load_image(p), size, interpolation=cv2.INTER_AREA) for p in paths]
+    if mosaic <= 1 or not frames:
+        return frames
+    tiles = [frames[i % len(frames)] for i in range(len(frames) * mosaic * mosaic)]
+    out = []
+    for i in range(len(frames)):
+        own = tiles[i * mosaic * mosaic : (i + 1) * mosaic * mosaic]
+        rows = [np.hstack(own[r * mosaic : (r + 1) * mosaic]) for r in range(mosaic)]
+        out.append(cv2.resize(np.vstack(rows), size, interpolation=cv2.INTER_AREA))
+    return out
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -67,6 +78,13 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--size", type=parse_size, default=(640, 480), help="frame size WxH (default 640x480)"
     )
+    ap.add_argument(
+        "--mosaic",
+        type=int,
+        default=1,
+        metavar="K",
+        help="each frame K x K images side by side, shrunk to the size: small dice (default 1)",
+    )
     ap.add_argument("--single-scale", action="store_true", help="skip the coarse look for big dice")
     ap.add_argument(
         "--no-third-look", action="store_true", help="skip the third look that close-ups get"
@@ -88,7 +106,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.second_look:
         return _second_look(args)
     try:
-        frames = bench_frames(args.images, args.size)
+        if not 1 <= args.mosaic <= 8:
+            raise ValueError(f"--mosaic must be 1 to 8 images across, got {args.mosaic}")
+        frames = bench_frames(args.images, args.size, args.mosaic)
         if not frames:
             print("no images given and none in sample_images/", file=sys.stderr)
             return 2

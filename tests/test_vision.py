@@ -189,11 +189,28 @@ def test_small_dice_in_a_big_frame_are_read_again_zoomed(reader: DiceReader) -> 
     zoomed, missed, extra = match(reader.infer(frame), truth)
     assert (missed, extra) == (0, 0) and all(t == p for t, p in zoomed)
     assert match(first, truth)[1] >= 4
-    # a 640×480 frame is never read again, and nor is a big frame of big dice
+    # a 640×480 frame of dice of usual size is not read again, and nor is a big frame of big dice
     assert reader.zoom_side(reader.infer(load_image(SAMPLES / "scene-05-text.jpg")), 640) is None
     big = cv2.resize(load_image(SAMPLES / "scene-06-tiles.jpg"), (1920, 1440))
     assert reader.zoom_side(reader.infer(big), 1920) is None
     assert reader.zoom_side([], 2560) is None
+
+
+def test_small_dice_in_a_small_frame_are_read_again_enlarged(reader: DiceReader) -> None:
+    """Nine scenes shrunk into one 640×480 frame: 27 dice of about 9-16 px at the 512 px look.
+    The zoomed reading enlarges the frame (about 1136 px) and reads all 27 right (measured:
+    never enlarged, one is missed); ``zoom_enlarge=1`` never enlarges."""
+    frame, truth = wide_shot(3)
+    k = 640 / frame.shape[1]
+    small = cv2.resize(frame, (640, 480), interpolation=cv2.INTER_AREA)
+    truth = [(v, (x0 * k, y0 * k, x1 * k, y1 * k)) for v, (x0, y0, x1, y1) in truth]
+    first = DiceReader(config=ReaderConfig(zoom=False)).infer(small)
+    side = reader.zoom_side(first, 640)
+    assert side is not None and 960 <= side <= 1280
+    never = DiceReader(config=ReaderConfig(zoom_enlarge=1.0))
+    assert never.zoom_side(first, 640) is None
+    found, missed, extra = match(reader.infer(small), truth)
+    assert (missed, extra) == (0, 0) and all(t == p for t, p in found)
 
 
 def test_the_int8_detector_sees_the_brightest_pixels(reader: DiceReader) -> None:
@@ -291,6 +308,12 @@ def test_a_die_whose_box_is_drawn_small_is_read_in_a_wider_patch() -> None:
 def test_a_rescue_scale_neither_0_nor_over_1_up_to_3_is_refused(bad: float) -> None:
     with pytest.raises(ValueError, match=r"rescue_scale must be 0 \(off\) or over 1 up to 3"):
         ReaderConfig(rescue_scale=bad)
+
+
+@pytest.mark.parametrize("bad", [0.5, 4.5, float("nan")])
+def test_a_zoom_enlarge_outside_1_to_4_is_refused(bad: float) -> None:
+    with pytest.raises(ValueError, match=r"zoom_enlarge must be from 1 \(never enlarge\) to 4"):
+        ReaderConfig(zoom_enlarge=bad)
 
 
 def test_grey_bgra_and_bgr_frames_agree(reader: DiceReader) -> None:

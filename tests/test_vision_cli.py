@@ -342,6 +342,7 @@ def test_eval_reader_bad_label_file_names_it(
 BETWEEN = "expected a number between 0 and 1"
 FROM_0_TO_1 = "expected a number from 0 to 1"
 WIDER = "expected 0 (none) or a factor over 1 up to 3"
+ENLARGE = "expected a factor from 1 (never enlarge) to 4"
 
 
 @pytest.mark.parametrize(
@@ -356,6 +357,9 @@ WIDER = "expected 0 (none) or a factor over 1 up to 3"
         ("--rescue-scale", "1", f"{WIDER}, got '1'"),
         ("--rescue-scale", "5", f"{WIDER}, got '5'"),
         ("--rescue-scale", "wide", f"{WIDER}, got 'wide'"),
+        ("--zoom-enlarge", "0.5", f"{ENLARGE}, got '0.5'"),
+        ("--zoom-enlarge", "5", f"{ENLARGE}, got '5'"),
+        ("--zoom-enlarge", "big", f"{ENLARGE}, got 'big'"),
     ],
 )
 def test_read_bad_thresholds_exit_2(
@@ -413,9 +417,11 @@ def test_read_rescue_scale_sets_the_wider_look(capsys: pytest.CaptureFixture[str
         threads=1,
         long_side=None,
         single_scale=False,
+        zoom_enlarge=1.5,
     )
     assert _reader(argparse.Namespace(**vars(args), rescue_scale=None)).rescue_scale == 1.6
     assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).rescue_scale == 0.0
+    assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).config.zoom_enlarge == 1.5
 
 
 def test_read_with_dice_read_again_turned_half_round(capsys: pytest.CaptureFixture[str]) -> None:

@@ -135,6 +135,18 @@ def _share(text: str) -> float:
     return value
 
 
+def _zoom_enlarge(text: str) -> float:
+    """An argparse type: how many times the zoomed reading may enlarge a frame, 1 to 4."""
+    from scorekeeper.vision.config import MAX_ZOOM_ENLARGE, number_or_nan
+
+    value = number_or_nan(text)
+    if not 1.0 <= value <= MAX_ZOOM_ENLARGE:
+        raise argparse.ArgumentTypeError(
+            f"expected a factor from 1 (never enlarge) to {MAX_ZOOM_ENLARGE:g}, got {text!r}"
+        )
+    return value
+
+
 def _rescue_scale(text: str) -> float:
     """An argparse type: 0 (none) or a factor over 1 up to the widest rescue patch."""
     from scorekeeper.vision.config import MAX_RESCUE_SCALE, is_rescue_scale, number_or_nan
@@ -156,8 +168,10 @@ def _long_side(text: str) -> int:
 
 def _reader_options(p: argparse.ArgumentParser) -> None:
     """``--model``, ``--threshold``, ``--candidate-threshold``, ``--unsure-below``,
-    ``--relook-face-below``, ``--rescue-scale``, ``--threads``, ``--long-side``,
-    ``--single-scale``."""
+    ``--relook-face-below``, ``--rescue-scale``, ``--zoom-enlarge``, ``--threads``,
+    ``--long-side``, ``--single-scale``."""
+    from scorekeeper.vision.config import DEFAULTS
+
     p.add_argument("--model", metavar="PATH", help="ONNX model (default models/dice.onnx)")
     p.add_argument(
         "--threshold",
@@ -195,6 +209,14 @@ def _reader_options(p: argparse.ArgumentParser) -> None:
         help="a candidate turned down is read again in a patch K times as wide, 0 for none"
         " (default: the model's)",
     )
+    p.add_argument(
+        "--zoom-enlarge",
+        type=_zoom_enlarge,
+        default=DEFAULTS.zoom_enlarge,
+        metavar="K",
+        help="small dice are read again zoomed, enlarging the frame up to K times, 1 for never"
+        f" (default {DEFAULTS.zoom_enlarge:g})",
+    )
     p.add_argument("--threads", type=int, default=1, help="CPU threads for the model")
     p.add_argument(
         "--long-side",
@@ -220,6 +242,7 @@ def _reader(args: argparse.Namespace) -> Any:
         unsure_below=args.unsure_below,
         relook_face_below=args.relook_face_below,
         rescue_scale=args.rescue_scale,
+        zoom_enlarge=args.zoom_enlarge,
         threads=args.threads,
         long_side=args.long_side,
         coarse=not args.single_scale,

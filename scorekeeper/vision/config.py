@@ -48,6 +48,9 @@ def is_rescue_scale(value: float) -> bool:
     return value == 0.0 or 1.0 < value <= MAX_RESCUE_SCALE
 
 
+MAX_ZOOM_ENLARGE = 4.0
+"""The most the zoomed reading may enlarge a frame (:attr:`ReaderConfig.zoom_enlarge`)."""
+
 DEFAULT_SCORE_THRESHOLD = 0.5
 """Die probability (heat, for a one-stage model) a die needs, unless the model says."""
 
@@ -68,7 +71,7 @@ class ReaderConfig:
     """How a :class:`~scorekeeper.vision.reader.DiceReader` reads: its options and tuning.
 
     :raises ValueError: for a threshold outside (0, 1), a ``fill_confidence`` not under the
-        unsure mark, threads < 1 or a ``long_side`` outside 64–4096.
+        unsure mark, threads < 1, a ``zoom_enlarge`` outside 1–4 or a ``long_side`` outside 64–4096.
     """
 
     score_threshold: float | None = None
@@ -104,7 +107,10 @@ class ReaderConfig:
     zoom_to: float = 42.0
     """The zoomed reading makes the dice's median side about this many input pixels."""
     zoom_room: float = 1.5
-    """A zoomed look needs a frame at least this many times ``long_side`` across."""
+    """A zoomed look must be at least this many times ``long_side`` across."""
+    zoom_enlarge: float = 2.0
+    """The zoomed look may enlarge the frame up to this many times (1.0: never; small dice
+    in a 640×480 frame are found more often enlarged, though it adds no detail)."""
     max_zoom_side: int = 1536
     """The zoomed reading's fine look is at most this long (9 times the 512 px look's pixels)."""
     relook_band: tuple[float, float] = (0.3, 0.9)
@@ -172,6 +178,11 @@ class ReaderConfig:
             raise ValueError(
                 f"fill_confidence must be under {UNSURE_BELOW} (the unsure mark), got"
                 f" {self.fill_confidence}"
+            )
+        if not 1.0 <= self.zoom_enlarge <= MAX_ZOOM_ENLARGE:
+            raise ValueError(
+                f"zoom_enlarge must be from 1 (never enlarge) to {MAX_ZOOM_ENLARGE:g},"
+                f" got {self.zoom_enlarge}"
             )
         if self.threads < 1:
             raise ValueError(f"threads must be at least 1, got {self.threads}")

@@ -35,19 +35,22 @@ def zoom_side(
 
     There must be dice (a frame of none, or only of false candidates, is not read again), and
     their median side must be under :attr:`ReaderConfig.zoom_below` pixels of the fine look's
-    input; the zoomed size makes it :attr:`ReaderConfig.zoom_to`, at most ``size`` (never
-    enlarging the frame) and :attr:`ReaderConfig.max_zoom_side`, and it must be at least
-    :attr:`ReaderConfig.zoom_room` times ``long_side``: a 640×480 frame never gets one.
+    input; the zoomed size makes it :attr:`ReaderConfig.zoom_to`, at most
+    :attr:`ReaderConfig.zoom_enlarge` times ``size`` and :attr:`ReaderConfig.max_zoom_side`,
+    and it must be at least :attr:`ReaderConfig.zoom_room` times ``long_side``.
 
     >>> dice = [Detection(2, (0, 0, 80, 80), 0.9), Detection(5, (90, 0, 166, 76), 0.9)]
     >>> zoom_side(dice, 2048, 512), zoom_side(dice, 4032, 512), zoom_side(dice[:1], 640, 512)
     (1088, 1536, None)
+    >>> small = [Detection(3, (0, 0, 20, 20), 0.9)]  # 16 px at the 512 px look
+    >>> zoom_side(small, 640, 512), zoom_side(small, 640, 512, ReaderConfig(zoom_enlarge=1.0))
+    (1280, None)
     """
-    if not dice or size < config.zoom_room * long_side:
+    most = min(size * config.zoom_enlarge, config.max_zoom_side)
+    if not dice or most < config.zoom_room * long_side:
         return None
     median = float(np.median([box_side(d.box) for d in dice])) * long_side / size
     if median >= config.zoom_below:
         return None
-    side = min(size, config.max_zoom_side, long_side * config.zoom_to / max(median, 1.0))
-    side = int(side) // MULTIPLE * MULTIPLE
+    side = int(min(most, long_side * config.zoom_to / max(median, 1.0))) // MULTIPLE * MULTIPLE
     return side if side >= config.zoom_room * long_side else None
