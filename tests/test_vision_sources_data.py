@@ -21,15 +21,15 @@ ROOT = Path(__file__).resolve().parents[1]
 EXTRA = Path(os.environ.get("SCOREKEEPER_EXTRA_DATA", ROOT.parent / "dice-extra"))
 
 # folder: (most photos with an unflagged mistake, least recall, precision, value accuracy).
-# Measured (python -m training.eval_sources): wood-stone 0.279 / 0.926 / 0.994 / 0.918,
-# catan-table 0.484 / 0.820 / 0.889 / 0.802, webcam-desk (48 photos: a margin of two photos)
-# 0.000 / 1.000 / 0.980 / 0.969, casino-felt 0.022 / 0.982 / 1.000 / 0.905, dice-box 0.373 /
-# 0.654 / 0.807 / 0.554 (read without the count; board-game tokens among the training scenes
-# cost it dice edge-on there, which a game's count fills back; issue 26's targets: 0.01 / 0.99 /
-# 0.99 / 0.99).
+# Measured (python -m training.eval_sources): wood-stone 0.271 / 0.938 / 0.994 / 0.919,
+# catan-table 0.325 / 0.889 / 0.855 / 0.813 (its small dice read again enlarged), webcam-desk
+# (48 photos: a margin of two photos) 0.000 / 1.000 / 0.980 / 0.969, casino-felt 0.022 / 0.982 /
+# 1.000 / 0.905, dice-box 0.389 / 0.638 / 0.792 / 0.559 (read without the count; board-game
+# tokens among the training scenes cost it dice edge-on there, which a game's count fills back;
+# issue 26's targets: 0.01 / 0.99 / 0.99 / 0.99).
 BOUNDS = {
     "wood-stone/all": (0.30, 0.92, 0.98, 0.90),
-    "catan-table/test-valid": (0.50, 0.80, 0.86, 0.79),
+    "catan-table/test-valid": (0.36, 0.87, 0.83, 0.79),
     "webcam-desk/all": (0.05, 0.98, 0.95, 0.95),
     "casino-felt/all": (0.03, 0.97, 0.99, 0.87),
     "dice-box/test-valid": (0.40, 0.62, 0.77, 0.52),
