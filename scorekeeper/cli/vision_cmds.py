@@ -137,10 +137,10 @@ def _share(text: str) -> float:
 
 def _zoom_enlarge(text: str) -> float:
     """An argparse type: how many times the zoomed reading may enlarge a frame, 1 to 4."""
-    from scorekeeper.vision.config import MAX_ZOOM_ENLARGE, number_or_nan
+    from scorekeeper.vision.config import MAX_ZOOM_ENLARGE, is_zoom_enlarge, number_or_nan
 
     value = number_or_nan(text)
-    if not 1.0 <= value <= MAX_ZOOM_ENLARGE:
+    if not is_zoom_enlarge(value):
         raise argparse.ArgumentTypeError(
             f"expected a factor from 1 (never enlarge) to {MAX_ZOOM_ENLARGE:g}, got {text!r}"
         )

@@ -51,6 +51,17 @@ def is_rescue_scale(value: float) -> bool:
 MAX_ZOOM_ENLARGE = 4.0
 """The most the zoomed reading may enlarge a frame (:attr:`ReaderConfig.zoom_enlarge`)."""
 
+
+def is_zoom_enlarge(value: float) -> bool:
+    """Whether ``value`` is a :attr:`ReaderConfig.zoom_enlarge`: 1 (never enlarge) up to
+    :data:`MAX_ZOOM_ENLARGE`.
+
+    >>> [is_zoom_enlarge(k) for k in (1.0, 2.0, 0.5, 4.5, float("nan"))]
+    [True, True, False, False, False]
+    """
+    return 1.0 <= value <= MAX_ZOOM_ENLARGE
+
+
 DEFAULT_SCORE_THRESHOLD = 0.5
 """Die probability (heat, for a one-stage model) a die needs, unless the model says."""
 
@@ -179,7 +190,7 @@ class ReaderConfig:
                 f"fill_confidence must be under {UNSURE_BELOW} (the unsure mark), got"
                 f" {self.fill_confidence}"
             )
-        if not 1.0 <= self.zoom_enlarge <= MAX_ZOOM_ENLARGE:
+        if not is_zoom_enlarge(self.zoom_enlarge):
             raise ValueError(
                 f"zoom_enlarge must be from 1 (never enlarge) to {MAX_ZOOM_ENLARGE:g},"
                 f" got {self.zoom_enlarge}"
