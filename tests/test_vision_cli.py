@@ -343,6 +343,9 @@ BETWEEN = "expected a number between 0 and 1"
 FROM_0_TO_1 = "expected a number from 0 to 1"
 WIDER = "expected 0 (none) or a factor over 1 up to 3"
 ENLARGE = "expected a factor from 1 (never enlarge) to 4"
+ABOVE = (
+    "expected UP:TALL views joined by commas (each from 0, TALL over 0, up to 2 box sides), or none"
+)
 
 
 @pytest.mark.parametrize(
@@ -360,6 +363,11 @@ ENLARGE = "expected a factor from 1 (never enlarge) to 4"
         ("--zoom-enlarge", "0.5", f"{ENLARGE}, got '0.5'"),
         ("--zoom-enlarge", "5", f"{ENLARGE}, got '5'"),
         ("--zoom-enlarge", "big", f"{ENLARGE}, got 'big'"),
+        ("--above-views", "0.5", f"{ABOVE}; got '0.5'"),
+        ("--above-views", "0.5:0", f"{ABOVE}; got '0.5:0'"),
+        ("--above-views", "3:0.8", f"{ABOVE}; got '3:0.8'"),
+        ("--above-views", "up:tall", f"{ABOVE}; got 'up:tall'"),
+        ("--above-views", "0.5:0.8,", f"{ABOVE}; got '0.5:0.8,'"),
     ],
 )
 def test_read_bad_thresholds_exit_2(
@@ -418,10 +426,14 @@ def test_read_rescue_scale_sets_the_wider_look(capsys: pytest.CaptureFixture[str
         long_side=None,
         single_scale=False,
         zoom_enlarge=1.5,
+        above_views=((0.4, 0.9),),
     )
     assert _reader(argparse.Namespace(**vars(args), rescue_scale=None)).rescue_scale == 1.6
     assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).rescue_scale == 0.0
     assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).config.zoom_enlarge == 1.5
+    assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).config.above_views == (
+        (0.4, 0.9),
+    )
 
 
 def test_read_with_dice_read_again_turned_half_round(capsys: pytest.CaptureFixture[str]) -> None:

@@ -147,6 +147,16 @@ def _zoom_enlarge(text: str) -> float:
     return value
 
 
+def _above_views(text: str) -> tuple[tuple[float, float], ...]:
+    """An argparse type: ``UP:TALL`` views joined by commas, or ``none``."""
+    from scorekeeper.vision.config import parse_above_views
+
+    try:
+        return parse_above_views(text)
+    except ValueError as e:
+        raise argparse.ArgumentTypeError(str(e)) from None
+
+
 def _rescue_scale(text: str) -> float:
     """An argparse type: 0 (none) or a factor over 1 up to the widest rescue patch."""
     from scorekeeper.vision.config import MAX_RESCUE_SCALE, is_rescue_scale, number_or_nan
@@ -168,8 +178,8 @@ def _long_side(text: str) -> int:
 
 def _reader_options(p: argparse.ArgumentParser) -> None:
     """``--model``, ``--threshold``, ``--candidate-threshold``, ``--unsure-below``,
-    ``--relook-face-below``, ``--rescue-scale``, ``--zoom-enlarge``, ``--threads``,
-    ``--long-side``, ``--single-scale``."""
+    ``--relook-face-below``, ``--rescue-scale``, ``--zoom-enlarge``, ``--above-views``,
+    ``--threads``, ``--long-side``, ``--single-scale``."""
     from scorekeeper.vision.config import DEFAULTS
 
     p.add_argument("--model", metavar="PATH", help="ONNX model (default models/dice.onnx)")
@@ -217,6 +227,15 @@ def _reader_options(p: argparse.ArgumentParser) -> None:
         help="small dice are read again zoomed, enlarging the frame up to K times, 1 for never"
         f" (default {DEFAULTS.zoom_enlarge:g})",
     )
+    p.add_argument(
+        "--above-views",
+        type=_above_views,
+        default=DEFAULTS.above_views,
+        metavar="UP:TALL,...",
+        help="a die read surely is marked unsure when a view above its box (UP box sides up,"
+        " TALL high) reads another face there, its top face seen at an angle; none for never"
+        f" (default {','.join(f'{u:g}:{t:g}' for u, t in DEFAULTS.above_views)})",
+    )
     p.add_argument("--threads", type=int, default=1, help="CPU threads for the model")
     p.add_argument(
         "--long-side",
@@ -243,6 +262,7 @@ def _reader(args: argparse.Namespace) -> Any:
         relook_face_below=args.relook_face_below,
         rescue_scale=args.rescue_scale,
         zoom_enlarge=args.zoom_enlarge,
+        above_views=args.above_views,
         threads=args.threads,
         long_side=args.long_side,
         coarse=not args.single_scale,

@@ -62,6 +62,41 @@ def is_zoom_enlarge(value: float) -> bool:
     return 1.0 <= value <= MAX_ZOOM_ENLARGE
 
 
+MAX_ABOVE = 2.0
+"""The farthest above a die's box, and the tallest, a view of :attr:`ReaderConfig.above_views`
+may be, in box sides."""
+
+
+def is_above_view(view: tuple[float, ...]) -> bool:
+    """Whether ``view`` is one of :attr:`ReaderConfig.above_views`: ``(up, tall)``, up from 0
+    and tall over 0, both up to :data:`MAX_ABOVE` box sides.
+
+    >>> [is_above_view(v) for v in ((0.5, 0.8), (0.0, 0.0), (0.5,), (3.0, 1.0))]
+    [True, False, False, False]
+    """
+    return len(view) == 2 and 0.0 <= view[0] <= MAX_ABOVE and 0.0 < view[1] <= MAX_ABOVE
+
+
+def parse_above_views(text: str) -> tuple[tuple[float, float], ...]:
+    """:attr:`ReaderConfig.above_views` from text: ``UP:TALL`` views joined by commas, or
+    ``none``.
+
+    :raises ValueError: for text in neither form, or a view :func:`is_above_view` refuses.
+
+    >>> parse_above_views("0.5:0.8,0.6:0.8"), parse_above_views("none")
+    (((0.5, 0.8), (0.6, 0.8)), ())
+    """
+    if text.strip().lower() == "none":
+        return ()
+    views = tuple(tuple(number_or_nan(v) for v in part.split(":")) for part in text.split(","))
+    if not all(is_above_view(v) for v in views):
+        raise ValueError(
+            f"expected UP:TALL views joined by commas (each from 0, TALL over 0, up to"
+            f" {MAX_ABOVE:g} box sides), or none; got {text!r}"
+        )
+    return tuple((v[0], v[1]) for v in views)
+
+
 DEFAULT_SCORE_THRESHOLD = 0.5
 """Die probability (heat, for a one-stage model) a die needs, unless the model says."""
 
@@ -82,7 +117,8 @@ class ReaderConfig:
     """How a :class:`~scorekeeper.vision.reader.DiceReader` reads: its options and tuning.
 
     :raises ValueError: for a threshold outside (0, 1), a ``fill_confidence`` not under the
-        unsure mark, threads < 1, a ``zoom_enlarge`` outside 1–4 or a ``long_side`` outside 64–4096.
+        unsure mark, threads < 1, a ``zoom_enlarge`` outside 1–4, an ``above_views`` view
+        outside 0–2 box sides or a ``long_side`` outside 64–4096.
     """
 
     score_threshold: float | None = None
@@ -124,6 +160,11 @@ class ReaderConfig:
     in a 640×480 frame are found more often enlarged, though it adds no detail)."""
     max_zoom_side: int = 1536
     """The zoomed reading's fine look is at most this long (9 times the 512 px look's pixels)."""
+    above_views: tuple[tuple[float, float], ...] = ((0.5, 0.8),)
+    """Each die read surely is read again above its box, where its top face lies when the box
+    holds the front face of a die seen at an angle, in each ``(up, tall)`` view (in box sides:
+    :func:`~scorekeeper.vision.patches.above_patch_batch`); a view read as a die of another face
+    marks the die unsure (:meth:`DiceReader.check_above`). Empty: never."""
     relook_band: tuple[float, float] = (0.3, 0.9)
     """A die probability in [from, up to) is a close call, looked at again in three more views."""
     relook_face_below: float | None = None
@@ -194,6 +235,11 @@ class ReaderConfig:
             raise ValueError(
                 f"zoom_enlarge must be from 1 (never enlarge) to {MAX_ZOOM_ENLARGE:g},"
                 f" got {self.zoom_enlarge}"
+            )
+        if not all(is_above_view(v) for v in self.above_views):
+            raise ValueError(
+                f"above_views must be (up, tall) pairs, up from 0 and tall over 0, both up to"
+                f" {MAX_ABOVE:g} box sides, got {self.above_views}"
             )
         if self.threads < 1:
             raise ValueError(f"threads must be at least 1, got {self.threads}")

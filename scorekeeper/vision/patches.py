@@ -71,3 +71,43 @@ def patch_batch(
         p = crop_patch(bgr, (x0 + x1) / 2, (y0 + y1) / 2, side, size)
         out[i] = p.transpose(2, 0, 1) * np.float32(1 / 255)
     return out
+
+
+def above_patch_batch(
+    frame: np.ndarray,
+    boxes: list[tuple[float, float, float, float]],
+    views: tuple[tuple[float, float], ...],
+    size: int = PATCH_SIZE,
+    context: float = PATCH_CONTEXT,
+) -> np.ndarray:
+    """(N × V, 3, size, size) patches of where each box's die would show its top face, were
+    the box around the front face of a die seen at an angle: for each ``(up, tall)`` of
+    ``views``, the band from ``up`` × the box's longer side above its top edge, ``tall`` × that
+    side high and as wide as the box, taken ``context`` times as wide and high and stretched to
+    a square (a top face seen at an angle looks squashed from above).
+
+    >>> img = np.zeros((40, 40, 3), np.uint8); img[:10] = 255
+    >>> p = above_patch_batch(img, [(10, 20, 30, 40)], ((0.9, 0.3), (0.0, 1.0)), 8)
+    >>> p.shape, float(p[0].mean()) > 0.9, float(p[1].mean()) < 0.1
+    ((2, 3, 8, 8), True, True)
+    """
+    bgr = to_bgr(frame)
+    out = np.empty((len(boxes) * len(views), 3, size, size), np.float32)
+    for i, (x0, y0, x1, y1) in enumerate(boxes):
+        side = max(x1 - x0, y1 - y0, 1.0)
+        cx, half_w = (x0 + x1) / 2, context * max(x1 - x0, 1.0) / 2
+        for j, (up, tall) in enumerate(views):
+            cy, half_h = y0 - up * side + tall * side / 2, context * tall * side / 2
+            sx, sy = size / (2 * half_w), size / (2 * half_h)
+            to_square = np.array(
+                [[sx, 0.0, sx * (half_w - cx)], [0.0, sy, sy * (half_h - cy)]], np.float64
+            )
+            p = cv2.warpAffine(
+                bgr,
+                to_square,
+                (size, size),
+                flags=cv2.INTER_AREA if sx < 1 else cv2.INTER_LINEAR,
+                borderMode=cv2.BORDER_REPLICATE,
+            )
+            out[i * len(views) + j] = p.transpose(2, 0, 1) * np.float32(1 / 255)
+    return out

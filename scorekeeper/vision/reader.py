@@ -32,11 +32,12 @@ from scorekeeper.vision.imageio import check_frame, to_grey
 from scorekeeper.vision.looks import wants_third_look, zoom_side
 from scorekeeper.vision.onnx_model import DiceModel
 from scorekeeper.vision.overlaps import merge_scales, resolve_overlaps
-from scorekeeper.vision.patches import crop_patch, patch_batch, to_bgr
+from scorekeeper.vision.patches import above_patch_batch, crop_patch, patch_batch, to_bgr
 from scorekeeper.vision.preprocess import Prepared, halved_for, preprocess
 from scorekeeper.vision.second_look import (
     half_turned,
     likelier_die,
+    other_face,
     patch_views,
     relook_rows,
     rescue_boxes,
@@ -156,7 +157,31 @@ class DiceReader:
         if zoom:
             dice = self._read_at(frame, zoom)
         dice = [replace(d, unsure_below=self.unsure_below) for d in dice]
+        dice = self.check_above(frame, dice)
         return dice if expect is None else self.meet_count(frame, dice, expect)
+
+    def check_above(self, frame: np.ndarray, dice: Sequence[Detection]) -> list[Detection]:
+        """``dice`` with each one read surely marked unsure when a view above its box
+        (:attr:`ReaderConfig.above_views`) reads as a die of another face: a die seen at an
+        angle whose box holds its front face, the top face above it.
+
+        :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
+        """
+        views = self.config.above_views
+        sure = [i for i, d in enumerate(dice) if not d.unsure]
+        if not views or not sure or not self.two_stage:
+            return list(dice)
+        boxes = [dice[i].box for i in sure]
+        patches = above_patch_batch(
+            check_frame(frame), boxes, views, self.patch_size, self.patch_context
+        )
+        logits = self.run_patches(patches).reshape(len(sure), len(views), 7)
+        out = list(dice)
+        for i, lg in zip(sure, logits, strict=True):
+            d = dice[i]
+            if other_face(lg, d.value):
+                out[i] = replace(d, confidence=min(d.confidence, under(d.unsure_below)))
+        return out
 
     def meet_count(
         self,

@@ -128,3 +128,16 @@ def second_look(
         out.append(Detection(value=value, box=cand.box, confidence=float(p[value])))
     out.sort(key=lambda d: -d.confidence)
     return out
+
+
+def other_face(logits: np.ndarray, value: int, above: float = 0.5) -> bool:
+    """Whether any of a die's (V, 7) readings in other views calls it, more likely than
+    ``above``, a die of a face other than ``value``.
+
+    >>> lg = np.log(np.array([[0.7, 0.2, 0.1, 0, 0, 0, 0], [0.1, 0, 0.8, 0.1, 0, 0, 0]]) + 1e-9)
+    >>> other_face(lg, 2), other_face(lg, 3), other_face(lg[:1], 3)
+    (False, True, False)
+    """
+    p = softmax(logits.astype(np.float64), axis=1)[:, 1:]
+    p[:, value - 1] = 0.0
+    return bool(np.any(p > above))
