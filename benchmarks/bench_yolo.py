@@ -19,6 +19,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import cv2
@@ -28,6 +29,7 @@ from bench_reader import bench_frames
 
 from scorekeeper.errors import ImageError
 from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path
+from scorekeeper.vision.config import parse_above_views
 
 ROOT = Path(__file__).resolve().parents[1]
 YOLO = ROOT / "build" / "yolov8n-640.onnx"
@@ -88,6 +90,13 @@ def main(argv: list[str] | None = None) -> int:
         help="ReaderConfig.rescue_scale: turned-down candidates read again in a patch this many"
         " times as wide, 0 for none (default: the model's)",
     )
+    ap.add_argument(
+        "--above-views",
+        default=None,
+        metavar="UP:TALL,...",
+        help="ReaderConfig.above_views: each die read surely read again above its box, 'none'"
+        " for never (default: the reader's)",
+    )
     args = ap.parse_args(argv)
     if args.threads < 1 or args.rounds < 1 or args.frames < 1:
         print("bench_yolo: --threads, --rounds and --frames must be at least 1", file=sys.stderr)
@@ -100,6 +109,8 @@ def main(argv: list[str] | None = None) -> int:
             relook_face_below=args.relook_face_below,
             rescue_scale=args.rescue_scale,
         )
+        if args.above_views is not None:
+            config = replace(config, above_views=parse_above_views(args.above_views))
         reader = DiceReader(args.model or default_model_path(), config)
     except (ImageError, ValueError) as exc:
         print(f"bench_yolo: {exc}", file=sys.stderr)
