@@ -45,6 +45,10 @@ def test_the_benchmark_times_both_and_prints_their_ratio(
     assert line["budget"] == BUDGET and line["within_budget"] == (line["ratio"] <= BUDGET)
     assert main([*argv, "--rounds", "0"]) == 2
     assert "must be at least 1" in capsys.readouterr().err
+    assert main([*argv, "--above-views", "none"]) == 0  # the reader without the check above
+    assert json.loads(capsys.readouterr().out)["reader_640x480_ms"] > 0
+    assert main([*argv, "--above-views", "3:1"]) == 2
+    assert "expected UP:TALL views" in capsys.readouterr().err
 
 
 def test_without_torch_to_build_the_yardstick_the_benchmark_says_so_and_stops(
