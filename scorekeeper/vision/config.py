@@ -164,7 +164,7 @@ class ReaderConfig:
     """Each die read surely is read again above its box, where its top face lies when the box
     holds the front face of a die seen at an angle, in each ``(up, tall)`` view (in box sides:
     :func:`~scorekeeper.vision.patches.above_patch_batch`); a view read as a die of another face
-    marks the die unsure (:meth:`DiceReader.check_above`). Empty: never."""
+    gives the die that face, marked unsure (:meth:`DiceReader.check_above`). Empty: never."""
     relook_band: tuple[float, float] = (0.3, 0.9)
     """A die probability in [from, up to) is a close call, looked at again in three more views."""
     relook_face_below: float | None = None

@@ -161,9 +161,10 @@ class DiceReader:
         return dice if expect is None else self.meet_count(frame, dice, expect)
 
     def check_above(self, frame: np.ndarray, dice: Sequence[Detection]) -> list[Detection]:
-        """``dice`` with each one read surely marked unsure when a view above its box
-        (:attr:`ReaderConfig.above_views`) reads as a die of another face: a die seen at an
-        angle whose box holds its front face, the top face above it.
+        """``dice`` with each one read surely that a view above its box
+        (:attr:`ReaderConfig.above_views`) reads as a die of another face given that face and
+        marked unsure: a die seen at an angle whose box holds its front face, the top face (the
+        one that counts) above it.
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
@@ -179,8 +180,10 @@ class DiceReader:
         out = list(dice)
         for i, lg in zip(sure, logits, strict=True):
             d = dice[i]
-            if other_face(lg, d.value):
-                out[i] = replace(d, confidence=min(d.confidence, under(d.unsure_below)))
+            seen = other_face(lg, d.value)
+            if seen is not None:
+                face, p = seen
+                out[i] = replace(d, value=face, confidence=min(p, under(d.unsure_below)))
         return out
 
     def meet_count(

@@ -130,14 +130,18 @@ def second_look(
     return out
 
 
-def other_face(logits: np.ndarray, value: int, above: float = 0.5) -> bool:
-    """Whether any of a die's (V, 7) readings in other views calls it, more likely than
-    ``above``, a die of a face other than ``value``.
+def other_face(logits: np.ndarray, value: int, above: float = 0.5) -> tuple[int, float] | None:
+    """The face other than ``value``, and its probability, that one of a die's (V, 7) readings
+    in other views calls it more likely than ``above`` (the likeliest such, if several), or None.
 
     >>> lg = np.log(np.array([[0.7, 0.2, 0.1, 0, 0, 0, 0], [0.1, 0, 0.8, 0.1, 0, 0, 0]]) + 1e-9)
-    >>> other_face(lg, 2), other_face(lg, 3), other_face(lg[:1], 3)
-    (False, True, False)
+    >>> other_face(lg, 2), other_face(lg[:1], 3)
+    (None, None)
+    >>> face, p = other_face(lg, 3); face, round(p, 3)
+    (2, 0.8)
     """
     p = softmax(logits.astype(np.float64), axis=1)[:, 1:]
     p[:, value - 1] = 0.0
-    return bool(np.any(p > above))
+    view, face = np.unravel_index(int(np.argmax(p)), p.shape)
+    best = float(p[view, face])
+    return (int(face) + 1, best) if best > above else None
