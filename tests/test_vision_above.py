@@ -55,6 +55,7 @@ def test_a_sure_die_with_another_face_above_it_takes_that_face_marked_unsure(
     assert [(d.value, d.box) for d in doubted] == [(6, five.box)]
     assert 0.5 < doubted[0].confidence < reader.unsure_below <= five.confidence
     assert [d for d in checked if not d.unsure] == [d for d in dice if d is not five]
+    assert checked[-1] == doubted[0]  # strongest first still: the die marked unsure goes last
     # with no views, never
     never = DiceReader(config=ReaderConfig(above_views=()))
     assert never.check_above(staged, dice) == dice

@@ -163,8 +163,8 @@ class DiceReader:
     def check_above(self, frame: np.ndarray, dice: Sequence[Detection]) -> list[Detection]:
         """``dice`` with each one read surely that a view above its box
         (:attr:`ReaderConfig.above_views`) reads as a die of another face given that face and
-        marked unsure: a die seen at an angle whose box holds its front face, the top face (the
-        one that counts) above it.
+        marked unsure (strongest first again when one is): a die seen at an angle whose box
+        holds its front face, the top face (the one that counts) above it.
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
@@ -177,14 +177,15 @@ class DiceReader:
             check_frame(frame), boxes, views, self.patch_size, self.patch_context
         )
         logits = self.run_patches(patches).reshape(len(sure), len(views), 7)
-        out = list(dice)
+        out, changed = list(dice), False
         for i, lg in zip(sure, logits, strict=True):
             d = dice[i]
             seen = other_face(lg, d.value)
             if seen is not None:
                 face, p = seen
                 out[i] = replace(d, value=face, confidence=min(p, under(d.unsure_below)))
-        return out
+                changed = True
+        return sorted(out, key=lambda d: -d.confidence) if changed else out
 
     def meet_count(
         self,
