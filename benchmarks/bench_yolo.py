@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
         "--above-views",
         default=None,
         metavar="UP:TALL,...",
-        help="ReaderConfig.above_views: each die read again above its box, 'none'"
+        help="ReaderConfig.above_views: each die read surely read again above its box, 'none'"
         " for never (default: the reader's)",
     )
     args = ap.parse_args(argv)

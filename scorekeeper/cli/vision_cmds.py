@@ -232,8 +232,8 @@ def _reader_options(p: argparse.ArgumentParser) -> None:
         type=_above_views,
         default=DEFAULTS.above_views,
         metavar="UP:TALL,...",
-        help="a die takes the face a view above its box (UP box sides up, TALL high) reads"
-        " there, marked unsure: its top face seen at an angle; none for never"
+        help="a die read surely takes the face a view above its box (UP box sides up, TALL"
+        " high) reads there, marked unsure: its top face seen at an angle; none for never"
         f" (default {','.join(f'{u:g}:{t:g}' for u, t in DEFAULTS.above_views)})",
     )
     p.add_argument("--threads", type=int, default=1, help="CPU threads for the model")

@@ -161,7 +161,7 @@ class ReaderConfig:
     max_zoom_side: int = 1536
     """The zoomed reading's fine look is at most this long (9 times the 512 px look's pixels)."""
     above_views: tuple[tuple[float, float], ...] = ((0.5, 0.8),)
-    """Each die is read again above its box, where its top face lies when the box
+    """Each die read surely is read again above its box, where its top face lies when the box
     holds the front face of a die seen at an angle, in each ``(up, tall)`` view (in box sides:
     :func:`~scorekeeper.vision.patches.above_patch_batch`); a view read as a die of another face
     gives the die that face, marked unsure (:meth:`DiceReader.check_above`). Empty: never."""

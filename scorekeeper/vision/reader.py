@@ -161,23 +161,25 @@ class DiceReader:
         return dice if expect is None else self.meet_count(frame, dice, expect)
 
     def check_above(self, frame: np.ndarray, dice: Sequence[Detection]) -> list[Detection]:
-        """``dice`` with each one that a view above its box (:attr:`ReaderConfig.above_views`)
-        reads as a die of another face given that face and marked unsure (strongest first again
-        when one is): a die seen at an angle whose box holds its front face, the top face (the
-        one that counts) above it.
+        """``dice`` with each one read surely that a view above its box
+        (:attr:`ReaderConfig.above_views`) reads as a die of another face given that face and
+        marked unsure (strongest first again when one is): a die seen at an angle whose box
+        holds its front face, the top face (the one that counts) above it.
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
         views = self.config.above_views
-        if not views or not dice or not self.two_stage:
+        sure = [i for i, d in enumerate(dice) if not d.unsure]
+        if not views or not sure or not self.two_stage:
             return list(dice)
-        boxes = [d.box for d in dice]
+        boxes = [dice[i].box for i in sure]
         patches = above_patch_batch(
             check_frame(frame), boxes, views, self.patch_size, self.patch_context
         )
-        logits = self.run_patches(patches).reshape(len(dice), len(views), 7)
+        logits = self.run_patches(patches).reshape(len(sure), len(views), 7)
         out, changed = list(dice), False
-        for i, (d, lg) in enumerate(zip(dice, logits, strict=True)):
+        for i, lg in zip(sure, logits, strict=True):
+            d = dice[i]
             seen = other_face(lg, d.value)
             if seen is not None:
                 face, p = seen
