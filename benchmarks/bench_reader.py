@@ -26,6 +26,7 @@ import numpy as np
 
 from scorekeeper.errors import ImageError
 from scorekeeper.vision import Detection, DiceReader, ReaderConfig, default_model_path, load_image
+from scorekeeper.vision.config import DEFAULTS
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -93,6 +94,11 @@ def main(argv: list[str] | None = None) -> int:
         "--no-zoom", action="store_true", help="never read small dice in a big frame again"
     )
     ap.add_argument(
+        "--no-above",
+        action="store_true",
+        help="never read a die again above its box (ReaderConfig.above_views empty)",
+    )
+    ap.add_argument(
         "--long-side", type=int, default=None, help="model input long side (default the model's)"
     )
     ap.add_argument(
@@ -120,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
                 third_look=not args.no_third_look,
                 long_side=args.long_side,
                 zoom=not args.no_zoom,
+                above_views=() if args.no_above else DEFAULTS.above_views,
             ),
         )
     except (ImageError, ValueError) as exc:
@@ -161,6 +168,7 @@ def main(argv: list[str] | None = None) -> int:
         "third_side": reader.coarsest_side,
         "third_look_frames": f"{third} of {len(frames)}",
         "zoom_frames": f"{zoomed} of {len(frames)}",
+        "above_views": [list(v) for v in reader.config.above_views],
     }
     print(json.dumps(out))
     return 0

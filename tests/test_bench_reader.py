@@ -38,3 +38,10 @@ def test_small_dice_in_a_640_frame_are_read_again_zoomed(
 def test_a_mosaic_outside_1_to_8_is_refused(capsys: pytest.CaptureFixture[str], k: str) -> None:
     assert main(["--mosaic", k, "--frames", "1"]) == 2
     assert "--mosaic must be 1 to 8 images across" in capsys.readouterr().err
+
+
+def test_no_above_reads_no_die_again_above_its_box(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--frames", "1"]) == 0
+    assert json.loads(capsys.readouterr().out)["above_views"] == [[0.5, 0.8]]
+    assert main(["--frames", "1", "--no-above"]) == 0
+    assert json.loads(capsys.readouterr().out)["above_views"] == []
