@@ -78,7 +78,7 @@ def test_the_same_face_above_or_an_unsure_die_is_left_alone(
 def test_the_views_lie_above_the_box_and_are_stretched_to_a_square() -> None:
     frame = np.zeros((100, 100, 3), np.uint8)
     frame[20:40, 40:60] = 255  # a bright band just above the box (40, 40, 60, 60)
-    patches = above_patch_batch(frame, [(40, 40, 60, 60)], ((1.0, 1.0), (-0.0, 0.2)), 16)
+    patches = above_patch_batch(frame, [(40, 40, 60, 60)], ((1.0, 1.0), (0.0, 0.2)), 16)
     assert patches.shape == (2, 3, 16, 16)
     assert patches[0, :, 4:12, 4:12].min() == pytest.approx(1.0)  # the band fills the middle
     assert patches[1].mean() < 0.3  # the box's own top edge: mostly dark

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -125,26 +126,30 @@ def _fraction(text: str) -> float:
     return value
 
 
-def _share(text: str) -> float:
-    """An argparse type: a number from 0 to 1."""
+def _number(text: str, ok: Callable[[float], bool], expected: str) -> float:
+    """``text`` as a number ``ok`` accepts, else an argparse error: "``expected``, got 'text'"."""
     from scorekeeper.vision.config import number_or_nan
 
     value = number_or_nan(text)
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"expected a number from 0 to 1, got {text!r}")
+    if not ok(value):
+        raise argparse.ArgumentTypeError(f"{expected}, got {text!r}")
     return value
+
+
+def _share(text: str) -> float:
+    """An argparse type: a number from 0 to 1."""
+    return _number(text, lambda v: 0.0 <= v <= 1.0, "expected a number from 0 to 1")
 
 
 def _zoom_enlarge(text: str) -> float:
     """An argparse type: how many times the zoomed reading may enlarge a frame, 1 to 4."""
-    from scorekeeper.vision.config import MAX_ZOOM_ENLARGE, is_zoom_enlarge, number_or_nan
+    from scorekeeper.vision.config import MAX_ZOOM_ENLARGE, is_zoom_enlarge
 
-    value = number_or_nan(text)
-    if not is_zoom_enlarge(value):
-        raise argparse.ArgumentTypeError(
-            f"expected a factor from 1 (never enlarge) to {MAX_ZOOM_ENLARGE:g}, got {text!r}"
-        )
-    return value
+    return _number(
+        text,
+        is_zoom_enlarge,
+        f"expected a factor from 1 (never enlarge) to {MAX_ZOOM_ENLARGE:g}",
+    )
 
 
 def _above_views(text: str) -> tuple[tuple[float, float], ...]:
@@ -159,14 +164,11 @@ def _above_views(text: str) -> tuple[tuple[float, float], ...]:
 
 def _rescue_scale(text: str) -> float:
     """An argparse type: 0 (none) or a factor over 1 up to the widest rescue patch."""
-    from scorekeeper.vision.config import MAX_RESCUE_SCALE, is_rescue_scale, number_or_nan
+    from scorekeeper.vision.config import MAX_RESCUE_SCALE, is_rescue_scale
 
-    value = number_or_nan(text)
-    if not is_rescue_scale(value):
-        raise argparse.ArgumentTypeError(
-            f"expected 0 (none) or a factor over 1 up to {MAX_RESCUE_SCALE:g}, got {text!r}"
-        )
-    return value
+    return _number(
+        text, is_rescue_scale, f"expected 0 (none) or a factor over 1 up to {MAX_RESCUE_SCALE:g}"
+    )
 
 
 def _long_side(text: str) -> int:
