@@ -327,6 +327,10 @@ def play_whole_game_by_taps(tab: Tab, kind: str, board: Tab | None = None) -> No
         assert board.page.locator("#chart svg path").count() >= 2
 
 
+# The board has drawn a game state (and fitted itself after it). Not `zoom !== undefined`:
+# setting the QR address at load fits the still-empty board before the state arrives.
+BOARD_DRAWN = "window.scorekeeperMetrics.updates.length > 0"
+
 FITS_JS = """() => {
     const inside = (el) => { const r = el.getBoundingClientRect();
         return r.top >= 0 && r.left >= 0
@@ -348,7 +352,7 @@ def test_the_board_fits_a_720p_projector(
     quick_scores(live_server, game_id, token, (600, 0, 750)[:players])
     board = open_tab(*PROJECTOR)
     board.page.goto(f"{live_server.url}/board/{game_id}")
-    wait_js(board, "window.scorekeeperMetrics.zoom !== undefined")
+    wait_js(board, BOARD_DRAWN)
     fits_page, cards_seen, qr_seen, zoom = board.page.evaluate(FITS_JS)
     assert fits_page and cards_seen and qr_seen  # nobody scrolls a projector
     assert zoom == 1 if players == 2 else 0.4 <= zoom < 1  # shrunk only when it must be
@@ -676,7 +680,7 @@ def test_a_game_won_on_a_last_farkle_flashes_the_winner(
     tab, board = open_tab(*TABLET), open_tab(*PROJECTOR)
     open_play_page(live_server, tab, game_id, token)
     board.page.goto(f"{live_server.url}/board/{game_id}")
-    wait_js(board, "window.scorekeeperMetrics.zoom !== undefined")
+    wait_js(board, BOARD_DRAWN)
     tap_throw(tab, [2, 3, 4, 6, 2, 3])  # Bob's last turn: a farkle
     wait_version(tab, version + 1)
     for page in (tab, board):
@@ -707,7 +711,7 @@ def test_team_totals_lead_the_board_and_are_named_at_the_end(
     game_id, token = game["id"], game["control_token"]
     board = open_tab(*PROJECTOR)
     board.page.goto(f"{live_server.url}/board/{game_id}")
-    wait_js(board, "window.scorekeeperMetrics.zoom !== undefined")
+    wait_js(board, BOARD_DRAWN)
     teams = "#board-teams li"
     version = quick_scores(live_server, game_id, token, (300, 700, 350))
     wait_js(board, "document.querySelectorAll('#board-teams li').length === 2")
