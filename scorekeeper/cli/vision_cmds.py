@@ -152,6 +152,11 @@ def _zoom_enlarge(text: str) -> float:
     )
 
 
+def _heap_heat(text: str) -> float:
+    """An argparse type: 0 (never) or a heat under 1."""
+    return _number(text, lambda v: 0.0 <= v < 1.0, "expected 0 (never) or a heat under 1")
+
+
 def _above_views(text: str) -> tuple[tuple[float, float], ...]:
     """An argparse type: ``UP:TALL`` views joined by commas, or ``none``."""
     from scorekeeper.vision.config import parse_above_views
@@ -181,7 +186,7 @@ def _long_side(text: str) -> int:
 def _reader_options(p: argparse.ArgumentParser) -> None:
     """``--model``, ``--threshold``, ``--candidate-threshold``, ``--unsure-below``,
     ``--relook-face-below``, ``--rescue-scale``, ``--zoom-enlarge``, ``--above-views``,
-    ``--threads``, ``--long-side``, ``--single-scale``."""
+    ``--heap-heat``, ``--threads``, ``--long-side``, ``--single-scale``."""
     from scorekeeper.vision.config import DEFAULTS
 
     p.add_argument("--model", metavar="PATH", help="ONNX model (default models/dice.onnx)")
@@ -238,6 +243,14 @@ def _reader_options(p: argparse.ArgumentParser) -> None:
         " high) reads there, marked unsure: its top face seen at an angle; none for never"
         f" (default {','.join(f'{u:g}:{t:g}' for u, t in DEFAULTS.above_views)})",
     )
+    p.add_argument(
+        "--heap-heat",
+        type=_heap_heat,
+        default=DEFAULTS.heap_heat,
+        metavar="HEAT",
+        help="a weaker peak (this hot) beside a die read surely is looked at too: a die in a"
+        f" heap whose peak ran into its neighbour's; 0 for never (default {DEFAULTS.heap_heat:g})",
+    )
     p.add_argument("--threads", type=int, default=1, help="CPU threads for the model")
     p.add_argument(
         "--long-side",
@@ -265,6 +278,7 @@ def _reader(args: argparse.Namespace) -> Any:
         rescue_scale=args.rescue_scale,
         zoom_enlarge=args.zoom_enlarge,
         above_views=args.above_views,
+        heap_heat=args.heap_heat,
         threads=args.threads,
         long_side=args.long_side,
         coarse=not args.single_scale,

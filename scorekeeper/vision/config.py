@@ -62,6 +62,9 @@ def is_zoom_enlarge(value: float) -> bool:
     return 1.0 <= value <= MAX_ZOOM_ENLARGE
 
 
+MAX_HEAP_REACH = 4.0
+"""The farthest from a sure die, in its box sides, that :attr:`ReaderConfig.heap_reach` may look."""
+
 MAX_ABOVE = 2.0
 """The farthest above a die's box, and the tallest, a view of :attr:`ReaderConfig.above_views`
 may be, in box sides."""
@@ -118,7 +121,8 @@ class ReaderConfig:
 
     :raises ValueError: for a threshold outside (0, 1), a ``fill_confidence`` not under the
         unsure mark, threads < 1, a ``zoom_enlarge`` outside 1–4, an ``above_views`` view
-        outside 0–2 box sides or a ``long_side`` outside 64–4096.
+        outside 0–2 box sides, a ``heap_heat`` outside 0–1, a ``heap_reach`` outside 0–4 box
+        sides or a ``long_side`` outside 64–4096.
     """
 
     score_threshold: float | None = None
@@ -165,6 +169,17 @@ class ReaderConfig:
     holds the front face of a die seen at an angle, in each ``(up, tall)`` view (in box sides:
     :func:`~scorekeeper.vision.patches.above_patch_batch`); a view read as a die of another face
     gives the die that face, marked unsure (:meth:`DiceReader.check_above`). Empty: never."""
+    heap_heat: float = 0.2
+    """A peak this hot, under the candidate threshold, beside a die read surely is looked at
+    too (:meth:`DiceReader.heap_look`): in a heap the detector's peaks for touching dice run
+    together and the weaker is lost (0.0: never)."""
+    heap_reach: float = 1.5
+    """Beside: the peak's centre within this many of the sure die's box sides of its centre ..."""
+    heap_size_band: tuple[float, float] = (0.6, 1.6)
+    """... its box's longer side within this band of the sure die's ..."""
+    heap_overlap: float = 0.1
+    """... and at most this share of its box over any die read (more: the same die's other
+    face, seen at an angle)."""
     relook_band: tuple[float, float] = (0.3, 0.9)
     """A die probability in [from, up to) is a close call, looked at again in three more views."""
     relook_face_below: float | None = None
@@ -235,6 +250,13 @@ class ReaderConfig:
             raise ValueError(
                 f"zoom_enlarge must be from 1 (never enlarge) to {MAX_ZOOM_ENLARGE:g},"
                 f" got {self.zoom_enlarge}"
+            )
+        if not 0.0 <= self.heap_heat < 1.0:
+            raise ValueError(f"heap_heat must be from 0 (never) to under 1, got {self.heap_heat}")
+        if not 0.0 < self.heap_reach <= MAX_HEAP_REACH:
+            raise ValueError(
+                f"heap_reach must be over 0 and up to {MAX_HEAP_REACH:g} box sides, got"
+                f" {self.heap_reach}"
             )
         if not all(is_above_view(v) for v in self.above_views):
             raise ValueError(

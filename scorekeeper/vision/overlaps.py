@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from scorekeeper.vision.config import DEFAULTS, ReaderConfig
-from scorekeeper.vision.detection import Detection, box_area, box_side, inside, overlap
+from scorekeeper.vision.detection import Box, Detection, box_area, box_side, inside, overlap
 
 
 def merge_scales(
@@ -76,3 +76,52 @@ def resolve_overlaps(
         if not any(overlap(d, k) for k in kept):
             kept.append(d)
     return kept
+
+
+def beside_sure(
+    candidates: list[Detection],
+    dice: list[Detection],
+    unsure_below: float,
+    config: ReaderConfig = DEFAULTS,
+) -> list[Detection]:
+    """The candidates worth a look in a heap (:attr:`ReaderConfig.heap_heat`): each beside a
+    die read at least ``unsure_below`` surely and of about its size (``heap_reach``,
+    ``heap_size_band``), its centre in no die's box and its box over no die's by more than
+    ``heap_overlap``.
+
+    >>> sure = Detection(5, (0, 0, 10, 10), 0.95)
+    >>> next_to = Detection(2, (11, 0, 21, 10), 0.3)
+    >>> on_top = Detection(3, (0, -6, 10, 4), 0.3)  # the same die's top face, seen at an angle
+    >>> far, pip = Detection(4, (40, 0, 50, 10), 0.3), Detection(1, (11, 2, 14, 5), 0.3)
+    >>> [d.value for d in beside_sure([next_to, on_top, far, pip], [sure], 0.8)]
+    [2]
+    >>> beside_sure([next_to], [Detection(5, (0, 0, 10, 10), 0.6)], 0.8)  # not read surely
+    []
+    """
+    sure = [d for d in dice if d.confidence >= unsure_below]
+    lo, hi = config.heap_size_band
+
+    def wanted(c: Detection) -> bool:
+        if any(
+            inside(c.centre(), d.box) or _covered(c.box, d.box) > config.heap_overlap for d in dice
+        ):
+            return False
+        x, y = c.centre()
+        for d in sure:
+            side, (cx, cy) = box_side(d.box), d.centre()
+            if (
+                math.hypot(x - cx, y - cy) <= config.heap_reach * side
+                and lo <= box_side(c.box) / side <= hi
+            ):
+                return True
+        return False
+
+    return [c for c in candidates if wanted(c)]
+
+
+def _covered(a: Box, b: Box) -> float:
+    """The share of box ``a``'s area that lies in box ``b``."""
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    area = box_area(a)
+    return max(0.0, w) * max(0.0, h) / area if area > 0 else 0.0

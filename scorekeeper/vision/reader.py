@@ -25,13 +25,14 @@ from scorekeeper.vision.detection import (
     Detection,
     box_side,
     doubt_surplus,
+    inside,
     overlap,
     under,
 )
 from scorekeeper.vision.imageio import check_frame, to_grey
 from scorekeeper.vision.looks import wants_third_look, zoom_side
 from scorekeeper.vision.onnx_model import DiceModel
-from scorekeeper.vision.overlaps import merge_scales, resolve_overlaps
+from scorekeeper.vision.overlaps import beside_sure, merge_scales, resolve_overlaps
 from scorekeeper.vision.patches import above_patch_batch, crop_patch, patch_batch, to_bgr
 from scorekeeper.vision.preprocess import Prepared, halved_for, preprocess
 from scorekeeper.vision.second_look import (
@@ -145,17 +146,18 @@ class DiceReader:
 
     def infer(self, frame: np.ndarray, expect: int | None = None) -> list[Detection]:
         """Every die in the frame (uint8 BGR, grey or BGRA), strongest first; when they are
-        small dice in a big frame, as read again at a larger size (:meth:`zoom_side`). With
-        ``expect`` (the dice thrown, when the game knows it), fewer dice read are made up from
-        those the reader turned down, marked unsure (:meth:`fill`), and more are doubted
-        (:meth:`doubt_surplus`).
+        small dice in a big frame, as read again at a larger size (:meth:`zoom_side`); weaker
+        peaks beside dice read surely looked at too (:meth:`heap_look`). With ``expect`` (the
+        dice thrown, when the game knows it), those weaker peaks only when fewer dice are read;
+        fewer dice read are made up from those the reader turned down, marked unsure
+        (:meth:`fill`), and more are doubted (:meth:`doubt_surplus`).
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
-        dice = self._read_at(frame, self.long_side)
+        dice = self._read_at(frame, self.long_side, expect)
         zoom = self.zoom_side(dice, max(frame.shape[:2]))
         if zoom:
-            dice = self._read_at(frame, zoom)
+            dice = self._read_at(frame, zoom, expect)
         dice = [replace(d, unsure_below=self.unsure_below) for d in dice]
         dice = self.check_above(frame, dice)
         return dice if expect is None else self.meet_count(frame, dice, expect)
@@ -262,9 +264,17 @@ class DiceReader:
             for d in more[:count]
         ]
 
-    def _read_at(self, frame: np.ndarray, side: int) -> list[Detection]:
-        """:meth:`infer` with the fine look at ``side`` pixels, and no zoomed look."""
-        found = self.all_candidates(frame, long_side=side)
+    def _read_at(self, frame: np.ndarray, side: int, expect: int | None = None) -> list[Detection]:
+        """:meth:`infer` with the fine look at ``side`` pixels, and no zoomed look; with
+        ``expect``, the dice in a heap are looked for (:meth:`heap_look`) only when fewer are
+        read (a die more than were thrown is one to doubt, not one found)."""
+        heap = self.config.heap_heat
+        if not self.two_stage or not 0 < heap < self.candidate_threshold:
+            found, low = self.all_candidates(frame, long_side=side), []
+        else:
+            found, low = self.candidate_levels(
+                frame, (self.candidate_threshold, heap), long_side=side
+            )
         if not self.two_stage or not found:
             return found
         dice = resolve_overlaps(
@@ -272,12 +282,32 @@ class DiceReader:
             self.whole_side(frame, side),
             self.config,
         )
+        if expect is None or len(dice) < expect:
+            dice = self.heap_look(frame, dice, low)
         if self.prototypes is None or not dice:
             return dice
         log_probs, features = self.readings(frame, dice)
         return self.prototypes.adjust(
             dice, log_probs, features, self.score_threshold, self.unsure_below
         )
+
+    def heap_look(
+        self, frame: np.ndarray, dice: list[Detection], low: list[Detection]
+    ) -> list[Detection]:
+        """``dice`` plus those of the weaker candidates ``low`` (:attr:`ReaderConfig.heap_heat`)
+        that lie beside a die read surely (:func:`beside_sure`) and that the second look calls
+        dice, strongest first: a die in a heap whose peak ran into its neighbour's.
+
+        :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
+        """
+        wanted = beside_sure(low, dice, self.unsure_below, self.config)
+        if not wanted:
+            return dice
+        added: list[Detection] = []
+        for d in second_look(wanted, self.look(frame, wanted), self.score_threshold):
+            if not any(inside(d.centre(), k.box) for k in (*dice, *added)):
+                added.append(d)
+        return sorted([*dice, *added], key=lambda d: -d.confidence) if added else dice
 
     def readings(
         self, frame: np.ndarray, dice: Sequence[Detection]
@@ -335,17 +365,27 @@ class DiceReader:
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
-        prepared = preprocess(frame, long_side or self.long_side)
+        t = self.candidate_threshold if threshold is None else threshold
+        return self._levels(frame, (t,), long_side or self.long_side)[0]
+
+    def _levels(
+        self, frame: np.ndarray, thresholds: Sequence[float], long_side: int
+    ) -> list[list[Detection]]:
+        """:meth:`candidates` at each of ``thresholds``, the first stage run once."""
+        prepared = preprocess(frame, long_side)
         heat, values, sizes = self.raw(prepared)
-        return decode(
-            heat,
-            values,
-            sizes,
-            stride=self.stride,
-            scale=prepared.scale,
-            frame_size=prepared.frame_size,
-            threshold=self.candidate_threshold if threshold is None else threshold,
-        )
+        return [
+            decode(
+                heat,
+                values,
+                sizes,
+                stride=self.stride,
+                scale=prepared.scale,
+                frame_size=prepared.frame_size,
+                threshold=t,
+            )
+            for t in thresholds
+        ]
 
     def all_candidates(
         self, frame: np.ndarray, threshold: float | None = None, *, long_side: int | None = None
@@ -358,41 +398,57 @@ class DiceReader:
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
+        t = self.candidate_threshold if threshold is None else threshold
+        return self.candidate_levels(frame, (t,), long_side=long_side)[0]
+
+    def candidate_levels(
+        self, frame: np.ndarray, thresholds: Sequence[float], *, long_side: int | None = None
+    ) -> list[list[Detection]]:
+        """:meth:`all_candidates` at each of ``thresholds``, the first stage run once for each
+        size; the first threshold's candidates decide whether the third look is taken.
+
+        :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
+        """
         side = long_side or self.long_side
         k = side / self.long_side
         coarse_side = round(self.coarse_side * k) if self.coarse_side else None
         coarsest_side = round(self.coarsest_side * k) if self.coarsest_side else None
         grey = to_grey(check_frame(frame))  # once for every size
         grey, factor = halved_for(grey, side)
-        found = self.candidates(grey, threshold, long_side=side)
+        found = self._levels(grey, thresholds, side)
         if coarse_side:
-            coarse = self.candidates(grey, threshold, long_side=coarse_side)
-            found = merge_scales(found, coarse, self.config.size_ratio)
+            coarse = self._levels(grey, thresholds, coarse_side)
+            ratio = self.config.size_ratio
+            found = [merge_scales(f, c, ratio) for f, c in zip(found, coarse, strict=True)]
             if coarsest_side:
                 found = self._with_third_look(
-                    grey, threshold, coarse, found, coarse_side, coarsest_side
+                    grey, thresholds, coarse[0], found, coarse_side, coarsest_side
                 )
         if factor > 1:
-            found = [d.scaled(factor) for d in found]
+            found = [[d.scaled(factor) for d in level] for level in found]
         return found
 
     def _with_third_look(
         self,
         grey: np.ndarray,
-        threshold: float | None,
+        thresholds: Sequence[float],
         coarse: list[Detection],
-        found: list[Detection],
+        found: list[list[Detection]],
         coarse_side: int,
         coarsest_side: int,
-    ) -> list[Detection]:
-        """``found`` plus the third look's big dice, when ``coarse`` and ``found`` call for it."""
+    ) -> list[list[Detection]]:
+        """``found`` plus the third look's big dice at each threshold, when ``coarse`` and
+        ``found``'s first level call for it."""
         cfg = self.config
         to_input = coarse_side / max(grey.shape[:2])  # grey's pixels -> coarse input
-        if not wants_third_look(coarse, found, to_input, cfg):
+        if not wants_third_look(coarse, found[0], to_input, cfg):
             return found
         least = cfg.coarsest_least * cfg.whole_side / to_input
-        big = self.candidates(grey, threshold, long_side=coarsest_side)
-        return merge_scales(found, [d for d in big if box_side(d.box) >= least], cfg.size_ratio)
+        bigs = self._levels(grey, thresholds, coarsest_side)
+        return [
+            merge_scales(f, [d for d in big if box_side(d.box) >= least], cfg.size_ratio)
+            for f, big in zip(found, bigs, strict=True)
+        ]
 
     def look(self, frame: np.ndarray, candidates: list[Detection]) -> np.ndarray:
         """The second look's (N, 7) log-probabilities ("not a die", faces 1..6) for candidates
