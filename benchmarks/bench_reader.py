@@ -99,6 +99,11 @@ def main(argv: list[str] | None = None) -> int:
         help="never read a die again above its box (ReaderConfig.above_views empty)",
     )
     ap.add_argument(
+        "--no-heap",
+        action="store_true",
+        help="never look at weaker peaks beside a die read surely (ReaderConfig.heap_heat 0)",
+    )
+    ap.add_argument(
         "--long-side", type=int, default=None, help="model input long side (default the model's)"
     )
     ap.add_argument(
@@ -127,6 +132,7 @@ def main(argv: list[str] | None = None) -> int:
                 long_side=args.long_side,
                 zoom=not args.no_zoom,
                 above_views=() if args.no_above else DEFAULTS.above_views,
+                heap_heat=0.0 if args.no_heap else DEFAULTS.heap_heat,
             ),
         )
     except (ImageError, ValueError) as exc:
@@ -169,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         "third_look_frames": f"{third} of {len(frames)}",
         "zoom_frames": f"{zoomed} of {len(frames)}",
         "above_views": [list(v) for v in reader.config.above_views],
+        "heap_heat": reader.config.heap_heat,
     }
     print(json.dumps(out))
     return 0

@@ -97,6 +97,14 @@ def main(argv: list[str] | None = None) -> int:
         help="ReaderConfig.above_views: each die read surely read again above its box, 'none'"
         " for never (default: the reader's)",
     )
+    ap.add_argument(
+        "--heap-heat",
+        type=float,
+        default=None,
+        metavar="HEAT",
+        help="ReaderConfig.heap_heat: weaker peaks beside a die read surely looked at too,"
+        " 0 for never (default: the reader's)",
+    )
     args = ap.parse_args(argv)
     if args.threads < 1 or args.rounds < 1 or args.frames < 1:
         print("bench_yolo: --threads, --rounds and --frames must be at least 1", file=sys.stderr)
@@ -111,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
         )
         if args.above_views is not None:
             config = replace(config, above_views=parse_above_views(args.above_views))
+        if args.heap_heat is not None:
+            config = replace(config, heap_heat=args.heap_heat)
         reader = DiceReader(args.model or default_model_path(), config)
     except (ImageError, ValueError) as exc:
         print(f"bench_yolo: {exc}", file=sys.stderr)

@@ -45,3 +45,10 @@ def test_no_above_reads_no_die_again_above_its_box(capsys: pytest.CaptureFixture
     assert json.loads(capsys.readouterr().out)["above_views"] == [[0.5, 0.8]]
     assert main(["--frames", "1", "--no-above"]) == 0
     assert json.loads(capsys.readouterr().out)["above_views"] == []
+
+
+def test_no_heap_looks_at_no_weaker_peak(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["--frames", "1"]) == 0
+    assert json.loads(capsys.readouterr().out)["heap_heat"] == 0.2
+    assert main(["--frames", "1", "--no-heap"]) == 0
+    assert json.loads(capsys.readouterr().out)["heap_heat"] == 0.0
