@@ -272,9 +272,11 @@ class DiceReader:
         if not self.two_stage or not 0 < heap < self.candidate_threshold:
             found, low = self.all_candidates(frame, long_side=side), []
         else:
-            found, low = self.candidate_levels(
+            found, weak = self.candidate_levels(
                 frame, (self.candidate_threshold, heap), long_side=side
             )
+            judged = {c.box for c in found}
+            low = [c for c in weak if c.box not in judged]
         if not self.two_stage or not found:
             return found
         dice = resolve_overlaps(
@@ -294,9 +296,10 @@ class DiceReader:
     def heap_look(
         self, frame: np.ndarray, dice: list[Detection], low: list[Detection]
     ) -> list[Detection]:
-        """``dice`` plus those of the weaker candidates ``low`` (:attr:`ReaderConfig.heap_heat`)
-        that lie beside a die read surely (:func:`beside_sure`) and that the second look calls
-        dice, strongest first: a die in a heap whose peak ran into its neighbour's.
+        """``dice`` plus those of the weaker candidates ``low`` (peaks from
+        :attr:`ReaderConfig.heap_heat` up to the candidate threshold) that lie beside a die
+        read surely (:func:`beside_sure`) and that the second look calls dice, strongest
+        first: a die in a heap whose peak ran into its neighbour's.
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
