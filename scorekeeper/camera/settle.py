@@ -18,7 +18,7 @@ import numpy as np
 
 from scorekeeper.camera.frames import Image, to_grey
 from scorekeeper.errors import CameraError
-from scorekeeper.vision.detection import Detection
+from scorekeeper.vision.detection import Detection, shared_area
 
 Die = Detection
 """One die in a frame: the dice reader's own value type (value, box in pixels, confidence)."""
@@ -240,11 +240,9 @@ def box_iou(a: tuple[float, float, float, float], b: tuple[float, float, float, 
     >>> box_iou((0, 0, 10, 10), (5, 0, 15, 10))
     0.3333333333333333
     """
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
-    if w <= 0 or h <= 0:
+    inter = shared_area(a, b)
+    if inter == 0:
         return 0.0
-    inter = w * h
     union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     return inter / union if union > 0 else 0.0
 

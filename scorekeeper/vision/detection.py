@@ -130,6 +130,17 @@ def box_area(box: Box) -> float:
     return max(0.0, box[2] - box[0]) * max(0.0, box[3] - box[1])
 
 
+def shared_area(a: Box, b: Box) -> float:
+    """The area two boxes share (0 when they do not meet).
+
+    >>> shared_area((0, 0, 10, 10), (5, 0, 15, 10)), shared_area((0, 0, 1, 1), (2, 2, 3, 3))
+    (50, 0.0)
+    """
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
 def inside(point: tuple[float, float], box: Box) -> bool:
     """Whether ``point`` lies in ``box`` (edges included)."""
     return box[0] <= point[0] <= box[2] and box[1] <= point[1] <= box[3]

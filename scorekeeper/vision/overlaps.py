@@ -5,7 +5,15 @@ from __future__ import annotations
 import math
 
 from scorekeeper.vision.config import DEFAULTS, ReaderConfig
-from scorekeeper.vision.detection import Box, Detection, box_area, box_side, inside, overlap
+from scorekeeper.vision.detection import (
+    Box,
+    Detection,
+    box_area,
+    box_side,
+    inside,
+    overlap,
+    shared_area,
+)
 
 
 def merge_scales(
@@ -121,7 +129,5 @@ def beside_sure(
 
 def _covered(a: Box, b: Box) -> float:
     """The share of box ``a``'s area that lies in box ``b``."""
-    w = min(a[2], b[2]) - max(a[0], b[0])
-    h = min(a[3], b[3]) - max(a[1], b[1])
     area = box_area(a)
-    return max(0.0, w) * max(0.0, h) / area if area > 0 else 0.0
+    return shared_area(a, b) / area if area > 0 else 0.0
