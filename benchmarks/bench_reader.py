@@ -183,18 +183,20 @@ def main(argv: list[str] | None = None) -> int:
 
 def _third_look_runs(reader: DiceReader, frame: np.ndarray) -> bool:
     """Whether reading ``frame`` takes the third look (counted once, outside the timing)."""
-    sizes: list[int | None] = []
-    candidates = reader.candidates
+    sizes: list[int] = []
+    candidates_at = reader.candidates_at
 
-    def counted(grey: np.ndarray, threshold: float | None = None, **kw: int) -> list[Detection]:
-        sizes.append(kw.get("long_side"))
-        return candidates(grey, threshold, **kw)
+    def counted(
+        grey: np.ndarray, thresholds: Sequence[float], long_side: int
+    ) -> list[list[Detection]]:
+        sizes.append(long_side)
+        return candidates_at(grey, thresholds, long_side)
 
-    reader.candidates = counted  # type: ignore[method-assign]
+    reader.candidates_at = counted  # type: ignore[method-assign]
     try:
         reader.infer(frame)
     finally:
-        del reader.candidates
+        del reader.candidates_at
     return reader.coarsest_side is not None and reader.coarsest_side in sizes
 
 

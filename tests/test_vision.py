@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import struct
 import zlib
+from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -128,12 +129,14 @@ def test_very_big_dice_are_found_by_the_third_look(reader: DiceReader) -> None:
     from training.eval_closeup import close_up
 
     assert reader.coarsest_side == 80
-    sizes: list[int | None] = []
-    candidates = reader.candidates
+    sizes: list[int] = []
+    candidates_at = reader.candidates_at
 
-    def counted(grey: np.ndarray, threshold: float | None = None, **kw: int) -> list[Detection]:
-        sizes.append(kw.get("long_side"))
-        return candidates(grey, threshold, **kw)
+    def counted(
+        grey: np.ndarray, thresholds: Sequence[float], long_side: int
+    ) -> list[list[Detection]]:
+        sizes.append(long_side)
+        return candidates_at(grey, thresholds, long_side)
 
     plain = DiceReader(config=ReaderConfig(score_threshold=0.5, third_look=False))
     assert plain.coarsest_side is None
@@ -148,7 +151,7 @@ def test_very_big_dice_are_found_by_the_third_look(reader: DiceReader) -> None:
     assert with_third.figures()["exact_images"] >= 0.9
     assert without.figures()["exact_images"] <= 0.75
     # the third look runs only when the first two suggest a close-up
-    reader.candidates = counted  # type: ignore[method-assign]
+    reader.candidates_at = counted  # type: ignore[method-assign]
     try:
         reader.infer(frame)
         assert sizes == [512, 205, 80]
@@ -159,7 +162,7 @@ def test_very_big_dice_are_found_by_the_third_look(reader: DiceReader) -> None:
         reader.infer(np.full((480, 640, 3), 128, np.uint8))  # an empty table
         assert sizes == [512, 205]
     finally:
-        del reader.candidates
+        del reader.candidates_at
 
 
 def wide_shot(k: int) -> tuple[np.ndarray, list[tuple[int, tuple[float, float, float, float]]]]:

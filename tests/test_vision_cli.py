@@ -427,10 +427,12 @@ def test_read_rescue_scale_sets_the_wider_look(capsys: pytest.CaptureFixture[str
         single_scale=False,
         zoom_enlarge=1.5,
         above_views=((0.4, 0.9),),
+        heap_heat=0.3,
     )
     assert _reader(argparse.Namespace(**vars(args), rescue_scale=None)).rescue_scale == 1.6
     assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).rescue_scale == 0.0
     assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).config.zoom_enlarge == 1.5
+    assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).config.heap_heat == 0.3
     assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).config.above_views == (
         (0.4, 0.9),
     )

@@ -369,12 +369,16 @@ class DiceReader:
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
         t = self.candidate_threshold if threshold is None else threshold
-        return self._levels(frame, (t,), long_side or self.long_side)[0]
+        return self.candidates_at(frame, (t,), long_side or self.long_side)[0]
 
-    def _levels(
+    def candidates_at(
         self, frame: np.ndarray, thresholds: Sequence[float], long_side: int
     ) -> list[list[Detection]]:
-        """:meth:`candidates` at each of ``thresholds``, the first stage run once."""
+        """:meth:`candidates` at each of ``thresholds``, the first stage run once at
+        ``long_side`` (every look of :meth:`all_candidates` goes through here).
+
+        :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
+        """
         prepared = preprocess(frame, long_side)
         heat, values, sizes = self.raw(prepared)
         return [
@@ -418,9 +422,9 @@ class DiceReader:
         coarsest_side = round(self.coarsest_side * k) if self.coarsest_side else None
         grey = to_grey(check_frame(frame))  # once for every size
         grey, factor = halved_for(grey, side)
-        found = self._levels(grey, thresholds, side)
+        found = self.candidates_at(grey, thresholds, side)
         if coarse_side:
-            coarse = self._levels(grey, thresholds, coarse_side)
+            coarse = self.candidates_at(grey, thresholds, coarse_side)
             ratio = self.config.size_ratio
             found = [merge_scales(f, c, ratio) for f, c in zip(found, coarse, strict=True)]
             if coarsest_side:
@@ -447,7 +451,7 @@ class DiceReader:
         if not wants_third_look(coarse, found[0], to_input, cfg):
             return found
         least = cfg.coarsest_least * cfg.whole_side / to_input
-        bigs = self._levels(grey, thresholds, coarsest_side)
+        bigs = self.candidates_at(grey, thresholds, coarsest_side)
         return [
             merge_scales(f, [d for d in big if box_side(d.box) >= least], cfg.size_ratio)
             for f, big in zip(found, bigs, strict=True)
