@@ -25,7 +25,7 @@ import cv2
 import numpy as np
 
 from scorekeeper.errors import ImageError
-from scorekeeper.vision import Detection, DiceReader, ReaderConfig, default_model_path, load_image
+from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path, load_image
 from scorekeeper.vision.config import DEFAULTS
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -183,21 +183,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def _third_look_runs(reader: DiceReader, frame: np.ndarray) -> bool:
     """Whether reading ``frame`` takes the third look (counted once, outside the timing)."""
-    sizes: list[int] = []
-    candidates_at = reader.candidates_at
-
-    def counted(
-        grey: np.ndarray, thresholds: Sequence[float], long_side: int
-    ) -> list[list[Detection]]:
-        sizes.append(long_side)
-        return candidates_at(grey, thresholds, long_side)
-
-    reader.candidates_at = counted  # type: ignore[method-assign]
-    try:
-        reader.infer(frame)
-    finally:
-        del reader.candidates_at
-    return reader.coarsest_side is not None and reader.coarsest_side in sizes
+    return reader.coarsest_side is not None and reader.coarsest_side in reader.look_sides(frame)
 
 
 def _second_look(args: argparse.Namespace) -> int:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import struct
 import zlib
-from collections.abc import Sequence
 from pathlib import Path
 
 import cv2
@@ -129,15 +128,6 @@ def test_very_big_dice_are_found_by_the_third_look(reader: DiceReader) -> None:
     from training.eval_closeup import close_up
 
     assert reader.coarsest_side == 80
-    sizes: list[int] = []
-    candidates_at = reader.candidates_at
-
-    def counted(
-        grey: np.ndarray, thresholds: Sequence[float], long_side: int
-    ) -> list[list[Detection]]:
-        sizes.append(long_side)
-        return candidates_at(grey, thresholds, long_side)
-
     plain = DiceReader(config=ReaderConfig(score_threshold=0.5, third_look=False))
     assert plain.coarsest_side is None
     with_third, without = Tally(), Tally()
@@ -151,18 +141,11 @@ def test_very_big_dice_are_found_by_the_third_look(reader: DiceReader) -> None:
     assert with_third.figures()["exact_images"] >= 0.9
     assert without.figures()["exact_images"] <= 0.75
     # the third look runs only when the first two suggest a close-up
-    reader.candidates_at = counted  # type: ignore[method-assign]
-    try:
-        reader.infer(frame)
-        assert sizes == [512, 205, 80]
-        sizes.clear()
-        reader.infer(load_image(SAMPLES / "scene-06-tiles.jpg"))  # six dice, 45-71 px
-        assert sizes == [512, 205]
-        sizes.clear()
-        reader.infer(np.full((480, 640, 3), 128, np.uint8))  # an empty table
-        assert sizes == [512, 205]
-    finally:
-        del reader.candidates_at
+    assert reader.look_sides(frame) == [512, 205, 80]
+    tiles = load_image(SAMPLES / "scene-06-tiles.jpg")  # six dice, 45-71 px
+    assert reader.look_sides(tiles) == [512, 205]
+    assert reader.look_sides(np.full((480, 640, 3), 128, np.uint8)) == [512, 205]  # empty table
+    assert reader.infer(tiles) and reader._sides is None  # counted only while asked
 
 
 def wide_shot(k: int) -> tuple[np.ndarray, list[tuple[int, tuple[float, float, float, float]]]]:

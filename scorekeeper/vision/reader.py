@@ -127,6 +127,7 @@ class DiceReader:
         """A candidate turned down is read again in a patch this many times as wide (0: never;
         :meth:`look`)."""
         self.prototypes: FacePrototypes | None = None
+        self._sides: list[int] | None = None  # the sizes looked at, while look_sides counts
         """A table's own dice (:meth:`teach`), used by :meth:`infer` when set."""
 
     @property
@@ -371,6 +372,20 @@ class DiceReader:
         t = self.candidate_threshold if threshold is None else threshold
         return self.candidates_at(frame, (t,), long_side or self.long_side)[0]
 
+    def look_sides(self, frame: np.ndarray) -> list[int]:
+        """The input long sides the first stage runs at, in order, while :meth:`infer` reads
+        ``frame``: which looks the frame takes (512 and 205 px, 80 px for a close-up, ...).
+
+        :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
+        """
+        sides: list[int] = []
+        self._sides = sides
+        try:
+            self.infer(frame)
+        finally:
+            self._sides = None
+        return sides
+
     def candidates_at(
         self, frame: np.ndarray, thresholds: Sequence[float], long_side: int
     ) -> list[list[Detection]]:
@@ -379,6 +394,8 @@ class DiceReader:
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
+        if self._sides is not None:
+            self._sides.append(long_side)
         prepared = preprocess(frame, long_side)
         heat, values, sizes = self.raw(prepared)
         return [
