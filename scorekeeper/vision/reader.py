@@ -127,8 +127,8 @@ class DiceReader:
         """A candidate turned down is read again in a patch this many times as wide (0: never;
         :meth:`look`)."""
         self.prototypes: FacePrototypes | None = None
-        self._sides: list[int] | None = None  # the sizes looked at, while look_sides counts
         """A table's own dice (:meth:`teach`), used by :meth:`infer` when set."""
+        self._sides: list[int] | None = None  # the sizes looked at, while look_sides counts
 
     @property
     def stride(self) -> int:
