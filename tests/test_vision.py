@@ -182,6 +182,34 @@ def test_small_dice_in_a_big_frame_are_read_again_zoomed(reader: DiceReader) -> 
     assert reader.zoom_side([], 2560) is None
 
 
+def test_small_dice_among_bigger_ones_are_read_again_zoomed(reader: DiceReader) -> None:
+    """A 2560×1920 frame: the tray scene enlarged three times (four dice, 35-54 px at the 512 px
+    look, as board tokens read as dice would be) beside two scenes at their own size (three
+    dice, 12-15 px). The median die read is a big one, too big to call for the zoomed reading
+    (``zoom_share=1``: the frame is not read again); the smallest quarter's median is small,
+    so the frame is read again zoomed, and every die read right."""
+    frame = np.zeros((1920, 2560, 3), np.uint8)
+    labels = json.loads((SAMPLES / "labels.json").read_text())
+    truth = []
+    for name, (x, y), k in [
+        ("scene-04-tray.jpg", (0, 0), 3),
+        ("scene-01-wood.jpg", (1920, 0), 1),
+        ("scene-02-felt.jpg", (1920, 480), 1),
+    ]:
+        image = load_image(SAMPLES / name)
+        frame[y : y + 480 * k, x : x + 640 * k] = cv2.resize(image, (640 * k, 480 * k))
+        for d in labels[name]:
+            x0, y0, x1, y1 = d["box"]
+            truth.append((d["value"], (x0 * k + x, y0 * k + y, x1 * k + x, y1 * k + y)))
+    first = DiceReader(config=ReaderConfig(zoom=False)).infer(frame)
+    every = DiceReader(config=ReaderConfig(zoom_share=1.0))
+    assert every.zoom_side(first, 2560) is None
+    side = reader.zoom_side(first, 2560)
+    assert side is not None and side >= 1280
+    found, missed, extra = match(reader.infer(frame), truth)
+    assert (missed, extra) == (0, 0) and all(t == p for t, p in found)
+
+
 def test_small_dice_in_a_small_frame_are_read_again_enlarged(reader: DiceReader) -> None:
     """Nine scenes shrunk into one 640×480 frame: 27 dice of about 9-16 px at the 512 px look.
     The zoomed reading enlarges the frame (about 1136 px) and reads all 27 right (measured:
@@ -300,6 +328,12 @@ def test_a_rescue_scale_neither_0_nor_over_1_up_to_3_is_refused(bad: float) -> N
 def test_a_zoom_enlarge_outside_1_to_4_is_refused(bad: float) -> None:
     with pytest.raises(ValueError, match=r"zoom_enlarge must be from 1 \(never enlarge\) to 4"):
         ReaderConfig(zoom_enlarge=bad)
+
+
+@pytest.mark.parametrize("bad", [0.0, -0.25, 1.5, float("nan")])
+def test_a_zoom_share_outside_0_to_1_is_refused(bad: float) -> None:
+    with pytest.raises(ValueError, match=r"zoom_share must be over 0 and up to 1"):
+        ReaderConfig(zoom_share=bad)
 
 
 def test_grey_bgra_and_bgr_frames_agree(reader: DiceReader) -> None:

@@ -152,6 +152,13 @@ def _zoom_enlarge(text: str) -> float:
     )
 
 
+def _zoom_share(text: str) -> float:
+    """An argparse type: a share over 0 and up to 1."""
+    return _number(
+        text, lambda v: 0.0 < v <= 1.0, "expected a share over 0 and up to 1 (all the dice read)"
+    )
+
+
 def _heap_heat(text: str) -> float:
     """An argparse type: 0 (never) or a heat under 1."""
     return _number(text, lambda v: 0.0 <= v < 1.0, "expected 0 (never) or a heat under 1")
@@ -185,7 +192,8 @@ def _long_side(text: str) -> int:
 
 def _reader_options(p: argparse.ArgumentParser) -> None:
     """``--model``, ``--threshold``, ``--candidate-threshold``, ``--unsure-below``,
-    ``--relook-face-below``, ``--rescue-scale``, ``--zoom-enlarge``, ``--above-views``,
+    ``--relook-face-below``, ``--rescue-scale``, ``--zoom-enlarge``, ``--zoom-share``,
+    ``--above-views``,
     ``--heap-heat``, ``--threads``, ``--long-side``, ``--single-scale``."""
     from scorekeeper.vision.config import DEFAULTS
 
@@ -235,6 +243,15 @@ def _reader_options(p: argparse.ArgumentParser) -> None:
         f" (default {DEFAULTS.zoom_enlarge:g})",
     )
     p.add_argument(
+        "--zoom-share",
+        type=_zoom_share,
+        default=DEFAULTS.zoom_share,
+        metavar="S",
+        help="the smallest dice read, this share of them, decide whether and how much to zoom:"
+        " small dice among larger false ones; 1 for all the dice read"
+        f" (default {DEFAULTS.zoom_share:g})",
+    )
+    p.add_argument(
         "--above-views",
         type=_above_views,
         default=DEFAULTS.above_views,
@@ -277,6 +294,7 @@ def _reader(args: argparse.Namespace) -> Any:
         relook_face_below=args.relook_face_below,
         rescue_scale=args.rescue_scale,
         zoom_enlarge=args.zoom_enlarge,
+        zoom_share=args.zoom_share,
         above_views=args.above_views,
         heap_heat=args.heap_heat,
         threads=args.threads,

@@ -120,9 +120,9 @@ class ReaderConfig:
     """How a :class:`~scorekeeper.vision.reader.DiceReader` reads: its options and tuning.
 
     :raises ValueError: for a threshold outside (0, 1), a ``fill_confidence`` not under the
-        unsure mark, threads < 1, a ``zoom_enlarge`` outside 1–4, an ``above_views`` view
-        outside 0–2 box sides, a ``heap_heat`` outside 0–1, a ``heap_reach`` outside 0–4 box
-        sides or a ``long_side`` outside 64–4096.
+        unsure mark, threads < 1, a ``zoom_enlarge`` outside 1–4, a ``zoom_share`` outside
+        (0, 1], an ``above_views`` view outside 0–2 box sides, a ``heap_heat`` outside 0–1, a
+        ``heap_reach`` outside 0–4 box sides or a ``long_side`` outside 64–4096.
     """
 
     score_threshold: float | None = None
@@ -155,8 +155,12 @@ class ReaderConfig:
     """The third look adds only candidates of at least this share of the coarse ``whole_side``."""
     zoom_below: float = 30.0
     """Dice whose median side (fine-input pixels) is under this are read again zoomed."""
+    zoom_share: float = 0.25
+    """When the dice read are too big for that, the smallest of them, this share (rounded up),
+    are read zoomed if their median side is: small dice among larger false ones, such as board
+    tokens read as dice; 1.0: never."""
     zoom_to: float = 42.0
-    """The zoomed reading makes the dice's median side about this many input pixels."""
+    """The zoomed reading makes the deciding median side about this many input pixels."""
     zoom_room: float = 1.5
     """A zoomed look must be at least this many times ``long_side`` across."""
     zoom_enlarge: float = 2.0
@@ -250,6 +254,10 @@ class ReaderConfig:
             raise ValueError(
                 f"zoom_enlarge must be from 1 (never enlarge) to {MAX_ZOOM_ENLARGE:g},"
                 f" got {self.zoom_enlarge}"
+            )
+        if not 0.0 < self.zoom_share <= 1.0:
+            raise ValueError(
+                f"zoom_share must be over 0 and up to 1 (all the dice read), got {self.zoom_share}"
             )
         if not 0.0 <= self.heap_heat < 1.0:
             raise ValueError(f"heap_heat must be from 0 (never) to under 1, got {self.heap_heat}")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from scorekeeper.vision.config import DEFAULTS, ReaderConfig
@@ -35,7 +37,10 @@ def zoom_side(
 
     There must be dice (a frame of none, or only of false candidates, is not read again), and
     their median side must be under :attr:`ReaderConfig.zoom_below` pixels of the fine look's
-    input; the zoomed size makes it :attr:`ReaderConfig.zoom_to`, at most
+    input, or failing that the median of the smallest of them
+    (:attr:`ReaderConfig.zoom_share` of them, rounded up): small dice among larger false ones,
+    such as board tokens read as dice. The zoomed size makes that median
+    :attr:`ReaderConfig.zoom_to`, at most
     :attr:`ReaderConfig.zoom_enlarge` times ``size`` and :attr:`ReaderConfig.max_zoom_side`,
     and it must be at least :attr:`ReaderConfig.zoom_room` times ``long_side``.
 
@@ -45,12 +50,20 @@ def zoom_side(
     >>> small = [Detection(3, (0, 0, 20, 20), 0.9)]  # 16 px at the 512 px look
     >>> zoom_side(small, 640, 512), zoom_side(small, 640, 512, ReaderConfig(zoom_enlarge=1.0))
     (1280, None)
+    >>> tokens = [Detection(1, (0, 0, 60, 60), 0.9)] * 6  # 48 px: board tokens read as dice
+    >>> every = ReaderConfig(zoom_share=1.0)  # the median of all: the tokens'
+    >>> zoom_side(tokens + small * 2, 640, 512), zoom_side(tokens + small * 2, 640, 512, every)
+    (1280, None)
     """
     most = min(size * config.zoom_enlarge, config.max_zoom_side)
     if not dice or most < config.zoom_room * long_side:
         return None
-    median = float(np.median([box_side(d.box) for d in dice])) * long_side / size
-    if median >= config.zoom_below:
-        return None
-    side = int(min(most, long_side * config.zoom_to / max(median, 1.0))) // MULTIPLE * MULTIPLE
-    return side if side >= config.zoom_room * long_side else None
+    sides = sorted(box_side(d.box) * long_side / size for d in dice)
+    for chosen in (sides, sides[: math.ceil(len(sides) * config.zoom_share)]):
+        median = float(np.median(chosen))
+        if median < config.zoom_below:
+            side = int(min(most, long_side * config.zoom_to / max(median, 1.0)))
+            side = side // MULTIPLE * MULTIPLE
+            if side >= config.zoom_room * long_side:
+                return side
+    return None
