@@ -186,8 +186,8 @@ def test_small_dice_among_bigger_ones_are_read_again_zoomed(reader: DiceReader) 
     """A 2560×1920 frame: the tray scene enlarged three times (four dice, 35-54 px at the 512 px
     look, as board tokens read as dice would be) beside two scenes at their own size (three
     dice, 12-15 px). The median die read is a big one, too big to call for the zoomed reading
-    (``zoom_share=1``: the frame is not read again); the smallest quarter's median is small,
-    so the frame is read again zoomed, and every die read right."""
+    (``zoom_share=1``: the frame is not read again); the smallest quarter's median is under
+    25 px, so the frame is read again zoomed, and every die read right."""
     frame = np.zeros((1920, 2560, 3), np.uint8)
     labels = json.loads((SAMPLES / "labels.json").read_text())
     truth = []
@@ -334,6 +334,12 @@ def test_a_zoom_enlarge_outside_1_to_4_is_refused(bad: float) -> None:
 def test_a_zoom_share_outside_0_to_1_is_refused(bad: float) -> None:
     with pytest.raises(ValueError, match=r"zoom_share must be over 0 and up to 1"):
         ReaderConfig(zoom_share=bad)
+
+
+@pytest.mark.parametrize("bad", [0.0, -5.0, 31.0, float("nan")])
+def test_a_zoom_small_below_outside_0_to_zoom_below_is_refused(bad: float) -> None:
+    with pytest.raises(ValueError, match=r"zoom_small_below must be over 0 and at most zoom_below"):
+        ReaderConfig(zoom_small_below=bad)
 
 
 def test_grey_bgra_and_bgr_frames_agree(reader: DiceReader) -> None:

@@ -121,8 +121,9 @@ class ReaderConfig:
 
     :raises ValueError: for a threshold outside (0, 1), a ``fill_confidence`` not under the
         unsure mark, threads < 1, a ``zoom_enlarge`` outside 1–4, a ``zoom_share`` outside
-        (0, 1], an ``above_views`` view outside 0–2 box sides, a ``heap_heat`` outside 0–1, a
-        ``heap_reach`` outside 0–4 box sides or a ``long_side`` outside 64–4096.
+        (0, 1], a ``zoom_small_below`` outside (0, ``zoom_below``], an ``above_views`` view
+        outside 0–2 box sides, a ``heap_heat`` outside 0–1, a ``heap_reach`` outside 0–4 box
+        sides or a ``long_side`` outside 64–4096.
     """
 
     score_threshold: float | None = None
@@ -157,8 +158,12 @@ class ReaderConfig:
     """Dice whose median side (fine-input pixels) is under this are read again zoomed."""
     zoom_share: float = 0.25
     """When the dice read are too big for that, the smallest of them, this share (rounded up),
-    are read zoomed if their median side is: small dice among larger false ones, such as board
-    tokens read as dice; 1.0: never."""
+    decide: small dice among bigger false ones, such as board tokens read as dice (1.0: the
+    median of all alone)."""
+    zoom_small_below: float = 25.0
+    """Those smallest dice are read again zoomed when their median side (fine-input pixels) is
+    under this: dice small enough for the detector to miss, not dice a little under
+    ``zoom_below`` seen nearer and farther."""
     zoom_to: float = 42.0
     """The zoomed reading makes the deciding median side about this many input pixels."""
     zoom_room: float = 1.5
@@ -254,6 +259,11 @@ class ReaderConfig:
             raise ValueError(
                 f"zoom_enlarge must be from 1 (never enlarge) to {MAX_ZOOM_ENLARGE:g},"
                 f" got {self.zoom_enlarge}"
+            )
+        if not 0.0 < self.zoom_small_below <= self.zoom_below:
+            raise ValueError(
+                f"zoom_small_below must be over 0 and at most zoom_below ({self.zoom_below:g}),"
+                f" got {self.zoom_small_below}"
             )
         if not 0.0 < self.zoom_share <= 1.0:
             raise ValueError(

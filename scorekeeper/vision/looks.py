@@ -38,8 +38,9 @@ def zoom_side(
     There must be dice (a frame of none, or only of false candidates, is not read again), and
     their median side must be under :attr:`ReaderConfig.zoom_below` pixels of the fine look's
     input, or failing that the median of the smallest of them
-    (:attr:`ReaderConfig.zoom_share` of them, rounded up): small dice among larger false ones,
-    such as board tokens read as dice. The zoomed size makes that median
+    (:attr:`ReaderConfig.zoom_share` of them, rounded up) under
+    :attr:`ReaderConfig.zoom_small_below`: small dice among bigger false ones, such as board
+    tokens read as dice. The zoomed size makes that median
     :attr:`ReaderConfig.zoom_to`, at most
     :attr:`ReaderConfig.zoom_enlarge` times ``size`` and :attr:`ReaderConfig.max_zoom_side`,
     and it must be at least :attr:`ReaderConfig.zoom_room` times ``long_side``.
@@ -54,14 +55,18 @@ def zoom_side(
     >>> every = ReaderConfig(zoom_share=1.0)  # the median of all: the tokens'
     >>> zoom_side(tokens + small * 2, 640, 512), zoom_side(tokens + small * 2, 640, 512, every)
     (1280, None)
+    >>> nearer = [Detection(4, (0, 0, 34, 34), 0.9)] * 2  # 27 px: a little smaller, not small
+    >>> zoom_side(tokens + nearer, 640, 512) is None
+    True
     """
     most = min(size * config.zoom_enlarge, config.max_zoom_side)
     if not dice or most < config.zoom_room * long_side:
         return None
     sides = sorted(box_side(d.box) * long_side / size for d in dice)
-    for chosen in (sides, sides[: math.ceil(len(sides) * config.zoom_share)]):
+    smallest = sides[: math.ceil(len(sides) * config.zoom_share)]
+    for chosen, below in ((sides, config.zoom_below), (smallest, config.zoom_small_below)):
         median = float(np.median(chosen))
-        if median < config.zoom_below:
+        if median < below:
             side = int(min(most, long_side * config.zoom_to / max(median, 1.0)))
             side = side // MULTIPLE * MULTIPLE
             if side >= config.zoom_room * long_side:
