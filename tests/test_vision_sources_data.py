@@ -21,10 +21,10 @@ ROOT = Path(__file__).resolve().parents[1]
 EXTRA = Path(os.environ.get("SCOREKEEPER_EXTRA_DATA", ROOT.parent / "dice-extra"))
 
 # folder: (most photos with an unflagged mistake, least recall, precision, value accuracy).
-# Measured (python -m training.eval_sources): wood-stone 0.237 / 0.955 / 0.992 / 0.928,
-# catan-table 0.309 / 0.894 / 0.850 / 0.820 (its small dice read again enlarged), webcam-desk
+# Measured (python -m training.eval_sources): wood-stone 0.233 / 0.961 / 0.991 / 0.927,
+# catan-table 0.309 / 0.894 / 0.853 / 0.822 (its small dice read again enlarged), webcam-desk
 # (48 photos: a margin of two photos) 0.000 / 1.000 / 0.980 / 0.969, casino-felt 0.022 / 0.982 /
-# 1.000 / 0.905, dice-box 0.389 / 0.638 / 0.781 / 0.559 (read without the count; board-game
+# 1.000 / 0.905, dice-box 0.389 / 0.638 / 0.787 / 0.559 (read without the count; board-game
 # tokens among the training scenes cost it dice edge-on there, which a game's count fills back;
 # issue 26's targets: 0.01 / 0.99 / 0.99 / 0.99).
 BOUNDS = {
