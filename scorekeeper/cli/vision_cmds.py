@@ -193,8 +193,7 @@ def _long_side(text: str) -> int:
 def _reader_options(p: argparse.ArgumentParser) -> None:
     """``--model``, ``--threshold``, ``--candidate-threshold``, ``--unsure-below``,
     ``--relook-face-below``, ``--rescue-scale``, ``--zoom-enlarge``, ``--zoom-share``,
-    ``--above-views``,
-    ``--heap-heat``, ``--threads``, ``--long-side``, ``--single-scale``."""
+    ``--above-views``, ``--heap-heat``, ``--threads``, ``--long-side``, ``--single-scale``."""
     from scorekeeper.vision.config import DEFAULTS
 
     p.add_argument("--model", metavar="PATH", help="ONNX model (default models/dice.onnx)")
@@ -247,9 +246,9 @@ def _reader_options(p: argparse.ArgumentParser) -> None:
         type=_zoom_share,
         default=DEFAULTS.zoom_share,
         metavar="S",
-        help="the smallest dice read, this share of them, decide whether and how much to zoom:"
-        " small dice among larger false ones; 1 for all the dice read"
-        f" (default {DEFAULTS.zoom_share:g})",
+        help="when the dice read are too big to be read again zoomed, the smallest of them, this"
+        f" share, are if under {DEFAULTS.zoom_small_below:g} px: small dice among bigger false"
+        f" ones; 1 for the median of all alone (default {DEFAULTS.zoom_share:g})",
     )
     p.add_argument(
         "--above-views",
