@@ -148,20 +148,37 @@ def test_very_big_dice_are_found_by_the_third_look(reader: DiceReader) -> None:
     assert reader.infer(tiles) and reader._sides is None  # counted only while asked
 
 
+Placement = tuple[str, tuple[int, int], int]
+"""A sample scene's name, the frame point its top-left corner goes to, and its enlargement."""
+
+
+def pasted(
+    width: int, height: int, placements: list[Placement]
+) -> tuple[np.ndarray, list[tuple[int, tuple[float, float, float, float]]]]:
+    """A ``width`` × ``height`` frame with sample scenes pasted as ``placements`` say, and
+    their dice's labels mapped into it."""
+    labels = json.loads((SAMPLES / "labels.json").read_text())
+    frame = np.zeros((height, width, 3), np.uint8)
+    truth = []
+    for name, (x, y), k in placements:
+        image = load_image(SAMPLES / name)
+        if k != 1:
+            image = cv2.resize(image, (640 * k, 480 * k))
+        frame[y : y + 480 * k, x : x + 640 * k] = image
+        for d in labels[name]:
+            x0, y0, x1, y1 = d["box"]
+            truth.append((d["value"], (x0 * k + x, y0 * k + y, x1 * k + x, y1 * k + y)))
+    return frame, truth
+
+
 def wide_shot(k: int) -> tuple[np.ndarray, list[tuple[int, tuple[float, float, float, float]]]]:
     """k × k sample scenes side by side: a 640k × 480k frame of small dice, as a phone photo
     taken from across the table gives them, and its labels."""
-    labels = json.loads((SAMPLES / "labels.json").read_text())
-    names = sorted(labels) * k * k
-    frame = np.zeros((480 * k, 640 * k, 3), np.uint8)
-    truth = []
-    for i, name in enumerate(names[: k * k]):
-        y, x = (i // k) * 480, (i % k) * 640
-        frame[y : y + 480, x : x + 640] = load_image(SAMPLES / name)
-        for d in labels[name]:
-            x0, y0, x1, y1 = d["box"]
-            truth.append((d["value"], (x0 + x, y0 + y, x1 + x, y1 + y)))
-    return frame, truth
+    names = sorted(json.loads((SAMPLES / "labels.json").read_text())) * k * k
+    placements = [
+        (name, ((i % k) * 640, (i // k) * 480), 1) for i, name in enumerate(names[: k * k])
+    ]
+    return pasted(640 * k, 480 * k, placements)
 
 
 def test_small_dice_in_a_big_frame_are_read_again_zoomed(reader: DiceReader) -> None:
@@ -188,19 +205,15 @@ def test_small_dice_among_bigger_ones_are_read_again_zoomed(reader: DiceReader) 
     dice, 12-15 px). The median die read is a big one, too big to call for the zoomed reading
     (``zoom_share=1``: the frame is not read again); the smallest quarter's median is under
     25 px, so the frame is read again zoomed, and every die read right."""
-    frame = np.zeros((1920, 2560, 3), np.uint8)
-    labels = json.loads((SAMPLES / "labels.json").read_text())
-    truth = []
-    for name, (x, y), k in [
-        ("scene-04-tray.jpg", (0, 0), 3),
-        ("scene-01-wood.jpg", (1920, 0), 1),
-        ("scene-02-felt.jpg", (1920, 480), 1),
-    ]:
-        image = load_image(SAMPLES / name)
-        frame[y : y + 480 * k, x : x + 640 * k] = cv2.resize(image, (640 * k, 480 * k))
-        for d in labels[name]:
-            x0, y0, x1, y1 = d["box"]
-            truth.append((d["value"], (x0 * k + x, y0 * k + y, x1 * k + x, y1 * k + y)))
+    frame, truth = pasted(
+        2560,
+        1920,
+        [
+            ("scene-04-tray.jpg", (0, 0), 3),
+            ("scene-01-wood.jpg", (1920, 0), 1),
+            ("scene-02-felt.jpg", (1920, 480), 1),
+        ],
+    )
     first = DiceReader(config=ReaderConfig(zoom=False)).infer(frame)
     every = DiceReader(config=ReaderConfig(zoom_share=1.0))
     assert every.zoom_side(first, 2560) is None
