@@ -241,8 +241,6 @@ def box_iou(a: tuple[float, float, float, float], b: tuple[float, float, float, 
     0.3333333333333333
     """
     inter = shared_area(a, b)
-    if inter == 0:
-        return 0.0
     union = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1]) - inter
     return inter / union if union > 0 else 0.0
 

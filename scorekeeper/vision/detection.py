@@ -152,7 +152,7 @@ def boxes_meet(a: Box, b: Box) -> bool:
     >>> boxes_meet((0, 0, 10, 10), (9, 9, 20, 20)), boxes_meet((0, 0, 10, 10), (10, 0, 20, 10))
     (True, False)
     """
-    return min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+    return shared_area(a, b) > 0
 
 
 def overlap(a: Detection, b: Detection) -> bool:
