@@ -154,14 +154,16 @@ def _zoom_enlarge(text: str) -> float:
 
 def _zoom_share(text: str) -> float:
     """An argparse type: a share over 0 and up to 1."""
-    return _number(
-        text, lambda v: 0.0 < v <= 1.0, "expected a share over 0 and up to 1 (all the dice read)"
-    )
+    from scorekeeper.vision.config import is_zoom_share
+
+    return _number(text, is_zoom_share, "expected a share over 0 and up to 1 (all the dice read)")
 
 
 def _heap_heat(text: str) -> float:
     """An argparse type: 0 (never) or a heat under 1."""
-    return _number(text, lambda v: 0.0 <= v < 1.0, "expected 0 (never) or a heat under 1")
+    from scorekeeper.vision.config import is_heap_heat
+
+    return _number(text, is_heap_heat, "expected 0 (never) or a heat under 1")
 
 
 def _above_views(text: str) -> tuple[tuple[float, float], ...]:

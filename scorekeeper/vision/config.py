@@ -62,6 +62,24 @@ def is_zoom_enlarge(value: float) -> bool:
     return 1.0 <= value <= MAX_ZOOM_ENLARGE
 
 
+def is_zoom_share(value: float) -> bool:
+    """Whether ``value`` is a :attr:`ReaderConfig.zoom_share`: over 0, up to 1 (all the dice).
+
+    >>> [is_zoom_share(k) for k in (0.25, 1.0, 0.0, 1.5, float("nan"))]
+    [True, True, False, False, False]
+    """
+    return 0.0 < value <= 1.0
+
+
+def is_heap_heat(value: float) -> bool:
+    """Whether ``value`` is a :attr:`ReaderConfig.heap_heat`: 0 (never) or a heat under 1.
+
+    >>> [is_heap_heat(k) for k in (0.0, 0.2, 1.0, -0.1, float("nan"))]
+    [True, True, False, False, False]
+    """
+    return 0.0 <= value < 1.0
+
+
 MAX_HEAP_REACH = 4.0
 """The farthest from a sure die, in its box sides, that :attr:`ReaderConfig.heap_reach` may look."""
 
@@ -265,11 +283,11 @@ class ReaderConfig:
                 f"zoom_small_below must be over 0 and at most zoom_below ({self.zoom_below:g}),"
                 f" got {self.zoom_small_below}"
             )
-        if not 0.0 < self.zoom_share <= 1.0:
+        if not is_zoom_share(self.zoom_share):
             raise ValueError(
                 f"zoom_share must be over 0 and up to 1 (all the dice read), got {self.zoom_share}"
             )
-        if not 0.0 <= self.heap_heat < 1.0:
+        if not is_heap_heat(self.heap_heat):
             raise ValueError(f"heap_heat must be from 0 (never) to under 1, got {self.heap_heat}")
         if not 0.0 < self.heap_reach <= MAX_HEAP_REACH:
             raise ValueError(
