@@ -14,6 +14,7 @@ import pytest
 from scorekeeper.errors import ImageError, ScorekeeperError
 from scorekeeper.vision import Detection, DiceReader, ReaderConfig, default_model_path, load_image
 from scorekeeper.vision.decode import decode, local_peaks
+from scorekeeper.vision.detection import box_side
 from scorekeeper.vision.evaluate import Tally, match, parse_yolo, split_names
 from scorekeeper.vision.imageio import check_frame, header_size, to_grey
 from scorekeeper.vision.preprocess import Prepared, halved_for, preprocess
@@ -223,6 +224,32 @@ def test_small_dice_among_bigger_ones_are_read_again_zoomed(reader: DiceReader) 
     assert (missed, extra) == (0, 0) and all(t == p for t, p in found)
 
 
+def test_dice_too_big_beside_the_others_are_marked_unsure(reader: DiceReader) -> None:
+    """The same frame: with ``oversize_ratio=0`` every die is read surely; by default the tray
+    dice over twice the side of the two smallest dice read (77-93 px against 155-209 px in the
+    frame: board tokens read as dice look so) are marked unsure, the rest read as before, every
+    value the same."""
+    frame, _ = pasted(
+        2560,
+        1920,
+        [
+            ("scene-04-tray.jpg", (0, 0), 3),
+            ("scene-01-wood.jpg", (1920, 0), 1),
+            ("scene-02-felt.jpg", (1920, 480), 1),
+        ],
+    )
+    plain = DiceReader(config=ReaderConfig(oversize_ratio=0.0)).infer(frame)
+    doubted = reader.infer(frame)
+    assert plain and not any(d.unsure for d in plain)
+    sides = sorted(box_side(d.box) for d in plain)
+    most = 2.0 * (sides[0] + sides[1]) / 2
+    big = {d.box for d in plain if box_side(d.box) > most}
+    assert 1 <= len(big) < len(plain)
+    assert {d.box for d in doubted if d.unsure} == big
+    assert sorted((d.box, d.value) for d in doubted) == sorted((d.box, d.value) for d in plain)
+    assert [d.confidence for d in doubted] == sorted((d.confidence for d in doubted), reverse=True)
+
+
 def test_small_dice_in_a_small_frame_are_read_again_enlarged(reader: DiceReader) -> None:
     """Nine scenes shrunk into one 640×480 frame: 27 dice of about 9-16 px at the 512 px look.
     The zoomed reading enlarges the frame (about 1136 px) and reads all 27 right (measured:
@@ -341,6 +368,18 @@ def test_a_rescue_scale_neither_0_nor_over_1_up_to_3_is_refused(bad: float) -> N
 def test_a_zoom_enlarge_outside_1_to_4_is_refused(bad: float) -> None:
     with pytest.raises(ValueError, match=r"zoom_enlarge must be from 1 \(never enlarge\) to 4"):
         ReaderConfig(zoom_enlarge=bad)
+
+
+@pytest.mark.parametrize("bad", [1.0, 0.5, -2.0, 12.0, float("nan")])
+def test_an_oversize_ratio_neither_0_nor_over_1_up_to_10_is_refused(bad: float) -> None:
+    with pytest.raises(ValueError, match=r"oversize_ratio must be 0 \(never\) or over 1 up to 10"):
+        ReaderConfig(oversize_ratio=bad)
+
+
+@pytest.mark.parametrize("bad", [0.0, 1.5, float("nan")])
+def test_an_oversize_share_outside_0_to_1_is_refused(bad: float) -> None:
+    with pytest.raises(ValueError, match=r"oversize_share must be over 0 and up to 1"):
+        ReaderConfig(oversize_share=bad)
 
 
 @pytest.mark.parametrize("bad", [0.0, -0.25, 1.5, float("nan")])

@@ -159,6 +159,17 @@ def _zoom_share(text: str) -> float:
     return _number(text, is_zoom_share, "expected a share over 0 and up to 1 (all the dice read)")
 
 
+def _oversize_ratio(text: str) -> float:
+    """An argparse type: 0 (never) or a ratio over 1 up to the most a reader accepts."""
+    from scorekeeper.vision.config import MAX_OVERSIZE_RATIO, is_oversize_ratio
+
+    return _number(
+        text,
+        is_oversize_ratio,
+        f"expected 0 (never) or a ratio over 1 up to {MAX_OVERSIZE_RATIO:g}",
+    )
+
+
 def _heap_heat(text: str) -> float:
     """An argparse type: 0 (never) or a heat under 1."""
     from scorekeeper.vision.config import is_heap_heat
@@ -195,7 +206,8 @@ def _long_side(text: str) -> int:
 def _reader_options(p: argparse.ArgumentParser) -> None:
     """``--model``, ``--threshold``, ``--candidate-threshold``, ``--unsure-below``,
     ``--relook-face-below``, ``--rescue-scale``, ``--zoom-enlarge``, ``--zoom-share``,
-    ``--above-views``, ``--heap-heat``, ``--threads``, ``--long-side``, ``--single-scale``."""
+    ``--oversize-ratio``, ``--above-views``, ``--heap-heat``, ``--threads``, ``--long-side``,
+    ``--single-scale``."""
     from scorekeeper.vision.config import DEFAULTS
 
     p.add_argument("--model", metavar="PATH", help="ONNX model (default models/dice.onnx)")
@@ -253,6 +265,15 @@ def _reader_options(p: argparse.ArgumentParser) -> None:
         f" ones; 1 for the median of all alone (default {DEFAULTS.zoom_share:g})",
     )
     p.add_argument(
+        "--oversize-ratio",
+        type=_oversize_ratio,
+        default=DEFAULTS.oversize_ratio,
+        metavar="K",
+        help="a die read surely over K times the size of the smallest dice read is marked"
+        " unsure: a board token or printed tile read as a die; 0 for never (default"
+        f" {DEFAULTS.oversize_ratio:g})",
+    )
+    p.add_argument(
         "--above-views",
         type=_above_views,
         default=DEFAULTS.above_views,
@@ -296,6 +317,7 @@ def _reader(args: argparse.Namespace) -> Any:
         rescue_scale=args.rescue_scale,
         zoom_enlarge=args.zoom_enlarge,
         zoom_share=args.zoom_share,
+        oversize_ratio=args.oversize_ratio,
         above_views=args.above_views,
         heap_heat=args.heap_heat,
         threads=args.threads,

@@ -71,6 +71,20 @@ def is_zoom_share(value: float) -> bool:
     return 0.0 < value <= 1.0
 
 
+MAX_OVERSIZE_RATIO = 10.0
+"""The largest :attr:`ReaderConfig.oversize_ratio`."""
+
+
+def is_oversize_ratio(value: float) -> bool:
+    """Whether ``value`` is a :attr:`ReaderConfig.oversize_ratio`: 0 (never) or over 1 up to
+    :data:`MAX_OVERSIZE_RATIO`.
+
+    >>> [is_oversize_ratio(k) for k in (0.0, 2.0, 1.0, 12.0, float("nan"))]
+    [True, True, False, False, False]
+    """
+    return value == 0.0 or 1.0 < value <= MAX_OVERSIZE_RATIO
+
+
 def is_heap_heat(value: float) -> bool:
     """Whether ``value`` is a :attr:`ReaderConfig.heap_heat`: 0 (never) or a heat under 1.
 
@@ -139,7 +153,8 @@ class ReaderConfig:
 
     :raises ValueError: for a threshold outside (0, 1), a ``fill_confidence`` not under the
         unsure mark, threads < 1, a ``zoom_enlarge`` outside 1–4, a ``zoom_share`` outside
-        (0, 1], a ``zoom_small_below`` outside (0, ``zoom_below``], an ``above_views`` view
+        (0, 1], a ``zoom_small_below`` outside (0, ``zoom_below``], an ``oversize_ratio`` neither 0
+        nor over 1 up to 10, an ``oversize_share`` outside (0, 1], an ``above_views`` view
         outside 0–2 box sides, a ``heap_heat`` outside 0–1, a ``heap_reach`` outside 0–4 box
         sides or a ``long_side`` outside 64–4096.
     """
@@ -191,6 +206,13 @@ class ReaderConfig:
     in a 640×480 frame are found more often enlarged, though it adds no detail)."""
     max_zoom_side: int = 1536
     """The zoomed reading's fine look is at most this long (9 times the 512 px look's pixels)."""
+    oversize_ratio: float = 2.0
+    """A die read surely whose box side is over this many times the median side of the
+    smallest dice read (:attr:`oversize_share` of them, rounded up) is marked unsure: the dice
+    of one throw are one size, and a board token or printed tile read as a die is bigger
+    (:meth:`DiceReader.doubt_oversize`; 0.0: never)."""
+    oversize_share: float = 0.25
+    """... that share of the dice read, the smallest (1.0: the median of all)."""
     above_views: tuple[tuple[float, float], ...] = ((0.5, 0.8),)
     """Each die read surely is read again above its box, where its top face lies when the box
     holds the front face of a die seen at an angle, in each ``(up, tall)`` view (in box sides:
@@ -286,6 +308,16 @@ class ReaderConfig:
         if not is_zoom_share(self.zoom_share):
             raise ValueError(
                 f"zoom_share must be over 0 and up to 1 (all the dice read), got {self.zoom_share}"
+            )
+        if not is_oversize_ratio(self.oversize_ratio):
+            raise ValueError(
+                f"oversize_ratio must be 0 (never) or over 1 up to {MAX_OVERSIZE_RATIO:g},"
+                f" got {self.oversize_ratio}"
+            )
+        if not is_zoom_share(self.oversize_share):
+            raise ValueError(
+                f"oversize_share must be over 0 and up to 1 (all the dice read), got"
+                f" {self.oversize_share}"
             )
         if not is_heap_heat(self.heap_heat):
             raise ValueError(f"heap_heat must be from 0 (never) to under 1, got {self.heap_heat}")

@@ -29,6 +29,38 @@ def wants_third_look(
     return biggest >= config.coarsest_after or 0 < len(found) <= config.coarsest_few
 
 
+def smallest_median(sides: list[float], share: float) -> float:
+    """The median of the smallest ``share`` of ``sides`` (rounded up, at least one).
+
+    >>> smallest_median([40.0, 12.0, 44.0, 10.0, 42.0], 0.25), smallest_median([40.0, 12.0], 1.0)
+    (11.0, 26.0)
+    """
+    ranked = sorted(sides)
+    return float(np.median(ranked[: max(1, math.ceil(len(ranked) * share))]))
+
+
+def oversize(dice: list[Detection], config: ReaderConfig = DEFAULTS) -> list[int]:
+    """The indices of the dice in ``dice`` whose box side is over
+    :attr:`ReaderConfig.oversize_ratio` times the median side of the smallest of them
+    (:attr:`ReaderConfig.oversize_share`, :func:`smallest_median`): too big to be dice of the
+    same throw, such as board tokens read as dice. None among fewer than two dice, or with a
+    ratio of 0.
+
+    >>> dice = [Detection(3, (0, 0, 20, 20), 0.9), Detection(5, (30, 0, 52, 22), 0.9)]
+    >>> token = Detection(1, (60, 0, 110, 50), 0.95)  # 50 px beside dice of 20-22
+    >>> oversize([token, *dice]), oversize([token, *dice], ReaderConfig(oversize_ratio=0.0))
+    ([0], [])
+    >>> nearer = Detection(4, (60, 0, 96, 36), 0.9)  # 36 px: a die nearer the camera
+    >>> oversize([nearer, *dice]), oversize([token])
+    ([], [])
+    """
+    if not config.oversize_ratio or len(dice) < 2:
+        return []
+    sides = [box_side(d.box) for d in dice]
+    most = config.oversize_ratio * smallest_median(sides, config.oversize_share)
+    return [i for i, side in enumerate(sides) if side > most]
+
+
 def zoom_side(
     dice: list[Detection], size: int, long_side: int, config: ReaderConfig = DEFAULTS
 ) -> int | None:
@@ -62,10 +94,9 @@ def zoom_side(
     most = min(size * config.zoom_enlarge, config.max_zoom_side)
     if not dice or most < config.zoom_room * long_side:
         return None
-    sides = sorted(box_side(d.box) * long_side / size for d in dice)
-    smallest = sides[: math.ceil(len(sides) * config.zoom_share)]
-    for chosen, below in ((sides, config.zoom_below), (smallest, config.zoom_small_below)):
-        median = float(np.median(chosen))
+    sides = [box_side(d.box) * long_side / size for d in dice]
+    medians = (float(np.median(sides)), smallest_median(sides, config.zoom_share))
+    for median, below in zip(medians, (config.zoom_below, config.zoom_small_below), strict=True):
         if median < below:
             side = int(min(most, long_side * config.zoom_to / max(median, 1.0)))
             side = side // MULTIPLE * MULTIPLE

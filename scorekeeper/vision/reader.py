@@ -30,7 +30,7 @@ from scorekeeper.vision.detection import (
     under,
 )
 from scorekeeper.vision.imageio import check_frame, to_grey
-from scorekeeper.vision.looks import wants_third_look, zoom_side
+from scorekeeper.vision.looks import oversize, wants_third_look, zoom_side
 from scorekeeper.vision.onnx_model import DiceModel
 from scorekeeper.vision.overlaps import beside_sure, merge_scales, resolve_overlaps
 from scorekeeper.vision.patches import above_patch_batch, crop_patch, patch_batch, to_bgr
@@ -148,7 +148,8 @@ class DiceReader:
     def infer(self, frame: np.ndarray, expect: int | None = None) -> list[Detection]:
         """Every die in the frame (uint8 BGR, grey or BGRA), strongest first; when they are
         small dice in a big frame, as read again at a larger size (:meth:`zoom_side`); weaker
-        peaks beside dice read surely looked at too (:meth:`heap_look`). With ``expect`` (the
+        peaks beside dice read surely looked at too (:meth:`heap_look`); a die too big beside
+        the others marked unsure (:meth:`doubt_oversize`). With ``expect`` (the
         dice thrown, when the game knows it), those weaker peaks only when fewer dice are read;
         fewer dice read are made up from those the reader turned down, marked unsure
         (:meth:`fill`), and more are doubted (:meth:`doubt_surplus`).
@@ -160,8 +161,20 @@ class DiceReader:
         if zoom:
             dice = self._read_at(frame, zoom, expect)
         dice = [replace(d, unsure_below=self.unsure_below) for d in dice]
-        dice = self.check_above(frame, dice)
+        dice = self.doubt_oversize(self.check_above(frame, dice))
         return dice if expect is None else self.meet_count(frame, dice, expect)
+
+    def doubt_oversize(self, dice: Sequence[Detection]) -> list[Detection]:
+        """``dice`` with each one read surely that is too big beside the smallest of them
+        (:func:`~scorekeeper.vision.looks.oversize`) marked unsure, strongest first again when
+        one is: a board token or a printed tile read as a die among the dice of a throw."""
+        big = [i for i in oversize(list(dice), self.config) if not dice[i].unsure]
+        if not big:
+            return list(dice)
+        out = list(dice)
+        for i in big:
+            out[i] = replace(dice[i], confidence=under(dice[i].unsure_below))
+        return sorted(out, key=lambda d: -d.confidence)
 
     def check_above(self, frame: np.ndarray, dice: Sequence[Detection]) -> list[Detection]:
         """``dice`` with each one read surely that a view above its box
