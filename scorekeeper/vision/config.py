@@ -208,7 +208,8 @@ class ReaderConfig:
     """The zoomed reading's fine look is at most this long (9 times the 512 px look's pixels)."""
     oversize_ratio: float = 2.0
     """A die read surely whose box side is over this many times the median side of the
-    smallest dice read (:attr:`oversize_share` of them, rounded up) is marked unsure: the dice
+    smallest dice read (:attr:`oversize_share` of them, rounded up, at least two) is marked
+    unsure: the dice
     of one throw are one size, and a board token or printed tile read as a die is bigger
     (:meth:`DiceReader.doubt_oversize`; 0.0: never)."""
     oversize_share: float = 0.25

@@ -29,35 +29,37 @@ def wants_third_look(
     return biggest >= config.coarsest_after or 0 < len(found) <= config.coarsest_few
 
 
-def smallest_median(sides: list[float], share: float) -> float:
-    """The median of the smallest ``share`` of ``sides`` (rounded up, at least one).
+def smallest_median(sides: list[float], share: float, least: int = 1) -> float:
+    """The median of the smallest ``share`` of ``sides`` (rounded up, at least ``least``).
 
-    >>> smallest_median([40.0, 12.0, 44.0, 10.0, 42.0], 0.25), smallest_median([40.0, 12.0], 1.0)
-    (11.0, 26.0)
+    >>> sides = [40.0, 12.0, 44.0, 10.0, 42.0]
+    >>> smallest_median(sides, 0.25), smallest_median(sides, 0.25, 3), smallest_median(sides, 1.0)
+    (11.0, 12.0, 40.0)
     """
     ranked = sorted(sides)
-    return float(np.median(ranked[: max(1, math.ceil(len(ranked) * share))]))
+    return float(np.median(ranked[: max(least, math.ceil(len(ranked) * share))]))
 
 
 def oversize(dice: list[Detection], config: ReaderConfig = DEFAULTS) -> list[int]:
     """The indices of the dice in ``dice`` whose box side is over
     :attr:`ReaderConfig.oversize_ratio` times the median side of the smallest of them
-    (:attr:`ReaderConfig.oversize_share`, :func:`smallest_median`): too big to be dice of the
-    same throw, such as board tokens read as dice. None among fewer than two dice, or with a
-    ratio of 0.
+    (:attr:`ReaderConfig.oversize_share`, and at least two, :func:`smallest_median`; one small
+    false die alone does not make the dice beside it too big): too big to be dice of the same
+    throw, such as board tokens read as dice. None with a ratio of 0.
 
     >>> dice = [Detection(3, (0, 0, 20, 20), 0.9), Detection(5, (30, 0, 52, 22), 0.9)]
     >>> token = Detection(1, (60, 0, 110, 50), 0.95)  # 50 px beside dice of 20-22
     >>> oversize([token, *dice]), oversize([token, *dice], ReaderConfig(oversize_ratio=0.0))
     ([0], [])
     >>> nearer = Detection(4, (60, 0, 96, 36), 0.9)  # 36 px: a die nearer the camera
-    >>> oversize([nearer, *dice]), oversize([token])
-    ([], [])
+    >>> speck = Detection(2, (0, 40, 10, 50), 0.9)  # 10 px: one small false die
+    >>> oversize([nearer, *dice]), oversize([token, dice[0]]), oversize([speck, *dice])
+    ([], [], [])
     """
     if not config.oversize_ratio or len(dice) < 2:
         return []
     sides = [box_side(d.box) for d in dice]
-    most = config.oversize_ratio * smallest_median(sides, config.oversize_share)
+    most = config.oversize_ratio * smallest_median(sides, config.oversize_share, least=2)
     return [i for i, side in enumerate(sides) if side > most]
 
 
