@@ -209,9 +209,8 @@ class ReaderConfig:
     oversize_ratio: float = 2.0
     """A die read surely whose box side is over this many times the median side of the
     smallest dice read (:attr:`oversize_share` of them, rounded up, at least two) is marked
-    unsure: the dice
-    of one throw are one size, and a board token or printed tile read as a die is bigger
-    (:meth:`DiceReader.doubt_oversize`; 0.0: never)."""
+    unsure: the dice of one throw are one size, and a board token or printed tile read as a die
+    is bigger (:meth:`DiceReader.doubt_oversize`; 0.0: never)."""
     oversize_share: float = 0.25
     """... that share of the dice read, the smallest (1.0: the median of all)."""
     above_views: tuple[tuple[float, float], ...] = ((0.5, 0.8),)
