@@ -200,21 +200,21 @@ def test_small_dice_in_a_big_frame_are_read_again_zoomed(reader: DiceReader) -> 
     assert reader.zoom_side([], 2560) is None
 
 
+BIG_AND_SMALL: list[Placement] = [
+    ("scene-04-tray.jpg", (0, 0), 3),
+    ("scene-01-wood.jpg", (1920, 0), 1),
+    ("scene-02-felt.jpg", (1920, 480), 1),
+]
+"""The tray scene enlarged three times beside two scenes at their own size, in 2560×1920."""
+
+
 def test_small_dice_among_bigger_ones_are_read_again_zoomed(reader: DiceReader) -> None:
     """A 2560×1920 frame: the tray scene enlarged three times (four dice, 35-54 px at the 512 px
     look, as board tokens read as dice would be) beside two scenes at their own size (three
     dice, 12-15 px). The median die read is a big one, too big to call for the zoomed reading
     (``zoom_share=1``: the frame is not read again); the smallest quarter's median is under
     25 px, so the frame is read again zoomed, and every die read right."""
-    frame, truth = pasted(
-        2560,
-        1920,
-        [
-            ("scene-04-tray.jpg", (0, 0), 3),
-            ("scene-01-wood.jpg", (1920, 0), 1),
-            ("scene-02-felt.jpg", (1920, 480), 1),
-        ],
-    )
+    frame, truth = pasted(2560, 1920, BIG_AND_SMALL)
     first = DiceReader(config=ReaderConfig(zoom=False)).infer(frame)
     every = DiceReader(config=ReaderConfig(zoom_share=1.0))
     assert every.zoom_side(first, 2560) is None
@@ -229,15 +229,7 @@ def test_dice_too_big_beside_the_others_are_marked_unsure(reader: DiceReader) ->
     dice over twice the side of the two smallest dice read (77-93 px against 155-209 px in the
     frame: board tokens read as dice look so) are marked unsure, the rest read as before, every
     value the same."""
-    frame, _ = pasted(
-        2560,
-        1920,
-        [
-            ("scene-04-tray.jpg", (0, 0), 3),
-            ("scene-01-wood.jpg", (1920, 0), 1),
-            ("scene-02-felt.jpg", (1920, 480), 1),
-        ],
-    )
+    frame, _ = pasted(2560, 1920, BIG_AND_SMALL)
     plain = DiceReader(config=ReaderConfig(oversize_ratio=0.0)).infer(frame)
     doubted = reader.infer(frame)
     assert plain and not any(d.unsure for d in plain)
