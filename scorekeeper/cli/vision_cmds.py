@@ -154,9 +154,9 @@ def _zoom_enlarge(text: str) -> float:
 
 def _zoom_share(text: str) -> float:
     """An argparse type: a share over 0 and up to 1."""
-    from scorekeeper.vision.config import is_zoom_share
+    from scorekeeper.vision.config import is_dice_share
 
-    return _number(text, is_zoom_share, "expected a share over 0 and up to 1 (all the dice read)")
+    return _number(text, is_dice_share, "expected a share over 0 and up to 1 (all the dice read)")
 
 
 def _oversize_ratio(text: str) -> float:

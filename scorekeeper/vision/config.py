@@ -62,10 +62,11 @@ def is_zoom_enlarge(value: float) -> bool:
     return 1.0 <= value <= MAX_ZOOM_ENLARGE
 
 
-def is_zoom_share(value: float) -> bool:
-    """Whether ``value`` is a :attr:`ReaderConfig.zoom_share`: over 0, up to 1 (all the dice).
+def is_dice_share(value: float) -> bool:
+    """Whether ``value`` is a share of the dice read, as :attr:`ReaderConfig.zoom_share` and
+    :attr:`ReaderConfig.oversize_share` are: over 0, up to 1 (all the dice).
 
-    >>> [is_zoom_share(k) for k in (0.25, 1.0, 0.0, 1.5, float("nan"))]
+    >>> [is_dice_share(k) for k in (0.25, 1.0, 0.0, 1.5, float("nan"))]
     [True, True, False, False, False]
     """
     return 0.0 < value <= 1.0
@@ -305,7 +306,7 @@ class ReaderConfig:
                 f"zoom_small_below must be over 0 and at most zoom_below ({self.zoom_below:g}),"
                 f" got {self.zoom_small_below}"
             )
-        if not is_zoom_share(self.zoom_share):
+        if not is_dice_share(self.zoom_share):
             raise ValueError(
                 f"zoom_share must be over 0 and up to 1 (all the dice read), got {self.zoom_share}"
             )
@@ -314,7 +315,7 @@ class ReaderConfig:
                 f"oversize_ratio must be 0 (never) or over 1 up to {MAX_OVERSIZE_RATIO:g},"
                 f" got {self.oversize_ratio}"
             )
-        if not is_zoom_share(self.oversize_share):
+        if not is_dice_share(self.oversize_share):
             raise ValueError(
                 f"oversize_share must be over 0 and up to 1 (all the dice read), got"
                 f" {self.oversize_share}"
