@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 import numpy as np
 
@@ -40,7 +41,7 @@ def smallest_median(sides: list[float], share: float, least: int = 1) -> float:
     return float(np.median(ranked[: max(least, math.ceil(len(ranked) * share))]))
 
 
-def oversize(dice: list[Detection], config: ReaderConfig = DEFAULTS) -> list[int]:
+def oversize(dice: Sequence[Detection], config: ReaderConfig = DEFAULTS) -> list[int]:
     """The indices of the dice in ``dice`` whose box side is over
     :attr:`ReaderConfig.oversize_ratio` times the median side of the smallest of them
     (:attr:`ReaderConfig.oversize_share`, and at least two, :func:`smallest_median`; one small

@@ -168,7 +168,7 @@ class DiceReader:
         """``dice`` with each one read surely that is too big beside the smallest of them
         (:func:`~scorekeeper.vision.looks.oversize`) marked unsure, strongest first again when
         one is: a board token or a printed tile read as a die among the dice of a throw."""
-        big = [i for i in oversize(list(dice), self.config) if not dice[i].unsure]
+        big = [i for i in oversize(dice, self.config) if not dice[i].unsure]
         if not big:
             return list(dice)
         out = list(dice)
