@@ -345,6 +345,7 @@ WIDER = "expected 0 (none) or a factor over 1 up to 3"
 ENLARGE = "expected a factor from 1 (never enlarge) to 4"
 SHARE = "expected a share over 0 and up to 1 (all the dice read)"
 OVERSIZE = "expected 0 (never) or a ratio over 1 up to 10"
+SOLIDITY = "expected 0 (never) or a solidity up to 1"
 ABOVE = (
     "expected UP:TALL views joined by commas (each from 0, TALL over 0, up to 2 box sides), or none"
 )
@@ -371,6 +372,9 @@ ABOVE = (
         ("--oversize-ratio", "1", f"{OVERSIZE}, got '1'"),
         ("--oversize-ratio", "12", f"{OVERSIZE}, got '12'"),
         ("--oversize-ratio", "big", f"{OVERSIZE}, got 'big'"),
+        ("--one-solidity", "1.5", f"{SOLIDITY}, got '1.5'"),
+        ("--one-solidity", "-1", f"{SOLIDITY}, got '-1'"),
+        ("--one-solidity", "round", f"{SOLIDITY}, got 'round'"),
         ("--above-views", "0.5", f"{ABOVE}; got '0.5'"),
         ("--above-views", "0.5:0", f"{ABOVE}; got '0.5:0'"),
         ("--above-views", "3:0.8", f"{ABOVE}; got '3:0.8'"),
@@ -436,6 +440,7 @@ def test_read_rescue_scale_sets_the_wider_look(capsys: pytest.CaptureFixture[str
         zoom_enlarge=1.5,
         zoom_share=0.5,
         oversize_ratio=3.0,
+        one_solidity=0.6,
         above_views=((0.4, 0.9),),
         heap_heat=0.3,
     )
@@ -445,6 +450,7 @@ def test_read_rescue_scale_sets_the_wider_look(capsys: pytest.CaptureFixture[str
     assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).config.heap_heat == 0.3
     assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).config.zoom_share == 0.5
     assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).config.oversize_ratio == 3
+    assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).config.one_solidity == 0.6
     assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).config.above_views == (
         (0.4, 0.9),
     )

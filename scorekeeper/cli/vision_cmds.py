@@ -170,6 +170,13 @@ def _oversize_ratio(text: str) -> float:
     )
 
 
+def _one_solidity(text: str) -> float:
+    """An argparse type: 0 (never) or a solidity up to 1."""
+    from scorekeeper.vision.config import is_one_solidity
+
+    return _number(text, is_one_solidity, "expected 0 (never) or a solidity up to 1")
+
+
 def _heap_heat(text: str) -> float:
     """An argparse type: 0 (never) or a heat under 1."""
     from scorekeeper.vision.config import is_heap_heat
@@ -206,8 +213,8 @@ def _long_side(text: str) -> int:
 def _reader_options(p: argparse.ArgumentParser) -> None:
     """``--model``, ``--threshold``, ``--candidate-threshold``, ``--unsure-below``,
     ``--relook-face-below``, ``--rescue-scale``, ``--zoom-enlarge``, ``--zoom-share``,
-    ``--oversize-ratio``, ``--above-views``, ``--heap-heat``, ``--threads``, ``--long-side``,
-    ``--single-scale``."""
+    ``--oversize-ratio``, ``--one-solidity``, ``--above-views``, ``--heap-heat``, ``--threads``,
+    ``--long-side``, ``--single-scale``."""
     from scorekeeper.vision.config import DEFAULTS
 
     p.add_argument("--model", metavar="PATH", help="ONNX model (default models/dice.onnx)")
@@ -274,6 +281,15 @@ def _reader_options(p: argparse.ArgumentParser) -> None:
         f" {DEFAULTS.oversize_ratio:g})",
     )
     p.add_argument(
+        "--one-solidity",
+        type=_one_solidity,
+        default=DEFAULTS.one_solidity,
+        metavar="S",
+        help="a die read surely as a 1 whose middle mark is less solid than S (a round pip is"
+        " about 1, a number's strokes less) is marked unsure: a board token's number read as a"
+        f" pip; 0 for never (default {DEFAULTS.one_solidity:g})",
+    )
+    p.add_argument(
         "--above-views",
         type=_above_views,
         default=DEFAULTS.above_views,
@@ -318,6 +334,7 @@ def _reader(args: argparse.Namespace) -> Any:
         zoom_enlarge=args.zoom_enlarge,
         zoom_share=args.zoom_share,
         oversize_ratio=args.oversize_ratio,
+        one_solidity=args.one_solidity,
         above_views=args.above_views,
         heap_heat=args.heap_heat,
         threads=args.threads,

@@ -86,6 +86,15 @@ def is_oversize_ratio(value: float) -> bool:
     return value == 0.0 or 1.0 < value <= MAX_OVERSIZE_RATIO
 
 
+def is_one_solidity(value: float) -> bool:
+    """Whether ``value`` is a :attr:`ReaderConfig.one_solidity`: from 0 (never) up to 1.
+
+    >>> [is_one_solidity(k) for k in (0.0, 0.85, 1.0, 1.2, float("nan"))]
+    [True, True, True, False, False]
+    """
+    return 0.0 <= value <= 1.0
+
+
 def is_heap_heat(value: float) -> bool:
     """Whether ``value`` is a :attr:`ReaderConfig.heap_heat`: 0 (never) or a heat under 1.
 
@@ -155,7 +164,8 @@ class ReaderConfig:
     :raises ValueError: for a threshold outside (0, 1), a ``fill_confidence`` not under the
         unsure mark, threads < 1, a ``zoom_enlarge`` outside 1–4, a ``zoom_share`` outside
         (0, 1], a ``zoom_small_below`` outside (0, ``zoom_below``], an ``oversize_ratio`` neither 0
-        nor over 1 up to 10, an ``oversize_share`` outside (0, 1], an ``above_views`` view
+        nor over 1 up to 10, an ``oversize_share`` outside (0, 1], a ``one_solidity`` outside
+        0–1, an ``above_views`` view
         outside 0–2 box sides, a ``heap_heat`` outside 0–1, a ``heap_reach`` outside 0–4 box
         sides or a ``long_side`` outside 64–4096.
     """
@@ -214,6 +224,12 @@ class ReaderConfig:
     is bigger (:meth:`DiceReader.doubt_oversize`; 0.0: never)."""
     oversize_share: float = 0.25
     """... that share of the dice read, the smallest (1.0: the median of all)."""
+    one_solidity: float = 0.85
+    """A die read surely as a 1 whose mark at the middle is less solid than this (its pixels
+    over its convex hull's area: a round pip is about 1, a number's strokes less) is marked
+    unsure: a board token's printed number read as a 1's pip
+    (:func:`~scorekeeper.vision.marks.mark_solidity`, :meth:`DiceReader.doubt_numbers`; 0.0:
+    never)."""
     above_views: tuple[tuple[float, float], ...] = ((0.5, 0.8),)
     """Each die read surely is read again above its box, where its top face lies when the box
     holds the front face of a die seen at an angle, in each ``(up, tall)`` view (in box sides:
@@ -319,6 +335,10 @@ class ReaderConfig:
             raise ValueError(
                 f"oversize_share must be over 0 and up to 1 (all the dice read), got"
                 f" {self.oversize_share}"
+            )
+        if not is_one_solidity(self.one_solidity):
+            raise ValueError(
+                f"one_solidity must be from 0 (never) up to 1, got {self.one_solidity}"
             )
         if not is_heap_heat(self.heap_heat):
             raise ValueError(f"heap_heat must be from 0 (never) to under 1, got {self.heap_heat}")

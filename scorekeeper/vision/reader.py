@@ -31,6 +31,7 @@ from scorekeeper.vision.detection import (
 )
 from scorekeeper.vision.imageio import check_frame, to_grey
 from scorekeeper.vision.looks import oversize, wants_third_look, zoom_side
+from scorekeeper.vision.marks import mark_solidity
 from scorekeeper.vision.onnx_model import DiceModel
 from scorekeeper.vision.overlaps import beside_sure, merge_scales, resolve_overlaps
 from scorekeeper.vision.patches import above_patch_batch, crop_patch, patch_batch, to_bgr
@@ -149,7 +150,8 @@ class DiceReader:
         """Every die in the frame (uint8 BGR, grey or BGRA), strongest first; when they are
         small dice in a big frame, as read again at a larger size (:meth:`zoom_side`); weaker
         peaks beside dice read surely looked at too (:meth:`heap_look`); a die too big beside
-        the others marked unsure (:meth:`doubt_oversize`). With ``expect`` (the
+        the others marked unsure (:meth:`doubt_oversize`), and a 1 whose pip is a printed number
+        (:meth:`doubt_numbers`). With ``expect`` (the
         dice thrown, when the game knows it), those weaker peaks only when fewer dice are read;
         fewer dice read are made up from those the reader turned down, marked unsure
         (:meth:`fill`), and more are doubted (:meth:`doubt_surplus`).
@@ -161,7 +163,7 @@ class DiceReader:
         if zoom:
             dice = self._read_at(frame, zoom, expect)
         dice = [replace(d, unsure_below=self.unsure_below) for d in dice]
-        dice = self.doubt_oversize(self.check_above(frame, dice))
+        dice = self.doubt_numbers(frame, self.doubt_oversize(self.check_above(frame, dice)))
         return dice if expect is None else self.meet_count(frame, dice, expect)
 
     def doubt_oversize(self, dice: Sequence[Detection]) -> list[Detection]:
@@ -175,6 +177,27 @@ class DiceReader:
         for i in big:
             out[i] = replace(dice[i], confidence=under(dice[i].unsure_below))
         return sorted(out, key=lambda d: -d.confidence)
+
+    def doubt_numbers(self, frame: np.ndarray, dice: Sequence[Detection]) -> list[Detection]:
+        """``dice`` with each one read surely as a 1 whose mark at the middle is less solid than
+        :attr:`ReaderConfig.one_solidity` (:func:`~scorekeeper.vision.marks.mark_solidity`)
+        marked unsure, strongest first again when one is: a board token's printed number read as
+        a 1's pip.
+
+        :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
+        """
+        cut = self.config.one_solidity
+        ones = [i for i, d in enumerate(dice) if d.value == 1 and not d.unsure]
+        if not cut or not ones:
+            return list(dice)
+        grey = to_grey(check_frame(frame))
+        out, changed = list(dice), False
+        for i in ones:
+            solidity = mark_solidity(grey, dice[i].box)
+            if solidity is not None and solidity < cut:
+                out[i] = replace(dice[i], confidence=under(dice[i].unsure_below))
+                changed = True
+        return sorted(out, key=lambda d: -d.confidence) if changed else out
 
     def check_above(self, frame: np.ndarray, dice: Sequence[Detection]) -> list[Detection]:
         """``dice`` with each one read surely that a view above its box
