@@ -1,4 +1,4 @@
-"""The mark at the middle of a die read as a 1: one round pip, or a printed number's strokes."""
+"""The dark mark at the middle of a die read as a 1: a round pip, or a printed number's strokes."""
 
 from __future__ import annotations
 
@@ -18,22 +18,25 @@ AREAS = (0.01, 0.35)
 
 
 def mark_solidity(grey: np.ndarray, box: Box) -> float | None:
-    """How solid the mark nearest the middle of ``box`` in the ``grey`` frame is: its pixels
-    over its convex hull's area, over 1 for a round pip and well under it for the strokes of a
-    number printed on a board token, or None when no mark is found there.
+    """How solid the dark mark nearest the middle of ``box`` in the ``grey`` frame is: its
+    pixels over its convex hull's area, about 1 for a round pip and well under it for the
+    strokes of a number printed dark on a light board token, or None when no dark mark is found
+    there (a light pip on a dark die: the dark part is the face, too big to be a mark).
 
     The box is looked at :data:`SIDE` pixels square; its middle (:data:`MIDDLE` of its side) is
-    split in two at Otsu's level, and each part's blobs, darker or lighter than the rest, count
-    as marks when they cover :data:`AREAS` of the middle and lie within :data:`REACH` of its
-    centre.
+    split in two at Otsu's level, and the darker part's blobs count as marks when they cover
+    :data:`AREAS` of the middle and lie within :data:`REACH` of its centre.
 
     >>> face = np.full((40, 40), 230, np.uint8)
     >>> pip = cv2.circle(face.copy(), (20, 20), 5, 30, -1)
     >>> token = cv2.putText(face.copy(), "2", (13, 28), cv2.FONT_HERSHEY_SIMPLEX, 0.6, 30, 2)
     >>> round(mark_solidity(pip, (0, 0, 40, 40)), 2), round(mark_solidity(token, (0, 0, 40, 40)), 2)
     (0.99, 0.73)
-    >>> mark_solidity(face, (0, 0, 40, 40)) is None, mark_solidity(pip, (0, 0, 3, 3)) is None
-    (True, True)
+    >>> light = cv2.circle(np.full((40, 40), 40, np.uint8), (20, 20), 5, 230, -1)
+    >>> [mark_solidity(f, b) for f, b in ((face, (0, 0, 40, 40)), (light, (0, 0, 40, 40)))]
+    [None, None]
+    >>> mark_solidity(pip, (0, 0, 3, 3)) is None
+    True
     """
     x0, y0, x1, y1 = box
     crop = grey[max(0, int(y0)) : int(y1) + 1, max(0, int(x0)) : int(x1) + 1]
@@ -43,22 +46,21 @@ def mark_solidity(grey: np.ndarray, box: Box) -> float | None:
     lo, hi = int(SIDE * (1 - MIDDLE) / 2), int(SIDE * (1 + MIDDLE) / 2)
     middle = crop[lo:hi, lo:hi]
     height, width = middle.shape
+    _, marks = cv2.threshold(middle, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
+    count, labels, stats, centres = cv2.connectedComponentsWithStats(marks)
     nearest: tuple[float, float] | None = None
-    for part in (middle, 255 - middle):
-        _, marks = cv2.threshold(part, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
-        count, labels, stats, centres = cv2.connectedComponentsWithStats(marks)
-        for i in range(1, count):
-            area = int(stats[i, cv2.CC_STAT_AREA])
-            if not AREAS[0] * height * width <= area <= AREAS[1] * height * width:
-                continue
-            cx, cy = centres[i]
-            reach = float(np.hypot(cx - width / 2, cy - height / 2)) / width
-            if reach > REACH or (nearest is not None and reach >= nearest[0]):
-                continue
-            outlines, _ = cv2.findContours(
-                (labels == i).astype(np.uint8), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE
-            )
-            outline = max(outlines, key=cv2.contourArea)
-            hull = float(cv2.contourArea(cv2.convexHull(outline)))
-            nearest = (reach, area / max(hull, 1.0))
+    for i in range(1, count):
+        area = int(stats[i, cv2.CC_STAT_AREA])
+        if not AREAS[0] * height * width <= area <= AREAS[1] * height * width:
+            continue
+        cx, cy = centres[i]
+        reach = float(np.hypot(cx - width / 2, cy - height / 2)) / width
+        if reach > REACH or (nearest is not None and reach >= nearest[0]):
+            continue
+        outlines, _ = cv2.findContours(
+            (labels == i).astype(np.uint8), cv2.RETR_CCOMP, cv2.CHAIN_APPROX_NONE
+        )
+        outline = max(outlines, key=cv2.contourArea)
+        hull = float(cv2.contourArea(cv2.convexHull(outline)))
+        nearest = (reach, area / max(hull, 1.0))
     return None if nearest is None else nearest[1]
