@@ -165,7 +165,7 @@ class ReaderConfig:
         unsure mark, threads < 1, a ``zoom_enlarge`` outside 1–4, a ``zoom_share`` outside
         (0, 1], a ``zoom_small_below`` outside (0, ``zoom_below``], an ``oversize_ratio`` neither 0
         nor over 1 up to 10, an ``oversize_share`` outside (0, 1], a ``one_solidity`` outside
-        0–1, an ``above_views`` view
+        0–1, a ``one_check_below`` outside (0, 1], an ``above_views`` view
         outside 0–2 box sides, a ``heap_heat`` outside 0–1, a ``heap_reach`` outside 0–4 box
         sides or a ``long_side`` outside 64–4096.
     """
@@ -230,6 +230,9 @@ class ReaderConfig:
     unsure: a board token's printed number read as a 1's pip
     (:func:`~scorekeeper.vision.marks.mark_solidity`, :meth:`DiceReader.doubt_numbers`; 0.0:
     never)."""
+    one_check_below: float = 0.95
+    """... when read less surely than this: a 1 the second look is nearly certain of is left
+    alone (marbled dice whose swirls run into the pip measure as strokes too)."""
     above_views: tuple[tuple[float, float], ...] = ((0.5, 0.8),)
     """Each die read surely is read again above its box, where its top face lies when the box
     holds the front face of a die seen at an angle, in each ``(up, tall)`` view (in box sides:
@@ -339,6 +342,10 @@ class ReaderConfig:
         if not is_one_solidity(self.one_solidity):
             raise ValueError(
                 f"one_solidity must be from 0 (never) up to 1, got {self.one_solidity}"
+            )
+        if not 0.0 < self.one_check_below <= 1.0:
+            raise ValueError(
+                f"one_check_below must be over 0 and up to 1, got {self.one_check_below}"
             )
         if not is_heap_heat(self.heap_heat):
             raise ValueError(f"heap_heat must be from 0 (never) to under 1, got {self.heap_heat}")

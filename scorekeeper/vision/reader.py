@@ -179,7 +179,8 @@ class DiceReader:
         return sorted(out, key=lambda d: -d.confidence)
 
     def doubt_numbers(self, frame: np.ndarray, dice: Sequence[Detection]) -> list[Detection]:
-        """``dice`` with each one read surely as a 1 whose mark at the middle is less solid than
+        """``dice`` with each one read surely as a 1, but under
+        :attr:`ReaderConfig.one_check_below`, whose dark mark at the middle is less solid than
         :attr:`ReaderConfig.one_solidity` (:func:`~scorekeeper.vision.marks.mark_solidity`)
         marked unsure, strongest first again when one is: a board token's printed number read as
         a 1's pip.
@@ -187,7 +188,10 @@ class DiceReader:
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
         cut = self.config.one_solidity
-        ones = [i for i, d in enumerate(dice) if d.value == 1 and not d.unsure]
+        below = self.config.one_check_below
+        ones = [
+            i for i, d in enumerate(dice) if d.value == 1 and not d.unsure and d.confidence < below
+        ]
         if not cut or not ones:
             return list(dice)
         grey = to_grey(check_frame(frame))
