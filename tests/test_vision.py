@@ -263,6 +263,9 @@ def test_a_1_whose_mark_is_a_printed_number_is_marked_unsure(reader: DiceReader)
     assert reader.doubt_numbers(frame, others) == others
     never = DiceReader(config=ReaderConfig(one_solidity=0.0))
     assert never.doubt_numbers(frame, dice) == dice
+    assert reader.doubt_numbers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), dice) == doubted
+    with pytest.raises(ImageError):
+        reader.doubt_numbers(frame.astype(np.float32), dice)
 
 
 def test_small_dice_in_a_small_frame_are_read_again_enlarged(reader: DiceReader) -> None:
