@@ -64,6 +64,22 @@ def teach_crop(frame: np.ndarray, box: Box) -> np.ndarray:
     return crop_patch(bgr, (x0 + x1) / 2, (y0 + y1) / 2, side, TEACH_CROP_SIDE)
 
 
+def marked_unsure(dice: Sequence[Detection], which: Sequence[int]) -> list[Detection]:
+    """``dice`` with those at the indices ``which`` marked unsure (just under each one's cut,
+    value kept), strongest first again when any is.
+
+    >>> dice = [Detection(1, (0, 0, 9, 9), 0.9, 0.8), Detection(5, (20, 0, 29, 9), 0.85, 0.8)]
+    >>> [(d.value, d.unsure) for d in marked_unsure(dice, [0])], marked_unsure(dice, []) == dice
+    ([(5, False), (1, True)], True)
+    """
+    if not which:
+        return list(dice)
+    out = list(dice)
+    for i in which:
+        out[i] = replace(dice[i], confidence=under(dice[i].unsure_below))
+    return sorted(out, key=lambda d: -d.confidence)
+
+
 class DiceReader:
     """Finds every die in a frame and reads its face, with an ONNX model on the CPU.
 
@@ -170,13 +186,7 @@ class DiceReader:
         """``dice`` with each one read surely that is too big beside the smallest of them
         (:func:`~scorekeeper.vision.looks.oversize`) marked unsure, strongest first again when
         one is: a board token or a printed tile read as a die among the dice of a throw."""
-        big = [i for i in oversize(dice, self.config) if not dice[i].unsure]
-        if not big:
-            return list(dice)
-        out = list(dice)
-        for i in big:
-            out[i] = replace(dice[i], confidence=under(dice[i].unsure_below))
-        return sorted(out, key=lambda d: -d.confidence)
+        return marked_unsure(dice, [i for i in oversize(dice, self.config) if not dice[i].unsure])
 
     def doubt_numbers(self, frame: np.ndarray, dice: Sequence[Detection]) -> list[Detection]:
         """``dice`` with each one read surely as a 1, but under
@@ -195,13 +205,8 @@ class DiceReader:
         if not cut or not ones:
             return list(dice)
         grey = to_grey(check_frame(frame))
-        out, changed = list(dice), False
-        for i in ones:
-            solidity = mark_solidity(grey, dice[i].box)
-            if solidity is not None and solidity < cut:
-                out[i] = replace(dice[i], confidence=under(dice[i].unsure_below))
-                changed = True
-        return sorted(out, key=lambda d: -d.confidence) if changed else out
+        solidities = {i: mark_solidity(grey, dice[i].box) for i in ones}
+        return marked_unsure(dice, [i for i, m in solidities.items() if m is not None and m < cut])
 
     def check_above(self, frame: np.ndarray, dice: Sequence[Detection]) -> list[Detection]:
         """``dice`` with each one read surely that a view above its box
