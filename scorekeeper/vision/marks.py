@@ -6,6 +6,7 @@ import cv2
 import numpy as np
 
 from scorekeeper.vision.detection import Box
+from scorekeeper.vision.imageio import to_grey
 
 SIDE = 64
 """A box is looked at this many pixels square."""
@@ -17,11 +18,12 @@ AREAS = (0.01, 0.35)
 """A mark covers this share of the middle, least and most."""
 
 
-def mark_solidity(grey: np.ndarray, box: Box) -> float | None:
-    """How solid the dark mark nearest the middle of ``box`` in the ``grey`` frame is: its
-    pixels over its convex hull's area, about 1 for a round pip and well under it for the
-    strokes of a number printed dark on a light board token, or None when no dark mark is found
-    there (a light pip on a dark die: the dark part is the face, too big to be a mark).
+def mark_solidity(frame: np.ndarray, box: Box) -> float | None:
+    """How solid the dark mark nearest the middle of ``box`` in the checked ``frame`` (grey,
+    BGR or BGRA; only the box is made grey) is: its pixels over its convex hull's area, about 1
+    for a round pip and well under it for the strokes of a number printed dark on a light board
+    token, or None when no dark mark is found there (a light pip on a dark die: the dark part is
+    the face, too big to be a mark).
 
     The box is looked at :data:`SIDE` pixels square; its middle (:data:`MIDDLE` of its side) is
     split in two at Otsu's level, and the darker part's blobs count as marks when they cover
@@ -35,14 +37,14 @@ def mark_solidity(grey: np.ndarray, box: Box) -> float | None:
     >>> light = cv2.circle(np.full((40, 40), 40, np.uint8), (20, 20), 5, 230, -1)
     >>> [mark_solidity(f, b) for f, b in ((face, (0, 0, 40, 40)), (light, (0, 0, 40, 40)))]
     [None, None]
-    >>> mark_solidity(pip, (0, 0, 3, 3)) is None
-    True
+    >>> mark_solidity(pip, (0, 0, 3, 3)) is None, mark_solidity(pip, (50, 50, 90, 90)) is None
+    (True, True)
     """
     x0, y0, x1, y1 = box
-    crop = grey[max(0, int(y0)) : int(y1) + 1, max(0, int(x0)) : int(x1) + 1]
-    if min(crop.shape) < 4:
+    crop = frame[max(0, int(y0)) : int(y1) + 1, max(0, int(x0)) : int(x1) + 1]
+    if min(crop.shape[:2]) < 4:
         return None
-    crop = cv2.resize(crop, (SIDE, SIDE), interpolation=cv2.INTER_CUBIC)
+    crop = cv2.resize(to_grey(crop), (SIDE, SIDE), interpolation=cv2.INTER_CUBIC)
     lo, hi = int(SIDE * (1 - MIDDLE) / 2), int(SIDE * (1 + MIDDLE) / 2)
     middle = crop[lo:hi, lo:hi]
     height, width = middle.shape

@@ -204,8 +204,8 @@ class DiceReader:
         ]
         if not cut or not ones:
             return list(dice)
-        grey = to_grey(check_frame(frame))
-        solidities = {i: mark_solidity(grey, dice[i].box) for i in ones}
+        checked = check_frame(frame)
+        solidities = {i: mark_solidity(checked, dice[i].box) for i in ones}
         return marked_unsure(dice, [i for i, m in solidities.items() if m is not None and m < cut])
 
     def check_above(self, frame: np.ndarray, dice: Sequence[Detection]) -> list[Detection]:
