@@ -138,7 +138,9 @@ def _number(text: str, ok: Callable[[float], bool], expected: str) -> float:
 
 def _share(text: str) -> float:
     """An argparse type: a number from 0 to 1."""
-    return _number(text, lambda v: 0.0 <= v <= 1.0, "expected a number from 0 to 1")
+    from scorekeeper.vision.config import is_from_0_to_1
+
+    return _number(text, is_from_0_to_1, "expected a number from 0 to 1")
 
 
 def _zoom_enlarge(text: str) -> float:
@@ -172,9 +174,9 @@ def _oversize_ratio(text: str) -> float:
 
 def _one_solidity(text: str) -> float:
     """An argparse type: 0 (never) or a solidity up to 1."""
-    from scorekeeper.vision.config import is_one_solidity
+    from scorekeeper.vision.config import is_from_0_to_1
 
-    return _number(text, is_one_solidity, "expected 0 (never) or a solidity up to 1")
+    return _number(text, is_from_0_to_1, "expected 0 (never) or a solidity up to 1")
 
 
 def _heap_heat(text: str) -> float:

@@ -86,10 +86,11 @@ def is_oversize_ratio(value: float) -> bool:
     return value == 0.0 or 1.0 < value <= MAX_OVERSIZE_RATIO
 
 
-def is_one_solidity(value: float) -> bool:
-    """Whether ``value`` is a :attr:`ReaderConfig.one_solidity`: from 0 (never) up to 1.
+def is_from_0_to_1(value: float) -> bool:
+    """Whether ``value`` is from 0 to 1, as :attr:`ReaderConfig.relook_face_below` and
+    :attr:`ReaderConfig.one_solidity` (0: never) are.
 
-    >>> [is_one_solidity(k) for k in (0.0, 0.85, 1.0, 1.2, float("nan"))]
+    >>> [is_from_0_to_1(k) for k in (0.0, 0.85, 1.0, 1.2, float("nan"))]
     [True, True, True, False, False]
     """
     return 0.0 <= value <= 1.0
@@ -303,7 +304,7 @@ class ReaderConfig:
         ):
             if t is not None and not 0.0 < t < 1.0:
                 raise ValueError(f"{name} must be between 0 and 1, got {t}")
-        if self.relook_face_below is not None and not 0.0 <= self.relook_face_below <= 1.0:
+        if self.relook_face_below is not None and not is_from_0_to_1(self.relook_face_below):
             raise ValueError(f"relook_face_below must be from 0 to 1, got {self.relook_face_below}")
         if self.rescue_scale is not None and not is_rescue_scale(self.rescue_scale):
             raise ValueError(
@@ -339,7 +340,7 @@ class ReaderConfig:
                 f"oversize_share must be over 0 and up to 1 (all the dice read), got"
                 f" {self.oversize_share}"
             )
-        if not is_one_solidity(self.one_solidity):
+        if not is_from_0_to_1(self.one_solidity):
             raise ValueError(
                 f"one_solidity must be from 0 (never) up to 1, got {self.one_solidity}"
             )
