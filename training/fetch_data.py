@@ -29,6 +29,7 @@ from scorekeeper.vision.datasets import (
     class_values,
     convert_class_folders,
     convert_groundtruth,
+    convert_own_labels,
     convert_rotated_copies,
     convert_voc_with_crops,
     convert_yolo_export,
@@ -54,7 +55,9 @@ class Source:
     whose names start with one of ``include``) or photos with Pascal VOC boxes valued by a
     classification set of crops cut from them (``layout="voc-crops"``, the crops' folders in
     ``crops``) or a YOLO export of one die a photo, copied turned, whose file names give the
-    face value (``layout="rotated"``: the least-turned copy of each photo). A classification
+    face value (``layout="rotated"``: the least-turned copy of each photo) or photos with no
+    labels of their own, labelled by this project in ``labels``, a file in this repository
+    (``layout="own-labels"``). A classification
     export of die crops (``margin`` set) is set on a table of its own colour so that each die
     is seen at a camera's size. A source with ``train`` false is an outside check only: no
     model trains on it (``training.sets.source_folders`` leaves it out)."""
@@ -69,6 +72,8 @@ class Source:
     manifest: str = ""
     include: tuple[str, ...] = ()
     crops: str = ""
+    labels: str = ""
+    """For ``layout="own-labels"``: the labels file, relative to this repository's root."""
     margin: int | None = None
     """For ``layout="folders"`` of die crops: the pixels of table cut around each die."""
     exclude: dict[str, str] = field(default_factory=dict)
@@ -176,6 +181,19 @@ SOURCES = (
         " in 5 degree steps and stretched to 640x640; the least-turned copy of each photo in its"
         " test/ and valid/ (train/ holds copies with brightness changed); an outside check only",
     ),
+    Source(
+        name="cream-carpet",
+        repo="DamianTab/DiceDetection",
+        commit="5f5598c8e50421d4e163c1481b2e5b85770e92b1",
+        licence="Apache-2.0 (the repository's LICENSE)",
+        layout="own-labels",
+        labels="training/labels/cream-carpet.json",
+        splits=(Split("all", ("myphotos",)),),
+        train=False,
+        note="80 phone photos of one set of cream dice (1 to 5 a photo) on carpet, wood, a white"
+        " table and woven cloth, unlabelled in the repository: labelled by this project, each"
+        " die's value read by eye; an outside check only",
+    ),
 )
 """Every source ``make data`` writes; RESERVED sources (DATA.md) are never listed here."""
 
@@ -270,7 +288,11 @@ def write_source(source: Source, git_dir: Path, out: Path) -> dict[str, Any]:
                     for old in (target / sub).glob("*") if (target / sub).is_dir() else ():
                         old.unlink()
             folders_in = [Path(tmp) / f for f in split.folders]
-            if source.layout == "rotated":
+            if source.layout == "own-labels":
+                done = convert_own_labels(
+                    Path(__file__).resolve().parents[1] / source.labels, folders_in[0], target
+                )
+            elif source.layout == "rotated":
                 done = convert_rotated_copies(folders_in, target)
             elif source.layout == "voc-crops":
                 done = convert_voc_with_crops(folders_in, Path(tmp) / source.crops, target)

@@ -490,6 +490,70 @@ def convert_groundtruth(
     return done
 
 
+def parse_own_labels(text: str) -> dict[str, list[tuple[int, tuple[float, float, float, float]]]]:
+    """The labels this project wrote for a source's photos (``training/labels/*.json``): each
+    photo's file name to its dice as (face value, (x0, y0, x1, y1)) in pixels.
+
+    >>> parse_own_labels('{"a.jpg": [[6, 10, 20, 30, 40]], "b.jpg": []}')
+    {'a.jpg': [(6, (10.0, 20.0, 30.0, 40.0))], 'b.jpg': []}
+
+    :raises ImageError: for text that is not such JSON, a value outside 1-6 or an empty box.
+    """
+    try:
+        doc = json.loads(text)
+        if not isinstance(doc, dict):
+            raise TypeError("the top level is not an object")
+        out: dict[str, list[tuple[int, tuple[float, float, float, float]]]] = {}
+        for name, dice in doc.items():
+            out[str(name)] = []
+            for die in dice:
+                value, x0, y0, x1, y1 = die
+                if type(value) is not int or not 1 <= value <= 6:
+                    raise ValueError(f"{name}: face value {value!r} is not 1-6")
+                box = (float(x0), float(y0), float(x1), float(y1))
+                if not (box[0] < box[2] and box[1] < box[3]):
+                    raise ValueError(f"{name}: box {list(box)} is empty")
+                out[str(name)].append((value, box))
+    except (ValueError, TypeError) as exc:
+        raise ImageError(
+            'expected {"PHOTO.jpg": [[face value 1-6, x0, y0, x1, y1], ...], ...} in pixels'
+            f" ({exc})"
+        ) from None
+    return out
+
+
+def convert_own_labels(labels: Path, images: Path, out: Path) -> Converted:
+    """Copy the photos of ``images`` that the labels file ``labels`` (:func:`parse_own_labels`)
+    names into ``out`` (images/ + labels/); a photo that is missing or does not decode, or with
+    a box outside it, is skipped and named.
+
+    :raises ImageError: for a labels file that does not read or parse.
+    """
+    try:
+        text = labels.read_text()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ImageError(f"{labels}: cannot read the labels file ({exc})") from None
+    truth = parse_own_labels(text)
+    (out / "images").mkdir(parents=True, exist_ok=True)
+    (out / "labels").mkdir(parents=True, exist_ok=True)
+    done = Converted()
+    for name, dice in sorted(truth.items()):
+        frame = cv2.imread(str(images / name))
+        if frame is None:
+            done.skipped.append(f"{images / name}: missing or does not decode as an image")
+            continue
+        h, w = frame.shape[:2]
+        if any(x0 < 0 or y0 < 0 or x1 > w or y1 > h for _, (x0, y0, x1, y1) in dice):
+            done.skipped.append(f"{name}: a box lies outside the {w}x{h} photo")
+            continue
+        shutil.copyfile(images / name, out / "images" / name)
+        lines = [yolo_line(value, box, w, h) for value, box in dice]
+        (out / "labels" / (Path(name).stem + ".txt")).write_text("".join(f"{ln}\n" for ln in lines))
+        done.photos += 1
+        done.dice += len(lines)
+    return done
+
+
 def parse_voc(xml_text: str) -> list[tuple[str, tuple[float, float, float, float]]]:
     """The objects of a Pascal VOC annotation (labelImg's XML): (name, (x0, y0, x1, y1)).
 
