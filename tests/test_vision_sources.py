@@ -19,11 +19,13 @@ from scorekeeper.vision.datasets import (
     class_values,
     convert_class_folders,
     convert_groundtruth,
+    convert_own_labels,
     convert_rotated_copies,
     convert_voc_with_crops,
     convert_yolo_export,
     face_value,
     parse_names,
+    parse_own_labels,
     remap_yolo,
 )
 from scorekeeper.vision.detection import Detection, doubt_surplus
@@ -149,7 +151,7 @@ def test_a_source_written_as_an_outside_check_is_never_trained_on(tmp_path: Path
     assert sorted(source_folders(tmp_path)) == ["trained"]
     (tmp_path / "check" / "SOURCE.json").write_text("not json")  # unreadable: trained on
     assert sorted(source_folders(tmp_path)) == ["check", "trained"]
-    assert [s.name for s in fetch_data.SOURCES if not s.train] == ["numeral-tray"]
+    assert [s.name for s in fetch_data.SOURCES if not s.train] == ["numeral-tray", "cream-carpet"]
 
 
 def git(cwd: Path, *args: str) -> str:
@@ -411,6 +413,69 @@ def test_a_ground_truth_manifest_becomes_yolo_labels(tmp_path: Path) -> None:
         assert expected in reasons
     assert "line 4: expected a Ground Truth manifest line" in reasons
     assert "IMG_gone.jpg: missing" in reasons and "IMG_d.jpg: a box lies outside" in reasons
+
+
+def test_photos_labelled_here_become_yolo_labels(tmp_path: Path) -> None:
+    """A labels file of this project's own (pixel boxes, face values) beside a source's
+    unlabelled photos: converted to value - 1 YOLO lines; a missing photo, one that does not
+    decode and a box outside its photo are each named and skipped."""
+    images = tmp_path / "myphotos"
+    images.mkdir()
+    for n in ("a", "b"):
+        cv2.imwrite(str(images / f"{n}.jpg"), np.full((100, 200, 3), 90, np.uint8))
+    (images / "broken.jpg").write_bytes(b"not a jpeg")
+    labels = tmp_path / "labels.json"
+    doc = {
+        "a.jpg": [[6, 10, 20, 50, 60], [1, 150, 50, 170, 70]],
+        "b.jpg": [[2, 180, 10, 220, 50]],  # past the right edge
+        "gone.jpg": [[3, 1, 1, 9, 9]],
+        "broken.jpg": [[3, 1, 1, 9, 9]],
+    }
+    labels.write_text(json.dumps(doc))
+    done = convert_own_labels(labels, images, tmp_path / "out")
+    assert (done.photos, done.dice) == (1, 2)
+    truth = parse_yolo((tmp_path / "out" / "labels" / "a.txt").read_text(), 200, 100)
+    assert [v for v, _ in truth] == [6, 1]
+    assert truth[0][1] == pytest.approx((10.0, 20.0, 50.0, 60.0), abs=0.01)
+    reasons = "\n".join(done.skipped)
+    assert len(done.skipped) == 3 and "b.jpg: a box lies outside the 200x100 photo" in reasons
+    assert "gone.jpg: missing or does not decode" in reasons
+    assert "broken.jpg: missing or does not decode" in reasons
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        ("not json", "expected"),
+        ("[]", "the top level is not an object"),
+        ('{"a.jpg": [[7, 0, 0, 5, 5]]}', "face value 7 is not 1-6"),
+        ('{"a.jpg": [[2.0, 0, 0, 5, 5]]}', "face value 2.0 is not 1-6"),
+        ('{"a.jpg": [[2, 5, 0, 5, 5]]}', "is empty"),
+        ('{"a.jpg": [[2, 0, 0, 5]]}', "expected"),
+    ],
+)
+def test_a_labels_file_that_does_not_parse_is_refused_in_words(
+    tmp_path: Path, text: str, says: str
+) -> None:
+    with pytest.raises(ImageError, match=says) as exc:
+        parse_own_labels(text)
+    assert "[face value 1-6, x0, y0, x1, y1]" in str(exc.value)
+    (tmp_path / "labels.json").write_text(text)
+    with pytest.raises(ImageError):
+        convert_own_labels(tmp_path / "labels.json", tmp_path, tmp_path / "out")
+    with pytest.raises(ImageError, match="cannot read the labels file"):
+        convert_own_labels(tmp_path / "none.json", tmp_path, tmp_path / "out")
+
+
+def test_the_labels_made_here_parse_and_name_each_face_alike() -> None:
+    """The cream-carpet labels in the repository: 80 photos, 240 dice, 40 of each face (the
+    author photographed each face alike), every box inside a 907 x 1209 photo."""
+    source = next(s for s in fetch_data.SOURCES if s.name == "cream-carpet")
+    truth = parse_own_labels((Path(fetch_data.__file__).parents[1] / source.labels).read_text())
+    faces = [v for dice in truth.values() for v, _ in dice]
+    assert len(truth) == 80 and [faces.count(f) for f in range(1, 7)] == [40] * 6
+    boxes = [b for dice in truth.values() for _, b in dice]
+    assert all(0 <= x0 < x1 <= 907 and 0 <= y0 < y1 <= 1209 for x0, y0, x1, y1 in boxes)
 
 
 def test_calibrate_unsure_prints_the_grid_and_a_choice_made_on_the_other_sources(
