@@ -92,6 +92,24 @@ def test_shift_check_needs_the_photos(tmp_path: Path, capsys: pytest.CaptureFixt
     assert "no validation folders" in capsys.readouterr().err
 
 
+def test_shift_check_reads_any_labelled_folder_whole(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--folder``: a source's labelled folder read under a shift instead of the validation
+    sets; a folder without images/ refused in words, exit 2."""
+    from tests.test_vision_cli import yolo_folder
+    from training.eval_shift import main
+
+    folder = yolo_folder(tmp_path / "source")
+    assert (
+        main(["--data", str(tmp_path / "none"), "--folder", str(folder), "--shift", "third"]) == 0
+    )
+    line = capsys.readouterr().out.strip()
+    assert line.startswith("third") and str(folder) in line and "1.000 / 1.000" in line
+    assert main(["--folder", str(tmp_path / "empty")]) == 2
+    assert "expected a folder with images/ and labels/" in capsys.readouterr().err
+
+
 def test_hard_scenes_floor(reader: DiceReader) -> None:
     """Two harder scenes (unseen marble background, clutter), measured: 11 of 11 dice found,
     all with the right value, nothing extra (the blank card under text that the coarse pass

@@ -1,12 +1,13 @@
 """The reader's figures on the validation photos as other cameras might give them.
 
-    python -m training.eval_shift [--model PATH] [--shift NAME ...] [--data DIR]
+    python -m training.eval_shift [--model PATH] [--shift NAME ...] [--data DIR] [--folder DIR ...]
 
 Each shift turns every validation photo (the webcam set and the tray hold-out, as in the
 held-out figures) into what a different camera or light could give: brighter or darker,
 flatter, warmer, softer, noisier, more compressed, at half or three times the resolution, or
 turned a quarter (a portrait camera). Boxes are mapped back to the photo's own pixels, so the
-figures compare with the unshifted ones.
+figures compare with the unshifted ones. ``--folder`` reads other labelled folders instead, every
+photo in them (a source no model trained on, such as ``../dice-extra/cream-carpet/all``).
 Prints one line per shift and set: precision / recall / value accuracy / exact images, on how
 many photos the camera panel would advise turning the exposure down
 (:func:`scorekeeper.vision.exposure.exposure_advice`), and the median and largest share of a
@@ -119,8 +120,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--data", type=Path, default=DEFAULT_DATA)
     ap.add_argument("--threshold", type=float, default=None, help="default: the model's")
     ap.add_argument("--candidate-threshold", type=float, default=None)
+    ap.add_argument(
+        "--folder",
+        action="append",
+        type=Path,
+        default=[],
+        help="a labelled folder (images/ + labels/) read whole instead of the validation sets",
+    )
     args = ap.parse_args(argv)
-    sets = [(f, s) for f, s in VALID_FOLDERS if (args.data / f).is_dir()]
+    sets = [(args.data / f, s) for f, s in VALID_FOLDERS if (args.data / f).is_dir()]
+    if args.folder:
+        missing = [f for f in args.folder if not (f / "images").is_dir()]
+        if missing:
+            print(
+                f"--folder {missing[0]}: expected a folder with images/ and labels/",
+                file=sys.stderr,
+            )
+            return 2
+        sets = [(f, "all") for f in args.folder]
     if not sets:
         print(f"no validation folders under {args.data}", file=sys.stderr)
         return 2
@@ -130,12 +147,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     for shift in args.shift or list(SHIFTS):
         for folder, split in sets:
-            pairs = list_labelled(args.data / folder, split)
+            pairs = list_labelled(folder, split)
             blown: list[float] = []
             tally = read_labelled(shifted_reader(reader, shift, blown), pairs)
             advised = sum(exposure_advice(b) is not None for b in blown)
+            name = folder.relative_to(args.data) if folder.is_relative_to(args.data) else folder
             print(
-                f"{shift:12} {folder:20}",
+                f"{shift:12} {name}",
                 tally.brief(),
                 f"exposure advice on {advised}/{len(blown)}",
                 f"(blown out: median {np.median(blown):.3f}, max {max(blown, default=0):.3f})",
