@@ -55,6 +55,19 @@ def test_serve_refuses_an_unknown_camera(capsys: pytest.CaptureFixture[str]) -> 
     assert "unknown camera source 'potato'" in err and "demo" in err
 
 
+def test_serve_reads_with_the_taught_dice_only_when_asked() -> None:
+    from scorekeeper.cli import build_parser
+    from scorekeeper.cli.camera_cmds import serve_config
+
+    parser = build_parser()
+    assert serve_config(parser.parse_args(["serve"])) == {}
+    assert serve_config(parser.parse_args(["serve", "--read-taught"])) == {
+        "CAMERA_TEACH_ADAPT": True
+    }
+    both = serve_config(parser.parse_args(["serve", "--read-taught", "--camera", "none"]))
+    assert both == {"CAMERA_TEACH_ADAPT": True, "CAMERA": "none"}
+
+
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="the openssl command is not installed")
 def test_https_front_forwards_to_a_plain_backend(tmp_path: Path) -> None:
     from scorekeeper.camera.tls import TLSFront, ensure_certificate

@@ -3,8 +3,10 @@ shows the dice face by face, and (when switched on) the reader adapted to them.
 
 The crops are cut when a throw is proposed (the frame is at hand then), kept in memory for the
 last :data:`RECENT_PROPOSALS` proposals, and written to the :class:`TeachStore` only for the dice
-a player corrected. Whether the reader reads with the taught dice is ``adapt``: off by default,
-since on the sources measured it did not help (``training/eval_teach.py``, the model card).
+a player corrected. Whether the reader reads with the taught dice is ``adapt`` (``scorekeeper
+serve --read-taught``): off by default, since on the sources measured it marks fewer dice unsure
+on one set of plain dice but lets more mistakes through on mixed dice (``training/eval_teach.py``,
+the model card).
 """
 
 from __future__ import annotations

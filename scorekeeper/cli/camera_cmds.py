@@ -204,7 +204,7 @@ def cmd_record_demo(args: argparse.Namespace) -> int:
 
 
 def add_serve_options(p: argparse.ArgumentParser) -> None:
-    """Add ``--camera SRC`` and ``--https`` to ``scorekeeper serve``."""
+    """Add ``--camera SRC``, ``--https`` and ``--read-taught`` to ``scorekeeper serve``."""
     p.add_argument(
         "--camera",
         metavar="SRC",
@@ -218,6 +218,12 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
         help="serve https with a self-signed certificate kept in the data directory"
         " (tablets need https to use their own camera)",
     )
+    p.add_argument(
+        "--read-taught",
+        action="store_true",
+        help="read with the dice taught at this table (off by default: measured, it marks"
+        " fewer dice '?' on one set of plain dice but lets more mistakes through on mixed dice)",
+    )
 
 
 def serve_config(args: argparse.Namespace) -> dict[str, Any]:
@@ -225,12 +231,15 @@ def serve_config(args: argparse.Namespace) -> dict[str, Any]:
 
     :raises CameraError: an unknown camera source.
     """
+    config: dict[str, Any] = {}
+    if getattr(args, "read_taught", False):
+        config["CAMERA_TEACH_ADAPT"] = True
     if getattr(args, "camera", None) is None:
-        return {}
+        return config
     from scorekeeper.camera.sources import parse_source
 
     parse_source(args.camera)
-    return {"CAMERA": args.camera}
+    return {**config, "CAMERA": args.camera}
 
 
 def https_front(args: argparse.Namespace, db: Path, backend_port: int) -> Any:

@@ -59,7 +59,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         action="store_true",
         help="do not attach the strategy advisor's advice to throws",
     )
-    add_serve_options(p)  # --camera SRC, --https (scorekeeper.cli.camera_cmds)
+    add_serve_options(p)  # --camera SRC, --https, --read-taught (scorekeeper.cli.camera_cmds)
     p.set_defaults(func=cmd_serve)
 
     p = sub.add_parser("games", help="list the stored games as JSON, newest first")

@@ -49,7 +49,7 @@ export function teachSection(gameId) {
     const notDice = st.not_dice ? `, ${st.not_dice} ${st.not_dice === 1 ? "thing" : "things"} that ${st.not_dice === 1 ? "is" : "are"} not a die` : "";
     const use = st.adapt
       ? "The camera reads with them."
-      : "They are kept for now; the camera reads as before (on the tables measured, reading with them did not help).";
+      : "They are kept for now; the camera reads as before. Measured, reading with them marks fewer dice \"?\" on one set of plain dice but lets more mistakes through on mixed dice; the host can switch it on (scorekeeper serve --read-taught).";
     els.summary.textContent = st.crops
       ? `Taught: ${st.crops} ${st.crops === 1 ? "die" : "dice"} (${faces.join(", ")}${notDice}). ${use}`
       : "Nothing taught yet.";
