@@ -128,16 +128,13 @@ def main(argv: list[str] | None = None) -> int:
         help="a labelled folder (images/ + labels/) read whole instead of the validation sets",
     )
     args = ap.parse_args(argv)
-    sets = [(args.data / f, s) for f, s in VALID_FOLDERS if (args.data / f).is_dir()]
-    if args.folder:
-        missing = [f for f in args.folder if not (f / "images").is_dir()]
-        if missing:
-            print(
-                f"--folder {missing[0]}: expected a folder with images/ and labels/",
-                file=sys.stderr,
-            )
-            return 2
-        sets = [(f, "all") for f in args.folder]
+    missing = [f for f in args.folder if not (f / "images").is_dir()]
+    if missing:
+        print(f"--folder {missing[0]}: expected a folder with images/ and labels/", file=sys.stderr)
+        return 2
+    sets = [(f, "all") for f in args.folder] or [
+        (args.data / f, s) for f, s in VALID_FOLDERS if (args.data / f).is_dir()
+    ]
     if not sets:
         print(f"no validation folders under {args.data}", file=sys.stderr)
         return 2

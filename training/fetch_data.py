@@ -35,6 +35,7 @@ from scorekeeper.vision.datasets import (
     convert_yolo_export,
     parse_names,
 )
+from training.sets import ROOT
 
 
 @dataclass(frozen=True)
@@ -289,9 +290,7 @@ def write_source(source: Source, git_dir: Path, out: Path) -> dict[str, Any]:
                         old.unlink()
             folders_in = [Path(tmp) / f for f in split.folders]
             if source.layout == "own-labels":
-                done = convert_own_labels(
-                    Path(__file__).resolve().parents[1] / source.labels, folders_in[0], target
-                )
+                done = convert_own_labels(ROOT / source.labels, folders_in[0], target)
             elif source.layout == "rotated":
                 done = convert_rotated_copies(folders_in, target)
             elif source.layout == "voc-crops":
@@ -359,8 +358,7 @@ def main(argv: list[str] | None = None) -> int:
             p.error(f"--git-dir {item!r}: expected OWNER/NAME=PATH")
         git_dirs[repo] = Path(path)
     out: Path = args.out.resolve()
-    repo_root = Path(__file__).resolve().parents[1]
-    if out == repo_root or repo_root in out.parents:
+    if out == ROOT or ROOT in out.parents:
         p.error(f"--out {out}: inside the repository; the photos must stay outside it")
     try:
         for source in SOURCES:

@@ -239,7 +239,8 @@ def serve_config(args: argparse.Namespace) -> dict[str, Any]:
     from scorekeeper.camera.sources import parse_source
 
     parse_source(args.camera)
-    return {**config, "CAMERA": args.camera}
+    config["CAMERA"] = args.camera
+    return config
 
 
 def https_front(args: argparse.Namespace, db: Path, backend_port: int) -> Any:
