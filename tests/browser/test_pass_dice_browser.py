@@ -48,7 +48,7 @@ def test_pass_dice_from_setup_to_the_take_over_choice(
     page.wait_for_selector("#pass-section:not([hidden])")
     assert page.inner_text("#pass-title") == "Ann banked 1,000 and passes 3 dice"
     assert page.is_hidden("#pad-section") and page.is_hidden("#actions")
-    wait_js(tab, "() => document.querySelector('#pass-advice').textContent.startsWith('Advice')",
+    wait_js(tab, "document.querySelector('#pass-advice').textContent.startsWith('Advice')",
             timeout=30)  # fmt: skip
     assert "Take over 1000 with 3 dice" in page.inner_text("#pass-advice")
     assert page.inner_text("#pass-take") == "Take over 1,000, throw 3 dice (advised)"
@@ -82,6 +82,7 @@ def test_pass_dice_from_setup_to_the_take_over_choice(
     assert [p["score"] for p in state["players"]] == [1000, 1050]
     assert state["turn"]["passed"] == {"total": 1050, "dice": 2, "from": "Bob"}
     page.wait_for_selector("#pass-section:not([hidden])")
+    wait_js(tab, "!document.querySelector('#pass-fresh').disabled")  # the bank has settled
     page.keyboard.press("b")  # no bank before the choice: the key does nothing
     page.keyboard.press("f")  # the keyboard's choice: fresh dice
     page.wait_for_selector("#pad-section:not([hidden])")

@@ -64,6 +64,8 @@ def wait_js(tab: Tab, expression: str, timeout: float = 5.0) -> None:
     """Poll a JavaScript expression until it is true (the pages' CSP forbids Playwright's
     string predicates, which need eval; ``evaluate`` goes through the debugger instead).
     """
+    if expression.lstrip().startswith("("):
+        raise ValueError(f"give wait_js an expression, not a function (always true): {expression}")
     deadline = time.monotonic() + timeout
     while not tab.page.evaluate(f"() => Boolean({expression})"):
         if time.monotonic() > deadline:
