@@ -264,8 +264,8 @@ def test_a_1_whose_mark_is_a_printed_number_is_marked_unsure(reader: DiceReader)
     """A grey table with a die showing 1 (a round pip) and a board token (a cream oval with a
     printed 2), both read surely as 1s: the token's mark is strokes, not a pip, so it alone is
     marked unsure, its value kept and the list strongest first again; a token read as a 3,
-    already unsure or read at 0.95 or more is left as it is, and ``one_solidity=0`` never marks
-    one."""
+    already unsure or read at 0.95 or more is left as it is, and ``one_solidity=0`` with
+    ``one_roundness=0`` never marks one."""
     frame = np.full((120, 240, 3), 90, np.uint8)
     cv2.rectangle(frame, (20, 30), (80, 90), (235, 235, 235), -1)
     cv2.circle(frame, (50, 60), 8, (20, 20, 20), -1)
@@ -279,11 +279,28 @@ def test_a_1_whose_mark_is_a_printed_number_is_marked_unsure(reader: DiceReader)
     others = [Detection(3, token, 0.9, 0.8), Detection(1, token, 0.7, 0.8)]
     others += [Detection(1, token, 0.95, 0.8)]
     assert reader.doubt_numbers(frame, others) == others
-    never = DiceReader(config=ReaderConfig(one_solidity=0.0))
+    never = DiceReader(config=ReaderConfig(one_solidity=0.0, one_roundness=0.0))
     assert never.doubt_numbers(frame, dice) == dice
     assert reader.doubt_numbers(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), dice) == doubted
     with pytest.raises(ImageError):
         reader.doubt_numbers(frame.astype(np.float32), dice)
+
+
+def test_a_1_whose_mark_is_a_printed_numeral_1_is_marked_unsure(reader: DiceReader) -> None:
+    """A token printed with a numeral 1, a bar as solid as a pip but not round: read surely as
+    a 1 it is marked unsure, the die beside it is not, and ``one_roundness=0`` leaves it (its
+    solidity alone passes)."""
+    frame = np.full((120, 240, 3), 90, np.uint8)
+    cv2.rectangle(frame, (20, 30), (80, 90), (235, 235, 235), -1)
+    cv2.circle(frame, (50, 60), 8, (20, 20, 20), -1)
+    cv2.ellipse(frame, (170, 60), (32, 28), 0, 0, 360, (200, 225, 235), -1)
+    cv2.line(frame, (170, 46), (170, 74), (30, 30, 30), 5)
+    die, token = (18.0, 28.0, 82.0, 92.0), (136.0, 30.0, 204.0, 90.0)
+    dice = [Detection(1, token, 0.93, 0.8), Detection(1, die, 0.9, 0.8)]
+    doubted = reader.doubt_numbers(frame, dice)
+    assert [(d.box, d.value, d.unsure) for d in doubted] == [(die, 1, False), (token, 1, True)]
+    solid_only = DiceReader(config=ReaderConfig(one_roundness=0.0))
+    assert solid_only.doubt_numbers(frame, dice) == dice
 
 
 def test_small_dice_in_a_small_frame_are_read_again_enlarged(reader: DiceReader) -> None:
@@ -413,9 +430,11 @@ def test_an_oversize_ratio_neither_0_nor_over_1_up_to_10_is_refused(bad: float) 
 
 
 @pytest.mark.parametrize("bad", [-0.1, 1.5, float("nan")])
-def test_a_one_solidity_outside_0_to_1_is_refused(bad: float) -> None:
+def test_a_one_solidity_or_roundness_outside_0_to_1_is_refused(bad: float) -> None:
     with pytest.raises(ValueError, match=r"one_solidity must be from 0 \(never\) up to 1"):
         ReaderConfig(one_solidity=bad)
+    with pytest.raises(ValueError, match=r"one_roundness must be from 0 \(never\) up to 1"):
+        ReaderConfig(one_roundness=bad)
 
 
 @pytest.mark.parametrize("bad", [0.0, 1.5, float("nan")])

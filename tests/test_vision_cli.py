@@ -375,6 +375,7 @@ ABOVE = (
         ("--one-solidity", "1.5", f"{SOLIDITY}, got '1.5'"),
         ("--one-solidity", "-1", f"{SOLIDITY}, got '-1'"),
         ("--one-solidity", "round", f"{SOLIDITY}, got 'round'"),
+        ("--one-roundness", "1.2", "expected 0 (never) or a roundness up to 1, got '1.2'"),
         ("--above-views", "0.5", f"{ABOVE}; got '0.5'"),
         ("--above-views", "0.5:0", f"{ABOVE}; got '0.5:0'"),
         ("--above-views", "3:0.8", f"{ABOVE}; got '3:0.8'"),
@@ -441,6 +442,7 @@ def test_read_rescue_scale_sets_the_wider_look(capsys: pytest.CaptureFixture[str
         zoom_share=0.5,
         oversize_ratio=3.0,
         one_solidity=0.6,
+        one_roundness=0.5,
         above_views=((0.4, 0.9),),
         heap_heat=0.3,
     )
@@ -451,6 +453,7 @@ def test_read_rescue_scale_sets_the_wider_look(capsys: pytest.CaptureFixture[str
     assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).config.zoom_share == 0.5
     assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).config.oversize_ratio == 3
     assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).config.one_solidity == 0.6
+    assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).config.one_roundness == 0.5
     assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).config.above_views == (
         (0.4, 0.9),
     )

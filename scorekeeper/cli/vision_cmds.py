@@ -179,6 +179,13 @@ def _one_solidity(text: str) -> float:
     return _number(text, is_from_0_to_1, "expected 0 (never) or a solidity up to 1")
 
 
+def _one_roundness(text: str) -> float:
+    """An argparse type: 0 (never) or a roundness up to 1."""
+    from scorekeeper.vision.config import is_from_0_to_1
+
+    return _number(text, is_from_0_to_1, "expected 0 (never) or a roundness up to 1")
+
+
 def _heap_heat(text: str) -> float:
     """An argparse type: 0 (never) or a heat under 1."""
     from scorekeeper.vision.config import is_heap_heat
@@ -292,6 +299,14 @@ def _reader_options(p: argparse.ArgumentParser) -> None:
         f" pip; 0 for never (default {DEFAULTS.one_solidity:g})",
     )
     p.add_argument(
+        "--one-roundness",
+        type=_one_roundness,
+        default=DEFAULTS.one_roundness,
+        metavar="R",
+        help="... or less round than R (a round pip is about 1, a numeral 1's bar about 0.6);"
+        f" 0 for never (default {DEFAULTS.one_roundness:g})",
+    )
+    p.add_argument(
         "--above-views",
         type=_above_views,
         default=DEFAULTS.above_views,
@@ -337,6 +352,7 @@ def _reader(args: argparse.Namespace) -> Any:
         zoom_share=args.zoom_share,
         oversize_ratio=args.oversize_ratio,
         one_solidity=args.one_solidity,
+        one_roundness=args.one_roundness,
         above_views=args.above_views,
         heap_heat=args.heap_heat,
         threads=args.threads,

@@ -88,7 +88,7 @@ def is_oversize_ratio(value: float) -> bool:
 
 def is_from_0_to_1(value: float) -> bool:
     """Whether ``value`` is from 0 to 1, as :attr:`ReaderConfig.relook_face_below` and
-    :attr:`ReaderConfig.one_solidity` (0: never) are.
+    :attr:`ReaderConfig.one_solidity` and :attr:`ReaderConfig.one_roundness` (0: never) are.
 
     >>> [is_from_0_to_1(k) for k in (0.0, 0.85, 1.0, 1.2, float("nan"))]
     [True, True, True, False, False]
@@ -165,8 +165,8 @@ class ReaderConfig:
     :raises ValueError: for a threshold outside (0, 1), a ``fill_confidence`` not under the
         unsure mark, threads < 1, a ``zoom_enlarge`` outside 1–4, a ``zoom_share`` outside
         (0, 1], a ``zoom_small_below`` outside (0, ``zoom_below``], an ``oversize_ratio`` neither 0
-        nor over 1 up to 10, an ``oversize_share`` outside (0, 1], a ``one_solidity`` outside
-        0–1, a ``one_check_below`` outside (0, 1], an ``above_views`` view
+        nor over 1 up to 10, an ``oversize_share`` outside (0, 1], a ``one_solidity`` or
+        ``one_roundness`` outside 0–1, a ``one_check_below`` outside (0, 1], an ``above_views`` view
         outside 0–2 box sides, a ``heap_heat`` outside 0–1, a ``heap_reach`` outside 0–4 box
         sides or a ``long_side`` outside 64–4096.
     """
@@ -229,8 +229,11 @@ class ReaderConfig:
     """A die read surely as a 1 whose mark at the middle is less solid than this (its pixels
     over its convex hull's area: a round pip is about 1, a number's strokes less) is marked
     unsure: a board token's printed number read as a 1's pip
-    (:func:`~scorekeeper.vision.marks.mark_solidity`, :meth:`DiceReader.doubt_numbers`; 0.0:
+    (:func:`~scorekeeper.vision.marks.mark_shape`, :meth:`DiceReader.doubt_numbers`; 0.0:
     never)."""
+    one_roundness: float = 0.9
+    """... or less round than this (4π times its pixels over its convex hull's length squared:
+    a round pip is about 1, a numeral 1's bar, solid as a pip, well under it; 0.0: never)."""
     one_check_below: float = 0.95
     """... when read less surely than this: a 1 the second look is nearly certain of is left
     alone (marbled dice whose swirls run into the pip measure as strokes too)."""
@@ -343,6 +346,10 @@ class ReaderConfig:
         if not is_from_0_to_1(self.one_solidity):
             raise ValueError(
                 f"one_solidity must be from 0 (never) up to 1, got {self.one_solidity}"
+            )
+        if not is_from_0_to_1(self.one_roundness):
+            raise ValueError(
+                f"one_roundness must be from 0 (never) up to 1, got {self.one_roundness}"
             )
         if not 0.0 < self.one_check_below <= 1.0:
             raise ValueError(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import cv2
 import numpy as np
 
@@ -18,12 +20,23 @@ AREAS = (0.01, 0.35)
 """A mark covers this share of the middle, least and most."""
 
 
-def mark_solidity(frame: np.ndarray, box: Box) -> float | None:
-    """How solid the dark mark nearest the middle of ``box`` in the checked ``frame`` (grey,
-    BGR or BGRA; only the box is made grey) is: its pixels over its convex hull's area, about 1
-    for a round pip and well under it for the strokes of a number printed dark on a light board
-    token, or None when no dark mark is found there (a light pip on a dark die: the dark part is
-    the face, too big to be a mark).
+class MarkShape(NamedTuple):
+    """The shape of the dark mark at a box's middle (:func:`mark_shape`)."""
+
+    solidity: float
+    """Its pixels over its convex hull's area: about 1 for a pip or a numeral 1's bar, well
+    under it for a number's bent strokes."""
+    roundness: float
+    """4π times its pixels over its convex hull's length squared: about 1 for a round pip (0.8
+    for one seen at an angle, twice as wide as high), well under it for a stroke (a numeral's
+    bar or bends); the hull's length, not the outline's, which a pixel staircase lengthens."""
+
+
+def mark_shape(frame: np.ndarray, box: Box) -> MarkShape | None:
+    """The shape of the dark mark nearest the middle of ``box`` in the checked ``frame`` (grey,
+    BGR or BGRA; only the box is made grey): a 1's pip is solid and round, the number printed
+    dark on a light board token is strokes, less solid or less round, or None when no dark mark
+    is found there (a light pip on a dark die: the dark part is the face, too big to be a mark).
 
     The box is looked at :data:`SIDE` pixels square; its middle (:data:`MIDDLE` of its side) is
     split in two at Otsu's level, and the darker part's blobs count as marks when they cover
@@ -31,13 +44,14 @@ def mark_solidity(frame: np.ndarray, box: Box) -> float | None:
 
     >>> face = np.full((40, 40), 230, np.uint8)
     >>> pip = cv2.circle(face.copy(), (20, 20), 5, 30, -1)
-    >>> token = cv2.putText(face.copy(), "2", (13, 28), cv2.FONT_HERSHEY_SIMPLEX, 0.6, 30, 2)
-    >>> round(mark_solidity(pip, (0, 0, 40, 40)), 2), round(mark_solidity(token, (0, 0, 40, 40)), 2)
-    (0.99, 0.73)
+    >>> two = cv2.putText(face.copy(), "2", (13, 28), cv2.FONT_HERSHEY_SIMPLEX, 0.6, 30, 2)
+    >>> one = cv2.line(face.copy(), (20, 12), (20, 28), 30, 3)
+    >>> [tuple(round(x, 2) for x in mark_shape(f, (0, 0, 40, 40))) for f in (pip, two, one)]
+    [(0.99, 0.95), (0.73, 0.62), (1.15, 0.58)]
     >>> light = cv2.circle(np.full((40, 40), 40, np.uint8), (20, 20), 5, 230, -1)
-    >>> [mark_solidity(f, b) for f, b in ((face, (0, 0, 40, 40)), (light, (0, 0, 40, 40)))]
+    >>> [mark_shape(f, b) for f, b in ((face, (0, 0, 40, 40)), (light, (0, 0, 40, 40)))]
     [None, None]
-    >>> mark_solidity(pip, (0, 0, 3, 3)) is None, mark_solidity(pip, (50, 50, 90, 90)) is None
+    >>> mark_shape(pip, (0, 0, 3, 3)) is None, mark_shape(pip, (50, 50, 90, 90)) is None
     (True, True)
     """
     x0, y0, x1, y1 = box
@@ -50,7 +64,7 @@ def mark_solidity(frame: np.ndarray, box: Box) -> float | None:
     height, width = middle.shape
     _, marks = cv2.threshold(middle, 0, 255, cv2.THRESH_BINARY_INV + cv2.THRESH_OTSU)
     count, labels, stats, centres = cv2.connectedComponentsWithStats(marks)
-    nearest: tuple[float, float] | None = None
+    nearest: tuple[float, MarkShape] | None = None
     for i in range(1, count):
         area = int(stats[i, cv2.CC_STAT_AREA])
         if not AREAS[0] * height * width <= area <= AREAS[1] * height * width:
@@ -64,5 +78,7 @@ def mark_solidity(frame: np.ndarray, box: Box) -> float | None:
         )
         outline = max(outlines, key=cv2.contourArea)
         hull = float(cv2.contourArea(cv2.convexHull(outline)))
-        nearest = (reach, area / max(hull, 1.0))
+        length = float(cv2.arcLength(cv2.convexHull(outline), True))
+        shape = MarkShape(area / max(hull, 1.0), 4 * np.pi * area / max(length * length, 1.0))
+        nearest = (reach, shape)
     return None if nearest is None else nearest[1]

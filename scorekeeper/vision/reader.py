@@ -31,7 +31,7 @@ from scorekeeper.vision.detection import (
 )
 from scorekeeper.vision.imageio import check_frame, to_grey
 from scorekeeper.vision.looks import oversize, wants_third_look, zoom_side
-from scorekeeper.vision.marks import mark_solidity
+from scorekeeper.vision.marks import mark_shape
 from scorekeeper.vision.onnx_model import DiceModel
 from scorekeeper.vision.overlaps import beside_sure, merge_scales, resolve_overlaps
 from scorekeeper.vision.patches import above_patch_batch, crop_patch, patch_batch, to_bgr
@@ -191,22 +191,29 @@ class DiceReader:
     def doubt_numbers(self, frame: np.ndarray, dice: Sequence[Detection]) -> list[Detection]:
         """``dice`` with each one read surely as a 1, but under
         :attr:`ReaderConfig.one_check_below`, whose dark mark at the middle is less solid than
-        :attr:`ReaderConfig.one_solidity` (:func:`~scorekeeper.vision.marks.mark_solidity`)
-        marked unsure, strongest first again when one is: a board token's printed number read as
-        a 1's pip.
+        :attr:`ReaderConfig.one_solidity` or less round than :attr:`ReaderConfig.one_roundness`
+        (:func:`~scorekeeper.vision.marks.mark_shape`) marked unsure, strongest first again when
+        one is: a board token's printed number read as a 1's pip.
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
-        cut = self.config.one_solidity
+        solid, round_ = self.config.one_solidity, self.config.one_roundness
         below = self.config.one_check_below
         ones = [
             i for i, d in enumerate(dice) if d.value == 1 and not d.unsure and d.confidence < below
         ]
-        if not cut or not ones:
+        if not (solid or round_) or not ones:
             return list(dice)
         checked = check_frame(frame)
-        solidities = {i: mark_solidity(checked, dice[i].box) for i in ones}
-        return marked_unsure(dice, [i for i, m in solidities.items() if m is not None and m < cut])
+        shapes = {i: mark_shape(checked, dice[i].box) for i in ones}
+        return marked_unsure(
+            dice,
+            [
+                i
+                for i, m in shapes.items()
+                if m is not None and (m.solidity < solid or m.roundness < round_)
+            ],
+        )
 
     def check_above(self, frame: np.ndarray, dice: Sequence[Detection]) -> list[Detection]:
         """``dice`` with each one read surely that a view above its box
