@@ -18,6 +18,9 @@ REACH = 0.3
 """A mark's centre lies within this share of the middle's side of the middle's centre."""
 AREAS = (0.01, 0.35)
 """A mark covers this share of the middle, least and most."""
+ROUND_MIN_SIDE = 20.0
+"""A mark's roundness is judged only in a box at least this many pixels on its shorter side: in
+a smaller one the pip is too few pixels (a 12 px die's drawn pip measures 0.88)."""
 
 
 class MarkShape(NamedTuple):
@@ -82,3 +85,23 @@ def mark_shape(frame: np.ndarray, box: Box) -> MarkShape | None:
         shape = MarkShape(area / max(hull, 1.0), 4 * np.pi * area / max(length * length, 1.0))
         nearest = (reach, shape)
     return None if nearest is None else nearest[1]
+
+
+def number_like(shape: MarkShape | None, box: Box, solidity: float, roundness: float) -> bool:
+    """Whether a 1's middle mark measured as ``shape`` (:func:`mark_shape`) is a printed number's
+    strokes rather than a pip: less solid than ``solidity``, or, in a box at least
+    :data:`ROUND_MIN_SIDE` pixels on its shorter side, less round than ``roundness`` (0: never).
+
+    >>> bar = MarkShape(1.1, 0.6)
+    >>> [number_like(bar, b, 0.85, 0.9) for b in ((0, 0, 40, 40), (0, 0, 12, 12))]
+    [True, False]
+    >>> number_like(MarkShape(0.7, 1.0), (0, 0, 12, 12), 0.85, 0.9)
+    True
+    >>> number_like(None, (0, 0, 40, 40), 0.85, 0.9)
+    False
+    """
+    if shape is None:
+        return False
+    x0, y0, x1, y1 = box
+    judged = min(x1 - x0, y1 - y0) >= ROUND_MIN_SIDE
+    return shape.solidity < solidity or (judged and shape.roundness < roundness)

@@ -31,7 +31,7 @@ from scorekeeper.vision.detection import (
 )
 from scorekeeper.vision.imageio import check_frame, to_grey
 from scorekeeper.vision.looks import oversize, wants_third_look, zoom_side
-from scorekeeper.vision.marks import mark_shape
+from scorekeeper.vision.marks import mark_shape, number_like
 from scorekeeper.vision.onnx_model import DiceModel
 from scorekeeper.vision.overlaps import beside_sure, merge_scales, resolve_overlaps
 from scorekeeper.vision.patches import above_patch_batch, crop_patch, patch_batch, to_bgr
@@ -192,8 +192,8 @@ class DiceReader:
         """``dice`` with each one read surely as a 1, but under
         :attr:`ReaderConfig.one_check_below`, whose dark mark at the middle is less solid than
         :attr:`ReaderConfig.one_solidity` or less round than :attr:`ReaderConfig.one_roundness`
-        (:func:`~scorekeeper.vision.marks.mark_shape`) marked unsure, strongest first again when
-        one is: a board token's printed number read as a 1's pip.
+        (:func:`~scorekeeper.vision.marks.number_like`) marked unsure, strongest first again
+        when one is: a board token's printed number read as a 1's pip.
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
@@ -207,12 +207,7 @@ class DiceReader:
         checked = check_frame(frame)
         shapes = {i: mark_shape(checked, dice[i].box) for i in ones}
         return marked_unsure(
-            dice,
-            [
-                i
-                for i, m in shapes.items()
-                if m is not None and (m.solidity < solid or m.roundness < round_)
-            ],
+            dice, [i for i, m in shapes.items() if number_like(m, dice[i].box, solid, round_)]
         )
 
     def check_above(self, frame: np.ndarray, dice: Sequence[Detection]) -> list[Detection]:
