@@ -303,8 +303,9 @@ def _reader_options(p: argparse.ArgumentParser) -> None:
         type=_one_roundness,
         default=DEFAULTS.one_roundness,
         metavar="R",
-        help="... or less round than R (a round pip is about 1, a numeral 1's bar about 0.6);"
-        f" 0 for never (default {DEFAULTS.one_roundness:g})",
+        help="a die read surely as a 1 whose middle mark is less round than R (a round pip is"
+        " about 1, a numeral 1's bar about 0.6) is marked unsure: a board token's number read as"
+        f" a pip; 0 for never (default {DEFAULTS.one_roundness:g})",
     )
     p.add_argument(
         "--above-views",
