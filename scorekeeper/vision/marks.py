@@ -30,8 +30,8 @@ class MarkShape(NamedTuple):
     """Its pixels over its convex hull's area: about 1 for a pip or a numeral 1's bar, well
     under it for a number's bent strokes."""
     roundness: float
-    """4π times its pixels over its convex hull's length squared: about 1 for a round pip (0.8
-    for one seen at an angle, twice as wide as high), well under it for a stroke (a numeral's
+    """4π times its pixels over its convex hull's length squared: about 1 for a round pip (about
+    0.9 for one seen steeply, twice as wide as high), well under it for a stroke (a numeral's
     bar or bends); the hull's length, not the outline's, which a pixel staircase lengthens."""
 
 
