@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import time
 import urllib.request
 from typing import Any
@@ -60,11 +61,15 @@ def kb(tab: Tab) -> float:
     return round(tab.page.evaluate(TRANSFERRED_JS) / 1024, 1)
 
 
+ARROW_OR_FUNCTION = re.compile(r"\s*(async\s+)?(\([^()]*\)|\w+)\s*=>|\s*function\b")
+"""A function's text, which ``Boolean(...)`` would call always true."""
+
+
 def wait_js(tab: Tab, expression: str, timeout: float = 5.0) -> None:
     """Poll a JavaScript expression until it is true (the pages' CSP forbids Playwright's
     string predicates, which need eval; ``evaluate`` goes through the debugger instead).
     """
-    if expression.lstrip().startswith("("):
+    if ARROW_OR_FUNCTION.match(expression):
         raise ValueError(f"give wait_js an expression, not a function (always true): {expression}")
     deadline = time.monotonic() + timeout
     while not tab.page.evaluate(f"() => Boolean({expression})"):
