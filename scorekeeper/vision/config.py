@@ -343,14 +343,10 @@ class ReaderConfig:
                 f"oversize_share must be over 0 and up to 1 (all the dice read), got"
                 f" {self.oversize_share}"
             )
-        if not is_from_0_to_1(self.one_solidity):
-            raise ValueError(
-                f"one_solidity must be from 0 (never) up to 1, got {self.one_solidity}"
-            )
-        if not is_from_0_to_1(self.one_roundness):
-            raise ValueError(
-                f"one_roundness must be from 0 (never) up to 1, got {self.one_roundness}"
-            )
+        for name in ("one_solidity", "one_roundness"):
+            cut = getattr(self, name)
+            if not is_from_0_to_1(cut):
+                raise ValueError(f"{name} must be from 0 (never) up to 1, got {cut}")
         if not 0.0 < self.one_check_below <= 1.0:
             raise ValueError(
                 f"one_check_below must be over 0 and up to 1, got {self.one_check_below}"
