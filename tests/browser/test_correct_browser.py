@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 import pytest
 from helpers.browser import Server, Tab
-from helpers.pages import COVERED_JS, WIDE_JS, api, new_game, wait_js
+from helpers.pages import COVERED_JS, WIDE_JS, api, new_game, wait_enabled, wait_js
 
 pytestmark = pytest.mark.browser
 
@@ -75,7 +75,7 @@ def test_correct_a_past_throw_from_the_history(
     _check(tab, f"correct-refused-{size[0]}")
 
     page.fill("#correct-rows li .c-keep", "1 1 5")
-    wait_js(tab, "!document.querySelector('#correct-save').disabled")
+    wait_enabled(tab, "#correct-save")
     said = page.inner_text("#correct-preview")
     assert "Ann 1,150 → 1,250" in said and "Bob 300 (unchanged)" in said
     _check(tab, f"correct-preview-{size[0]}")

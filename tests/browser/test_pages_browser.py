@@ -37,6 +37,7 @@ from helpers.pages import (
     tap_throw,
     text,
     touch_targets_too_small,
+    wait_enabled,
     wait_js,
     wait_version,
 )
@@ -457,11 +458,11 @@ def test_keyboard_and_quick_score_on_a_laptop(
 
     # Dee by keyboard: digits and Enter throw, space keeps and throws, u undoes, b banks.
     page.keyboard.type("152346")
-    wait_js(tab, "!document.querySelector('#pad-submit').disabled")  # the farkle has settled
+    wait_enabled(tab, "#pad-submit")  # the farkle has settled
     page.keyboard.press("Enter")
     page.wait_for_selector("#keeps-section:not([hidden])")
     tab.shot("play-laptop-keeps")
-    wait_js(tab, "!document.querySelector('#act-throw').disabled")
+    wait_enabled(tab, "#act-throw")
     page.keyboard.press("Space")
     wait_version(tab, 3)
     page.keyboard.press("u")
@@ -471,12 +472,8 @@ def test_keyboard_and_quick_score_on_a_laptop(
         "#keeps-best .keep, #keeps-other .keep", "els => els.map(e => e.dataset.keep)"
     )
     page.keyboard.press(str(order.index("1,5") + 1))  # option N by its digit: keep 1 and 5
-    # the button is named before the undo's request has settled; b works once it is enabled
-    wait_js(
-        tab,
-        "!document.querySelector('#act-bank').disabled"
-        " && document.querySelector('#act-bank').textContent.includes('150')",
-    )
+    wait_js(tab, "document.querySelector('#act-bank').textContent.includes('150')")
+    wait_enabled(tab, "#act-bank")  # named before the undo's request has settled
     page.keyboard.press("b")
     wait_version(tab, 6)
     assert text(tab, "#turn-title") == "Cy's turn"

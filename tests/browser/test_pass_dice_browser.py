@@ -16,6 +16,7 @@ from helpers.pages import (
     open_setup_page,
     set_option,
     tap_throw,
+    wait_enabled,
     wait_js,
     wait_version,
 )
@@ -82,7 +83,7 @@ def test_pass_dice_from_setup_to_the_take_over_choice(
     assert [p["score"] for p in state["players"]] == [1000, 1050]
     assert state["turn"]["passed"] == {"total": 1050, "dice": 2, "from": "Bob"}
     page.wait_for_selector("#pass-section:not([hidden])")
-    wait_js(tab, "!document.querySelector('#pass-fresh').disabled")  # the bank has settled
+    wait_enabled(tab, "#pass-fresh")  # the bank has settled
     page.keyboard.press("b")  # no bank before the choice: the key does nothing
     page.keyboard.press("f")  # the keyboard's choice: fresh dice
     page.wait_for_selector("#pad-section:not([hidden])")

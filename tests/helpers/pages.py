@@ -83,6 +83,12 @@ def wait_version(tab: Tab, version: int) -> None:
     wait_js(tab, f"window.scorekeeperClient && window.scorekeeperClient.version >= {version}")
 
 
+def wait_enabled(tab: Tab, selector: str) -> None:
+    """Wait until the button at ``selector`` is enabled: a key pressed on the page while its
+    button is still disabled (a request settling) does nothing."""
+    wait_js(tab, f"!document.querySelector({selector!r}).disabled")
+
+
 def tap_throw(tab: Tab, dice: list[int]) -> None:
     """Enter a throw on the dice pad by tapping faces, then submit it."""
     page = tab.page
