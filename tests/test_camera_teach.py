@@ -136,6 +136,31 @@ def test_prototypes_overrule_or_flag_the_network() -> None:
     assert not_die.adjust(dice, logits, feats, 0.7) == []
 
 
+def test_only_a_die_of_a_taught_face_is_marked_for_disagreeing() -> None:
+    logits = np.log(np.array([[0.02, 0.01, 0.01, 0.92, 0.02, 0.01, 0.01]]))
+    dice, feats = [Detection(3, (0, 0, 10, 10), 0.92)], np.array([[0.0, 1.0]])
+    only_fours = FacePrototypes(np.array([[0.0, 1.0]]), np.array([4]), AdaptConfig(weight=0.0))
+    assert not only_fours.adjust(dice, logits, feats, 0.7)[0].unsure  # 3s were never taught
+    both = FacePrototypes(
+        np.array([[0.0, 1.0], [1.0, 0.0]]), np.array([4, 3]), AdaptConfig(weight=0.0)
+    )
+    assert both.adjust(dice, logits, feats, 0.7)[0].unsure
+
+
+def test_keeping_the_reading_changes_only_how_sure_a_die_is() -> None:
+    logits = np.log(np.array([[0.1, 0.01, 0.01, 0.7, 0.16, 0.01, 0.01]]))
+    dice, feats = [Detection(3, (0, 0, 10, 10), 0.7)], np.array([[0.0, 1.0]])
+    keep = AdaptConfig(weight=1.0, keep_reading=True, mark_disagreement=False)
+    like_a_3 = FacePrototypes(np.array([[0.0, 1.0], [1.0, 0.0]]), np.array([3, 4]), keep)
+    (d,) = like_a_3.adjust(dice, logits, feats, 0.95)  # never dropped, whatever the threshold
+    assert d.value == 3 and 0.8 < d.confidence <= 0.9  # surer, never above the die probability
+    like_a_4 = FacePrototypes(np.array([[0.0, 1.0], [1.0, 0.0]]), np.array([4, 3]), keep)
+    (d,) = like_a_4.adjust(dice, logits, feats, 0.7)
+    assert d.value == 3 and d.unsure  # the combined reading says 4: the 3 is marked, not changed
+    not_a_die = FacePrototypes(np.array([[0.0, 1.0]]), np.array([0]), keep)
+    assert not_a_die.adjust(dice, logits, feats, 0.7)[0].value == 3
+
+
 def test_reader_taught_its_own_crops_reads_with_them() -> None:
     reader = DiceReader()
     frames = [load_image(p) for p in sorted(SCENES.glob("scene-*.jpg"))]

@@ -59,6 +59,13 @@ def test_a_sure_die_with_another_face_above_it_takes_that_face_marked_unsure(
     # with no views, never
     never = DiceReader(config=ReaderConfig(above_views=()))
     assert never.check_above(staged, dice) == dice
+    # infer is the looks' dice (found) after the checks (doubt): found reads the 5 surely
+    # (the pasted face a die of its own), the check marks it
+    found = reader.found(staged)
+    assert [d.value for d in found if d.unsure] == [] and 5 in [d.value for d in found]
+    assert reader.doubt(staged, found) == reader.infer(staged)
+    assert [d.value for d in reader.infer(staged) if d.unsure] == [6]
+    assert 5 not in [d.value for d in reader.infer(staged)]
 
 
 def test_the_same_face_above_or_an_unsure_die_is_left_alone(

@@ -10,9 +10,11 @@ those crops (:meth:`DiceReader.teach`) then reads the other photos, scored as ``
 does (photos with an unflagged mistake, dice marked unsure, value accuracy, recall, precision),
 against the reader without teaching on the same photos. Means over ``--draws`` draws.
 
-Teaching only changes the dice a reading ends with, so each photo is read once and its final
-dice's features kept; every draw then applies its prototypes to those
-(:meth:`FacePrototypes.adjust`, the same call ``DiceReader.infer`` makes).
+Teaching changes the dice the looks read, before the reader's checks, so each photo is read
+once and the dice its looks found kept with their features (:meth:`DiceReader.found`); every
+draw applies its prototypes to those (:meth:`FacePrototypes.adjust`, the call the reader makes
+after its looks) and then the reader's checks (:meth:`DiceReader.doubt`), as ``infer`` does.
+Only the choice of a zoomed look is made on the untaught dice.
 """
 
 from __future__ import annotations
@@ -37,11 +39,14 @@ from training.eval_sources import DEFAULT_EXTRA
 
 @dataclass
 class Photo:
-    """One photo read once: its final dice, their log-probabilities and features, the features
-    of their teaching crops, the labels a player would give them, and the labelled dice."""
+    """One photo read once: the image, the dice its looks found (before the reader's checks)
+    and as the reader gives them (after), their log-probabilities and features, the features of
+    their teaching crops, the labels a player would give them, and the labelled dice."""
 
     name: str
+    image: np.ndarray
     dice: list[Detection]
+    checked: list[Detection]
     log_probs: np.ndarray
     features: np.ndarray
     crop_features: np.ndarray
@@ -54,7 +59,7 @@ def read_source(reader: DiceReader, folder: Path) -> list[Photo]:
     out = []
     width = reader.crop_features([np.zeros((96, 96, 3), np.uint8)]).shape[1]
     for path, image, truth in load_photos(list_labelled(folder)):
-        dice = reader.infer(image)
+        dice = reader.found(image)
         if dice:
             log_probs, feats = reader.readings(image, dice)
             crops = reader.crop_features([teach_crop(image, d.box) for d in dice])
@@ -62,19 +67,24 @@ def read_source(reader: DiceReader, folder: Path) -> list[Photo]:
             log_probs, feats, crops = (np.zeros((0, 7)), np.zeros((0, width)), np.zeros((0, width)))
         found = assign(dice, truth)
         labels = np.array([truth[i][0] if i >= 0 else 0 for i in found], np.int64)
-        out.append(Photo(path.name, dice, log_probs, feats, crops, labels, truth))
+        checked = reader.doubt(image, dice)
+        out.append(Photo(path.name, image, dice, checked, log_probs, feats, crops, labels, truth))
     return out
 
 
 def score(
-    photos: list[Photo], prototypes: FacePrototypes | None, threshold: float
+    photos: list[Photo], prototypes: FacePrototypes | None, reader: DiceReader
 ) -> dict[str, float]:
-    """``eval-reader``'s figures of these photos read with ``prototypes`` (None: untaught)."""
+    """``eval-reader``'s figures of these photos read by ``reader`` with ``prototypes`` (None:
+    untaught)."""
     tally = Tally()
     for p in photos:
-        dice = p.dice
-        if prototypes is not None and dice:
-            dice = prototypes.adjust(dice, p.log_probs, p.features, threshold)
+        dice = p.checked
+        if prototypes is not None and p.dice:
+            taught = prototypes.adjust(
+                p.dice, p.log_probs, p.features, reader.score_threshold, reader.unsure_below
+            )
+            dice = reader.doubt(p.image, taught)
         tally.add(p.name, dice, p.truth)
     fig = tally.figures()
     keys = ("unflagged_mistake_rate", "unsure_share", "value_accuracy", "recall", "precision")
@@ -82,7 +92,7 @@ def score(
 
 
 def simulate(
-    photos: list[Photo], k: int, draws: int, config: AdaptConfig, threshold: float
+    photos: list[Photo], k: int, draws: int, config: AdaptConfig, reader: DiceReader
 ) -> tuple[dict[str, float], dict[str, float], int]:
     """Mean figures over ``draws`` random draws of k teaching photos: untaught and taught, both
     on the photos not drawn; and the mean number of crops taught."""
@@ -99,8 +109,8 @@ def simulate(
         crops += len(labels)
         proto = FacePrototypes(feats, labels, config) if len(labels) else None
         for total, fig in (
-            (base_sum, score(rest, None, threshold)),
-            (taught_sum, score(rest, proto, threshold)),
+            (base_sum, score(rest, None, reader)),
+            (taught_sum, score(rest, proto, reader)),
         ):
             for key, v in fig.items():
                 total[key] = total.get(key, 0.0) + v / draws
@@ -111,6 +121,7 @@ VARIANTS = {
     "prototypes": AdaptConfig(),
     "prototypes, no marks": AdaptConfig(mark_disagreement=False),
     "marks only": AdaptConfig(weight=0.0),
+    "faces kept": AdaptConfig(keep_reading=True),
 }
 """The ways of using the taught crops that the table compares."""
 
@@ -144,9 +155,7 @@ def main(argv: list[str] | None = None) -> int:
                 if k >= len(photos):
                     continue
                 for i, (label, cfg) in enumerate(variants.items()):
-                    base, taught, crops = simulate(
-                        photos, k, args.draws, cfg, reader.score_threshold
-                    )
+                    base, taught, crops = simulate(photos, k, args.draws, cfg, reader)
                     if i == 0:
                         cells = " | ".join(f"{base[f]:.3f}" for f in fmt)
                         print(f"| {name} | {k} | | untaught | {cells} |")

@@ -11,7 +11,7 @@ unsure when the prototypes clearly read another face than the network.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -37,6 +37,11 @@ class AdaptConfig:
     """The prototypes read another face with at least this much more probability: unsure."""
     mark_disagreement: bool = True
     """Whether such a die is marked unsure."""
+    keep_reading: bool = False
+    """Whether the network's face is kept and no die dropped: a die whose face is taught takes
+    the combined probability of that face given a die, times the network's die probability
+    (the combined one when "not a die" is taught), when the combined reading agrees (surer or
+    less sure), and is marked unsure when it reads another face."""
 
 
 ADAPT_DEFAULTS = AdaptConfig()
@@ -114,8 +119,10 @@ class FacePrototypes:
     ) -> list[Detection]:
         """The dice as read with the taught examples: the network's (N, 7) ``logits`` and the
         prototypes combined; a die whose combined die probability falls below ``threshold``
-        is dropped (only when "not a die" is taught can that happen); a die the taught examples
-        read as another face is put under ``unsure_below`` (the reader's cut); strongest first.
+        is dropped (only when "not a die" is taught can that happen); a die whose face is taught
+        and which the taught examples read as another face is put under ``unsure_below`` (the
+        reader's cut); strongest first. With :attr:`AdaptConfig.keep_reading`, faces are kept
+        and no die is dropped (see there).
         """
         if not len(self) or not dice:
             return dice
@@ -124,19 +131,32 @@ class FacePrototypes:
         proto = self.log_probs(features)
         both = np.exp(log_softmax(net + cfg.weight * proto))
         proto_p = np.exp(proto)
+        taught = set(self.taught)
         out = []
-        for d, p, q in zip(dice, both, proto_p, strict=True):
-            if 1.0 - p[0] < threshold:
+        for d, n, p, q in zip(dice, net, both, proto_p, strict=True):
+            if cfg.keep_reading:
+                value, confidence = d.value, d.confidence
+                if value in taught:
+                    # how likely a die stays the network's unless "not a die" is taught
+                    die = 1.0 - (p[0] if 0 in taught else float(np.exp(n[0])))
+                    faces = p[1:] / max(float(p[1:].sum()), 1e-12)
+                    if int(np.argmax(faces)) + 1 == value:
+                        confidence = die * float(faces[value - 1])
+                    else:
+                        confidence = min(d.confidence, under(unsure_below))
+            elif 1.0 - p[0] < threshold:
                 continue
-            value = int(np.argmax(p[1:])) + 1
-            confidence = float(p[value])
+            else:
+                value = int(np.argmax(p[1:])) + 1
+                confidence = float(p[value])
             theirs = int(np.argmax(q[1:])) + 1
             if (
                 cfg.mark_disagreement
                 and theirs != value
+                and value in taught
                 and q[theirs] - q[value] >= cfg.disagree_margin
             ):
                 confidence = min(confidence, under(unsure_below))
-            out.append(Detection(value=value, box=d.box, confidence=confidence))
+            out.append(replace(d, value=value, confidence=confidence, unsure_below=unsure_below))
         out.sort(key=lambda d: -d.confidence)
         return out

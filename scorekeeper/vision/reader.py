@@ -174,13 +174,29 @@ class DiceReader:
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
+        dice = self.doubt(frame, self.found(frame, expect))
+        return dice if expect is None else self.meet_count(frame, dice, expect)
+
+    def found(self, frame: np.ndarray, expect: int | None = None) -> list[Detection]:
+        """The dice in the frame as the looks read them (with a table's taught dice when set),
+        before the checks of :meth:`doubt`: :meth:`infer` without them and without the count.
+
+        :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
+        """
         dice = self._read_at(frame, self.long_side, expect)
         zoom = self.zoom_side(dice, max(frame.shape[:2]))
         if zoom:
             dice = self._read_at(frame, zoom, expect)
-        dice = [replace(d, unsure_below=self.unsure_below) for d in dice]
-        dice = self.doubt_numbers(frame, self.doubt_oversize(self.check_above(frame, dice)))
-        return dice if expect is None else self.meet_count(frame, dice, expect)
+        return [replace(d, unsure_below=self.unsure_below) for d in dice]
+
+    def doubt(self, frame: np.ndarray, dice: Sequence[Detection]) -> list[Detection]:
+        """``dice`` read from ``frame`` after the checks on each die read surely: the face a
+        view above it reads (:meth:`check_above`), a die too big beside the others
+        (:meth:`doubt_oversize`) and a 1 whose pip is a printed number (:meth:`doubt_numbers`).
+
+        :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
+        """
+        return self.doubt_numbers(frame, self.doubt_oversize(self.check_above(frame, dice)))
 
     def doubt_oversize(self, dice: Sequence[Detection]) -> list[Detection]:
         """``dice`` with each one read surely that is too big beside the smallest of them
