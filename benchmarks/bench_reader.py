@@ -8,7 +8,9 @@ timing covers pre-processing, the model and post-processing (``DiceReader.infer`
 its resizes over every core). ``third_look_frames`` says on how many of the images the reader
 took its third look, the one for close-ups (``--no-third-look`` turns it off), and
 ``zoom_frames`` on how many it read the frame again at a larger size, as it does small dice
-(``--no-zoom`` turns it off; ``--mosaic 3`` gives 640×480 frames of small dice).
+(``--no-zoom`` turns it off; ``--mosaic 3`` gives 640×480 frames of small dice). ``--taught
+marks`` (or ``read``) first teaches the reader every die it reads in the frames, as a table's
+taught dice, which adds the pass that finds their features to each read.
 """
 
 from __future__ import annotations
@@ -26,7 +28,9 @@ import numpy as np
 
 from scorekeeper.errors import ImageError
 from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path, load_image
+from scorekeeper.vision.adapt import ADAPT_DEFAULTS, TAUGHT_MARKS
 from scorekeeper.vision.config import DEFAULTS
+from scorekeeper.vision.reader import teach_crop
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -104,6 +108,14 @@ def main(argv: list[str] | None = None) -> int:
         help="never look at weaker peaks beside a die read surely (ReaderConfig.heap_heat 0)",
     )
     ap.add_argument(
+        "--taught",
+        choices=("off", "marks", "read"),
+        default="off",
+        help="teach the reader every die it reads in the frames first, with its value, to mark"
+        " dice (the app's default once a table has taught any) or to read with them"
+        " (serve --read-taught); default off",
+    )
+    ap.add_argument(
         "--long-side", type=int, default=None, help="model input long side (default the model's)"
     )
     ap.add_argument(
@@ -152,6 +164,13 @@ def main(argv: list[str] | None = None) -> int:
             ),
         )
         zoomed = sum(reader.zoom_side(plain.infer(f), max(f.shape[:2])) is not None for f in frames)
+    if args.taught != "off":
+        crops, labels = [], []
+        for f in frames:
+            for d in reader.infer(f):
+                crops.append(teach_crop(f, d.box))
+                labels.append(d.value)
+        reader.teach(crops, labels, TAUGHT_MARKS if args.taught == "marks" else ADAPT_DEFAULTS)
     for f in frames * max(1, 10 // len(frames)):
         reader.infer(f)
     times, dice = [], 0
@@ -176,6 +195,9 @@ def main(argv: list[str] | None = None) -> int:
         "zoom_frames": f"{zoomed} of {len(frames)}",
         "above_views": [list(v) for v in reader.config.above_views],
         "heap_heat": reader.config.heap_heat,
+        "taught": args.taught
+        if reader.prototypes is None
+        else f"{args.taught} ({len(reader.prototypes)} dice)",
     }
     print(json.dumps(out))
     return 0

@@ -62,10 +62,10 @@ def test_serve_reads_with_the_taught_dice_only_when_asked() -> None:
     parser = build_parser()
     assert serve_config(parser.parse_args(["serve"])) == {}
     assert serve_config(parser.parse_args(["serve", "--read-taught"])) == {
-        "CAMERA_TEACH_ADAPT": True
+        "CAMERA_TEACH_ADAPT": "read"
     }
     both = serve_config(parser.parse_args(["serve", "--read-taught", "--camera", "none"]))
-    assert both == {"CAMERA_TEACH_ADAPT": True, "CAMERA": "none"}
+    assert both == {"CAMERA_TEACH_ADAPT": "read", "CAMERA": "none"}
 
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="the openssl command is not installed")

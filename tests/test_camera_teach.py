@@ -131,7 +131,12 @@ def test_prototypes_overrule_or_flag_the_network() -> None:
     strong = FacePrototypes(*taught, AdaptConfig(weight=1.0))
     assert strong.adjust(dice, logits, feats, 0.7)[0].value == 4
     quiet = FacePrototypes(*taught, AdaptConfig(weight=0.0, mark_disagreement=False))
-    assert quiet.adjust(dice, logits, feats, 0.7)[0].confidence == pytest.approx(0.92, abs=1e-6)
+    assert quiet.adjust(dice, logits, feats, 0.7) == dice  # marks only, and no mark: as read
+    assert flag.adjust(dice, None, feats, 0.7)[0].unsure  # marks need no readings
+    with pytest.raises(ImageError, match="needs the network's readings"):
+        strong.adjust(dice, None, feats, 0.7)
+    lighter = FacePrototypes(*taught, AdaptConfig(weight=1e-9, mark_disagreement=False))
+    assert lighter.adjust(dice, logits, feats, 0.7)[0].confidence == pytest.approx(0.92, abs=1e-6)
     not_die = FacePrototypes(taught[0], np.array([0, 3]), AdaptConfig(weight=1.0))
     assert not_die.adjust(dice, logits, feats, 0.7) == []
 

@@ -15,6 +15,8 @@ from helpers.camera import PipReader
 from test_camera_api import TRUTH, demo_dir, wait_proposal  # noqa: F401
 
 from scorekeeper.camera.teach_store import TeachStore, teach_dir_for
+from scorekeeper.errors import CameraError
+from scorekeeper.vision.adapt import AdaptConfig
 
 
 @pytest.fixture
@@ -49,7 +51,7 @@ def test_corrected_dice_are_kept_with_their_values(teach_app: Flask, tmp_path: P
     assert labels == [4, 0] and images[0].shape == (96, 96, 3)
     stats = client.get("/api/camera/teach").get_json()
     assert stats["crops"] == 2 and stats["faces"]["4"] == 1 and stats["not_dice"] == 1
-    assert stats["enabled"] is True and stats["adapt"] is False
+    assert stats["enabled"] is True and stats["adapt"] == "marks"
 
 
 @pytest.mark.parametrize(
@@ -138,26 +140,60 @@ def test_a_full_disk_is_said_and_play_goes_on(
     assert client.get("/api/camera/teach").get_json()["crops"] == 0
 
 
-def test_adapting_teaches_the_reader_when_switched_on(
+@pytest.mark.parametrize(
+    ("setting", "mode", "weight"),
+    [(None, "marks", 0.0), ("read", "read", 0.1), (True, "read", 0.1)],
+)
+def test_the_reader_learns_the_taught_dice_to_mark_or_to_read(
+    make_app: Callable[..., Flask],
+    demo_dir: Path,  # noqa: F811
+    setting: object,
+    mode: str,
+    weight: float,
+) -> None:
+    taught: list[tuple[list[int], AdaptConfig]] = []
+
+    class TeachableReader(PipReader):
+        def teach(self, crops: list[Any], labels: list[int], config: AdaptConfig) -> None:
+            taught.append((list(labels), config))
+
+    app = make_app(
+        CAMERA_READER_FACTORY=TeachableReader,
+        CAMERA=f"demo:{demo_dir}",
+        CAMERA_DEMO_OPTIONS={"fps": 60, "tumble_frames": 4, "still_frames": 90},
+        **({} if setting is None else {"CAMERA_TEACH_ADAPT": setting}),
+    )
+    client = app.test_client()
+    gid, auth = new_game(client)
+    wait_proposal(client, 6, 6)
+    assert [labels for labels, _ in taught] == [[]]  # the reader was built, taught the store
+    client.post("/api/camera/teach", json={"face": 2, "game": gid}, headers=auth)
+    labels, config = taught[-1]
+    assert labels == [2] * 6 and config.weight == weight
+    assert config.marks_only == (mode == "marks")
+    assert client.get("/api/camera/teach").get_json()["adapt"] == mode
+
+
+def test_teaching_off_leaves_the_reader_untaught_and_a_bad_mode_is_refused(
     make_app: Callable[..., Flask],
     demo_dir: Path,  # noqa: F811
 ) -> None:
     taught: list[list[int]] = []
 
     class TeachableReader(PipReader):
-        def teach(self, crops: list[Any], labels: list[int]) -> None:
+        def teach(self, crops: list[Any], labels: list[int], config: AdaptConfig) -> None:
             taught.append(list(labels))
 
     app = make_app(
         CAMERA_READER_FACTORY=TeachableReader,
         CAMERA=f"demo:{demo_dir}",
         CAMERA_DEMO_OPTIONS={"fps": 60, "tumble_frames": 4, "still_frames": 90},
-        CAMERA_TEACH_ADAPT=True,
+        CAMERA_TEACH_ADAPT="off",
     )
     client = app.test_client()
     gid, auth = new_game(client)
     wait_proposal(client, 6, 6)
-    assert taught == [[]]  # the reader was built and taught the (empty) store
     client.post("/api/camera/teach", json={"face": 2, "game": gid}, headers=auth)
-    assert taught[-1] == [2] * 6
-    assert client.get("/api/camera/teach").get_json()["adapt"] is True
+    assert taught == [] and client.get("/api/camera/teach").get_json()["adapt"] == "off"
+    with pytest.raises(CameraError, match="CAMERA_TEACH_ADAPT 'always': expected one of off,"):
+        make_app(CAMERA_TEACH_ADAPT="always")

@@ -3,10 +3,11 @@ shows the dice face by face, and (when switched on) the reader adapted to them.
 
 The crops are cut when a throw is proposed (the frame is at hand then), kept in memory for the
 last :data:`RECENT_PROPOSALS` proposals, and written to the :class:`TeachStore` only for the dice
-a player corrected. Whether the reader reads with the taught dice is ``adapt`` (``scorekeeper
-serve --read-taught``): off by default, since on the sources measured it marks fewer dice unsure
-on one set of plain dice but lets more mistakes through on mixed dice (``training/eval_teach.py``,
-the model card).
+a player corrected. How the reader uses the taught dice is ``adapt`` (:data:`TEACH_MODES`): by
+default ``"marks"``, a die they read as another face is marked "?", which on the sources
+measured never let a mistake through; ``"read"`` (``scorekeeper serve --read-taught``) reads
+with them, which marks fewer dice unsure on one set of plain dice but lets more mistakes through
+on mixed dice (``training/eval_teach.py``, the model card); ``"off"`` only keeps them.
 """
 
 from __future__ import annotations
@@ -23,6 +24,28 @@ from scorekeeper.camera.reading import Proposal
 from scorekeeper.camera.settle import Die
 from scorekeeper.camera.teach_store import TeachStore
 from scorekeeper.errors import CameraError
+
+TEACH_MODES = ("off", "marks", "read")
+"""How the camera's reader uses the taught dice: not at all, to mark a die they read as another
+face, or to read with them (:class:`~scorekeeper.vision.adapt.AdaptConfig`)."""
+
+
+def teach_mode(value: object) -> str:
+    """The teaching mode named by an app config value: one of :data:`TEACH_MODES`, or a bool
+    (True "read", False "off", as the setting once was).
+
+    >>> teach_mode("marks"), teach_mode(True), teach_mode(False)
+    ('marks', 'read', 'off')
+
+    :raises CameraError: any other value, with the accepted ones.
+    """
+    if isinstance(value, bool):
+        return "read" if value else "off"
+    if isinstance(value, str) and value in TEACH_MODES:
+        return value
+    raise CameraError(
+        f"CAMERA_TEACH_ADAPT {value!r}: expected one of {', '.join(TEACH_MODES)} (or True/False)"
+    )
 
 
 def _crop(image: np.ndarray, die: Die) -> np.ndarray:
@@ -41,10 +64,14 @@ class Teaching:
     """The taught dice of one camera: the store (None: teaching off), the crops of recent
     proposals, and whether the reader reads with what was taught."""
 
-    def __init__(self, store: TeachStore | None, adapt: bool = False) -> None:
-        """Keep crops in ``store``; with ``adapt``, readers built by the camera learn them."""
+    def __init__(self, store: TeachStore | None, adapt: str = "marks") -> None:
+        """Keep crops in ``store``; unless ``adapt`` is ``"off"``, readers built by the camera
+        learn them, to mark dice (``"marks"``) or to read with them (``"read"``).
+
+        :raises CameraError: ``adapt`` not one of :data:`TEACH_MODES`.
+        """
         self.store = store
-        self.adapt = adapt
+        self.adapt = teach_mode(adapt)
         self._recent: OrderedDict[str, list[np.ndarray]] = OrderedDict()
         self._lock = threading.Lock()
         self._readers: list[Any] = []
@@ -103,22 +130,27 @@ class Teaching:
         return removed
 
     def stats(self) -> dict[str, Any]:
-        """The store's counts plus ``enabled`` and ``adapt``."""
+        """The store's counts plus ``enabled`` and ``adapt`` (one of :data:`TEACH_MODES`)."""
         if self.store is None:
-            return {"enabled": False, "adapt": False, "crops": 0}
+            return {"enabled": False, "adapt": "off", "crops": 0}
         return {"enabled": True, "adapt": self.adapt, **self.store.stats()}
 
+    def _config(self) -> Any:
+        from scorekeeper.vision.adapt import ADAPT_DEFAULTS, TAUGHT_MARKS
+
+        return TAUGHT_MARKS if self.adapt == "marks" else ADAPT_DEFAULTS
+
     def learn(self, reader: Any) -> Any:
-        """Teach a newly built reader the stored dice, when adapting is on; returns it."""
-        if self.adapt and self.store is not None and hasattr(reader, "teach"):
+        """Teach a newly built reader the stored dice, unless adapting is off; returns it."""
+        if self.adapt != "off" and self.store is not None and hasattr(reader, "teach"):
             self._readers.append(reader)
-            reader.teach(*self.store.load())
+            reader.teach(*self.store.load(), self._config())
         return reader
 
     def _relearn(self) -> None:
         """Teach the readers built so far the store's dice again, after a change."""
-        if not self.adapt or self.store is None:
+        if self.adapt == "off" or self.store is None:
             return
         images, labels = self.store.load()
         for reader in self._readers:
-            reader.teach(images, labels)
+            reader.teach(images, labels, self._config())

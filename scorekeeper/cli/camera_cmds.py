@@ -221,8 +221,9 @@ def add_serve_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--read-taught",
         action="store_true",
-        help="read with the dice taught at this table (off by default: measured, it marks"
-        " fewer dice '?' on one set of plain dice but lets more mistakes through on mixed dice)",
+        help="read with the dice taught at this table (by default they only mark '?' a die they"
+        " read as another face; measured, reading with them marks fewer dice '?' on one set of"
+        " plain dice but lets more mistakes through on mixed dice)",
     )
 
 
@@ -233,7 +234,7 @@ def serve_config(args: argparse.Namespace) -> dict[str, Any]:
     """
     config: dict[str, Any] = {}
     if getattr(args, "read_taught", False):
-        config["CAMERA_TEACH_ADAPT"] = True
+        config["CAMERA_TEACH_ADAPT"] = "read"
     if getattr(args, "camera", None) is None:
         return config
     from scorekeeper.camera.sources import parse_source

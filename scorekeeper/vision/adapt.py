@@ -43,9 +43,18 @@ class AdaptConfig:
     (the combined one when "not a die" is taught), when the combined reading agrees (surer or
     less sure), and is marked unsure when it reads another face."""
 
+    @property
+    def marks_only(self) -> bool:
+        """Whether the taught examples only mark dice (no weight, reading kept): the network's
+        readings are not needed, only the dice's features."""
+        return self.weight == 0 and not self.keep_reading
+
 
 ADAPT_DEFAULTS = AdaptConfig()
-"""The settings measured in ``training/eval_teach.py``."""
+"""The settings measured in ``training/eval_teach.py``: read with the taught dice."""
+
+TAUGHT_MARKS = AdaptConfig(weight=0.0)
+"""The taught dice only mark a die they read as another face (the app's default)."""
 
 
 def normalised(features: np.ndarray) -> np.ndarray:
@@ -112,7 +121,7 @@ class FacePrototypes:
     def adjust(
         self,
         dice: list[Detection],
-        logits: np.ndarray,
+        logits: np.ndarray | None,
         features: np.ndarray,
         threshold: float,
         unsure_below: float = UNSURE_BELOW,
@@ -122,11 +131,18 @@ class FacePrototypes:
         is dropped (only when "not a die" is taught can that happen); a die whose face is taught
         and which the taught examples read as another face is put under ``unsure_below`` (the
         reader's cut); strongest first. With :attr:`AdaptConfig.keep_reading`, faces are kept
-        and no die is dropped (see there).
+        and no die is dropped (see there); with :attr:`AdaptConfig.marks_only`, only that mark
+        is added to the dice as read, and ``logits`` may be None.
+
+        :raises ImageError: ``logits`` None when the taught examples do more than mark.
         """
         if not len(self) or not dice:
             return dice
         cfg = self.config
+        if cfg.marks_only:
+            return self._marked(dice, features, unsure_below)
+        if logits is None:
+            raise ImageError("reading with taught dice needs the network's readings of them")
         net = log_softmax(np.asarray(logits, np.float64))
         proto = self.log_probs(features)
         both = np.exp(log_softmax(net + cfg.weight * proto))
@@ -149,14 +165,37 @@ class FacePrototypes:
             else:
                 value = int(np.argmax(p[1:])) + 1
                 confidence = float(p[value])
-            theirs = int(np.argmax(q[1:])) + 1
-            if (
-                cfg.mark_disagreement
-                and theirs != value
-                and value in taught
-                and q[theirs] - q[value] >= cfg.disagree_margin
-            ):
+            if cfg.mark_disagreement and self._disagrees(value, q, taught):
                 confidence = min(confidence, under(unsure_below))
             out.append(replace(d, value=value, confidence=confidence, unsure_below=unsure_below))
+        out.sort(key=lambda d: -d.confidence)
+        return out
+
+    def _disagrees(self, value: int, q: np.ndarray, taught: set[int]) -> bool:
+        """Whether the prototypes' probabilities ``q`` read another face than ``value``, itself
+        taught, by :attr:`AdaptConfig.disagree_margin`."""
+        theirs = int(np.argmax(q[1:])) + 1
+        return (
+            theirs != value
+            and value in taught
+            and q[theirs] - q[value] >= self.config.disagree_margin
+        )
+
+    def _marked(
+        self, dice: list[Detection], features: np.ndarray, unsure_below: float
+    ) -> list[Detection]:
+        """``dice`` as read, each the prototypes disagree with put under ``unsure_below``."""
+        proto_p = np.exp(self.log_probs(features))
+        taught = set(self.taught)
+        out = [
+            replace(
+                d,
+                confidence=min(d.confidence, under(unsure_below))
+                if self.config.mark_disagreement and self._disagrees(d.value, q, taught)
+                else d.confidence,
+                unsure_below=unsure_below,
+            )
+            for d, q in zip(dice, proto_p, strict=True)
+        ]
         out.sort(key=lambda d: -d.confidence)
         return out

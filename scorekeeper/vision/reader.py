@@ -343,19 +343,34 @@ class DiceReader:
             low = [c for c in weak if c.box not in judged]
         if not self.two_stage or not found:
             return found
+        taught = self.prototypes
+        looked, seen = self._look(frame, found, features=taught is not None)
         dice = resolve_overlaps(
-            second_look(found, self.look(frame, found), self.score_threshold),
+            second_look(found, looked, self.score_threshold),
             self.whole_side(frame, side),
             self.config,
         )
         if expect is None or len(dice) < expect:
             dice = self.heap_look(frame, dice, low)
-        if self.prototypes is None or not dice:
+        if taught is None or not dice:
             return dice
-        log_probs, features = self.readings(frame, dice)
-        return self.prototypes.adjust(
-            dice, log_probs, features, self.score_threshold, self.unsure_below
-        )
+        if taught.config.marks_only:
+            known = dict(zip((c.box for c in found), seen, strict=True))
+            log_probs, features = None, self._features_of(frame, dice, known)
+        else:
+            log_probs, features = self.readings(frame, dice)
+        return taught.adjust(dice, log_probs, features, self.score_threshold, self.unsure_below)
+
+    def _features_of(
+        self, frame: np.ndarray, dice: Sequence[Detection], known: dict[Box, np.ndarray]
+    ) -> np.ndarray:
+        """The (N, F) features of ``dice``: from ``known`` (by box; the look that judged them
+        fetched them) or, for the others, read from ``frame`` in one more pass."""
+        rest = [d for d in dice if d.box not in known]
+        if rest:
+            more = zip((d.box for d in rest), self.features(frame, rest), strict=True)
+            known = {**known, **dict(more)}
+        return np.stack([known[d.box] for d in dice])
 
     def heap_look(
         self, frame: np.ndarray, dice: list[Detection], low: list[Detection]
@@ -382,9 +397,12 @@ class DiceReader:
         """The (N, 7) log-probabilities of ``dice`` read from ``frame`` as the second look
         judged them (:meth:`look`: a close call looked at again, a die turned down in its own
         patch read wider), and their (N, F) features, on which taught dice are compared."""
+        return self.look(frame, list(dice)), self.features(frame, dice)
+
+    def features(self, frame: np.ndarray, dice: Sequence[Detection]) -> np.ndarray:
+        """The second look's (N, F) features of ``dice`` read from ``frame``."""
         self._load_features()
-        patches = self._patches(frame, [d.box for d in dice])
-        return self.look(frame, list(dice)), self.model.classify_features(patches)[1]
+        return self.model.patch_features(self._patches(frame, [d.box for d in dice]))
 
     def _load_features(self) -> None:
         """Reload the model with its second look's features as an output, once."""
@@ -544,14 +562,26 @@ class DiceReader:
         about its centre, that reading kept when it makes a die likelier (the detector draws
         the boxes of some dice, such as translucent ones, too small); not a candidate beside a
         kept die, whose face the wider patch would read (:func:`rescue_boxes`)."""
+        return self._look(frame, candidates)[0]
+
+    def _look(
+        self, frame: np.ndarray, candidates: list[Detection], *, features: bool = False
+    ) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`look`, and with ``features`` the (N, F) features of the candidates' own
+        patches fetched in the same run (else an (N, 0) array)."""
         if not self.two_stage:
             raise ImageError(f"{self.model_path} has no second-look head")
         if not candidates:
-            return np.zeros((0, 7), np.float64)
+            return np.zeros((0, 7), np.float64), np.zeros((0, 0), np.float32)
         patches = self._patches(frame, [d.box for d in candidates])
-        out = self.relook(patches, self.run_patches(patches))
+        if features:
+            self._load_features()
+            logits, feats = self.model.classify_features(patches)
+        else:
+            logits, feats = self.run_patches(patches), np.zeros((len(patches), 0), np.float32)
+        out = self.relook(patches, logits)
         if not self.rescue_scale:
-            return out
+            return out, feats
         boxes = rescue_boxes(
             [d.box for d in candidates],
             out,
@@ -563,7 +593,7 @@ class DiceReader:
         if rows:
             wide = self._patches(frame, [boxes[i] for i in rows])
             out[rows] = likelier_die(out[rows], self.relook(wide, self.run_patches(wide)))
-        return out
+        return out, feats
 
     def patch_logits(self, frame: np.ndarray, boxes: list[Box]) -> np.ndarray:
         """The second look's (N, 7) logits ("not a die", faces 1..6) for boxes in a frame."""

@@ -39,6 +39,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     # Imported here, as flaskr does, so that a worker process importing one module of this
     # package (the advisor's, the solver's) does not load every blueprint and the camera.
     from scorekeeper.camera.frames import MAX_UPLOAD_BYTES
+    from scorekeeper.camera.teaching import teach_mode
     from scorekeeper.web import (
         api,
         api_review,
@@ -73,7 +74,7 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
         CAMERA_LOG=None,  # None: beside DATABASE
         CAMERA_TEACH=True,  # keep crops of corrected and taught dice
         CAMERA_TEACH_DIR=None,  # None: <db>-teach beside DATABASE
-        CAMERA_TEACH_ADAPT=False,  # read with the taught dice (serve --read-taught; model card)
+        CAMERA_TEACH_ADAPT="marks",  # "marks", "read" (serve --read-taught) or "off"; model card
         CAMERA_MAX_STREAMS=4,
         CAMERA_MAX_STREAMS_PER_CLIENT=2,
         CAMERA_MAX_UPLOAD_BYTES=MAX_UPLOAD_BYTES,
@@ -90,6 +91,8 @@ def create_app(test_config: Mapping[str, Any] | None = None) -> Flask:
     )
     if test_config:
         app.config.update(test_config)
+    # refused here, with the accepted values, rather than when the camera first starts
+    app.config["CAMERA_TEACH_ADAPT"] = teach_mode(app.config["CAMERA_TEACH_ADAPT"])
     app.register_blueprint(api.bp)
     app.register_blueprint(api_stream.bp)
     app.register_blueprint(pages.bp)

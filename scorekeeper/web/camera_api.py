@@ -90,7 +90,7 @@ def _build_service(app: Flask) -> CameraService:
         max_upload_fps=float(cfg.get("CAMERA_UPLOAD_FPS", UPLOAD_FPS)),
         teaching=Teaching(
             TeachStore(teach_dir(app)) if cfg.get("CAMERA_TEACH", True) else None,
-            adapt=bool(cfg.get("CAMERA_TEACH_ADAPT", False)),
+            adapt=cfg.get("CAMERA_TEACH_ADAPT", "marks"),
         ),
     )
 

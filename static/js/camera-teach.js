@@ -47,9 +47,10 @@ export function teachSection(gameId) {
     }
     const faces = Object.entries(st.faces).filter(([, n]) => n > 0).map(([f, n]) => `${n} ${faceWord(f)}`);
     const notDice = st.not_dice ? `, ${st.not_dice} ${st.not_dice === 1 ? "thing" : "things"} that ${st.not_dice === 1 ? "is" : "are"} not a die` : "";
-    const use = st.adapt
-      ? "The camera reads with them."
-      : "They are kept for now; the camera reads as before. Measured, reading with them marks fewer dice \"?\" on one set of plain dice but lets more mistakes through on mixed dice; the host can switch it on (scorekeeper serve --read-taught).";
+    const use = {
+      read: "The camera reads with them.",
+      marks: "The camera marks a die \"?\" when they show it as another face. (Reading with them marks fewer dice \"?\" on one set of plain dice but lets more mistakes through on mixed dice; the host can switch it on: scorekeeper serve --read-taught.)",
+    }[st.adapt] || "They are kept; the camera reads as before.";
     els.summary.textContent = st.crops
       ? `Taught: ${st.crops} ${st.crops === 1 ? "die" : "dice"} (${faces.join(", ")}${notDice}). ${use}`
       : "Nothing taught yet.";

@@ -69,7 +69,7 @@ def test_a_corrected_die_is_kept_and_the_dice_taught_face_by_face(
     page.wait_for_function(
         "() => document.querySelector('#teach-summary').textContent.startsWith('Taught: 2 dice')"
     )
-    assert "the camera reads as before" in page.locator("#teach-summary").inner_text()
+    assert "as another face" in page.locator("#teach-summary").inner_text()  # the default: marks
     page.locator("#teach-start").click()
     progress = page.locator("#teach-progress")
     assert progress.inner_text().startswith("Step 1 of 6: lay all your dice")
