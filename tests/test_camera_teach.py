@@ -150,6 +150,12 @@ def test_only_a_die_of_a_taught_face_is_marked_for_disagreeing() -> None:
         np.array([[0.0, 1.0], [1.0, 0.0]]), np.array([4, 3]), AdaptConfig(weight=0.0)
     )
     assert both.adjust(dice, logits, feats, 0.7)[0].unsure
+    # a die that looks like a thing the table said is not a die (a token it removed)
+    token = FacePrototypes(
+        np.array([[0.0, 1.0], [1.0, 0.0]]), np.array([0, 3]), AdaptConfig(weight=0.0)
+    )
+    (d,) = token.adjust(dice, logits, feats, 0.7)
+    assert d.unsure and d.value == 3 and d.box == dice[0].box  # marked, kept, as read
 
 
 def test_keeping_the_reading_changes_only_how_sure_a_die_is() -> None:

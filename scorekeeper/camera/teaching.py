@@ -4,8 +4,8 @@ shows the dice face by face, and (when switched on) the reader adapted to them.
 The crops are cut when a throw is proposed (the frame is at hand then), kept in memory for the
 last :data:`RECENT_PROPOSALS` proposals, and written to the :class:`TeachStore` only for the dice
 a player corrected. How the reader uses the taught dice is ``adapt`` (:data:`TEACH_MODES`): by
-default ``"marks"``, a die they read as another face is marked "?", which on the sources
-measured never let a mistake through; ``"read"`` (``scorekeeper serve --read-taught``) reads
+default ``"marks"``, a die they read as another face (or as not a die) is marked "?", which
+on the sources measured never let more mistakes through; ``"read"`` (``scorekeeper serve --read-taught``) reads
 with them, which marks fewer dice unsure on one set of plain dice but lets more mistakes through
 on mixed dice (``training/eval_teach.py``, the model card); ``"off"`` only keeps them.
 """

@@ -173,8 +173,8 @@ class FacePrototypes:
 
     def _disagrees(self, value: int, q: np.ndarray, taught: set[int]) -> bool:
         """Whether the prototypes' probabilities ``q`` read another face than ``value``, itself
-        taught, by :attr:`AdaptConfig.disagree_margin`."""
-        theirs = int(np.argmax(q[1:])) + 1
+        taught, or (when taught) "not a die", by :attr:`AdaptConfig.disagree_margin`."""
+        theirs = int(np.argmax(q)) if 0 in taught else int(np.argmax(q[1:])) + 1
         return (
             theirs != value
             and value in taught
