@@ -5,9 +5,10 @@ The crops are cut when a throw is proposed (the frame is at hand then), kept in 
 last :data:`RECENT_PROPOSALS` proposals, and written to the :class:`TeachStore` only for the dice
 a player corrected. How the reader uses the taught dice is ``adapt`` (:data:`TEACH_MODES`): by
 default ``"marks"``, a die they read as another face (or as not a die) is marked "?", which
-on the sources measured never let more mistakes through; ``"read"`` (``scorekeeper serve --read-taught``) reads
-with them, which marks fewer dice unsure on one set of plain dice but lets more mistakes through
-on mixed dice (``training/eval_teach.py``, the model card); ``"off"`` only keeps them.
+on the sources measured never let more mistakes through; ``"read"`` (``scorekeeper serve
+--read-taught``) reads with them, which marks fewer dice unsure on one set of plain dice but
+lets more mistakes through on mixed dice (``training/eval_teach.py``, the model card);
+``"off"`` only keeps them.
 """
 
 from __future__ import annotations
