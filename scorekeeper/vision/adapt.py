@@ -54,7 +54,8 @@ ADAPT_DEFAULTS = AdaptConfig()
 """The settings measured in ``training/eval_teach.py``: read with the taught dice."""
 
 TAUGHT_MARKS = AdaptConfig(weight=0.0)
-"""The taught dice only mark a die they read as another face (the app's default)."""
+"""The taught dice only mark a die they read as another face, or as not a die (the app's
+default)."""
 
 
 def normalised(features: np.ndarray) -> np.ndarray:

@@ -129,8 +129,7 @@ class DiceModel:
         return np.asarray(logits, np.float32)
 
     def patch_features(self, patches: np.ndarray) -> np.ndarray:
-        """The second look's (N, F) features alone for ready patches: the runtime computes only
-        what they need (in a joined file, not the other looks).
+        """The second look's (N, F) features alone for ready patches.
 
         :raises ImageError: the model was loaded without ``features``.
         """

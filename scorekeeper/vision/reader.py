@@ -344,7 +344,8 @@ class DiceReader:
         if not self.two_stage or not found:
             return found
         taught = self.prototypes
-        looked, seen = self._look(frame, found, features=taught is not None)
+        marks = taught is not None and taught.config.marks_only
+        looked, seen = self._look(frame, found, features=marks)
         dice = resolve_overlaps(
             second_look(found, looked, self.score_threshold),
             self.whole_side(frame, side),
@@ -354,7 +355,7 @@ class DiceReader:
             dice = self.heap_look(frame, dice, low)
         if taught is None or not dice:
             return dice
-        if taught.config.marks_only:
+        if marks:
             known = dict(zip((c.box for c in found), seen, strict=True))
             log_probs, features = None, self._features_of(frame, dice, known)
         else:

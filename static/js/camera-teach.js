@@ -49,7 +49,7 @@ export function teachSection(gameId) {
     const notDice = st.not_dice ? `, ${st.not_dice} ${st.not_dice === 1 ? "thing" : "things"} that ${st.not_dice === 1 ? "is" : "are"} not a die` : "";
     const use = {
       read: "The camera reads with them.",
-      marks: "The camera marks a die \"?\" when they show it as another face. (Reading with them marks fewer dice \"?\" on one set of plain dice but lets more mistakes through on mixed dice; the host can switch it on: scorekeeper serve --read-taught.)",
+      marks: "The camera marks a die \"?\" when they show it as another face, or as a thing that is not a die. (Reading with them marks fewer dice \"?\" on one set of plain dice but lets more mistakes through on mixed dice; the host can switch it on: scorekeeper serve --read-taught.)",
     }[st.adapt] || "They are kept; the camera reads as before.";
     els.summary.textContent = st.crops
       ? `Taught: ${st.crops} ${st.crops === 1 ? "die" : "dice"} (${faces.join(", ")}${notDice}). ${use}`
