@@ -128,18 +128,6 @@ class DiceModel:
         )
         return np.asarray(logits, np.float32)
 
-    def patch_features(self, patches: np.ndarray) -> np.ndarray:
-        """The second look's (N, F) features alone for ready patches.
-
-        :raises ImageError: the model was loaded without ``features``.
-        """
-        if not self.features:
-            raise ImageError(f"{self.path} was loaded without the second look's features")
-        (feats,) = self._session.run(
-            [FEATURE_OUTPUT], {self.image_input: self._blank_image, PATCH_INPUT: patches}
-        )
-        return np.asarray(feats, np.float32).reshape(len(patches), -1)
-
     def classify_features(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """The second look's (N, 7) logits and (N, F) features for ready patches.
 

@@ -403,7 +403,7 @@ class DiceReader:
     def features(self, frame: np.ndarray, dice: Sequence[Detection]) -> np.ndarray:
         """The second look's (N, F) features of ``dice`` read from ``frame``."""
         self._load_features()
-        return self.model.patch_features(self._patches(frame, [d.box for d in dice]))
+        return self.model.classify_features(self._patches(frame, [d.box for d in dice]))[1]
 
     def _load_features(self) -> None:
         """Reload the model with its second look's features as an output, once."""
