@@ -10,7 +10,8 @@ took its third look, the one for close-ups (``--no-third-look`` turns it off), a
 ``zoom_frames`` on how many it read the frame again at a larger size, as it does small dice
 (``--no-zoom`` turns it off; ``--mosaic 3`` gives 640×480 frames of small dice). ``--taught
 marks`` (or ``read``) first teaches the reader every die it reads in the frames, as a table's
-taught dice, which adds the pass that finds their features to each read.
+taught dice: the marks take the dice's features from the look that judged them, reading with
+them looks at the dice a second time.
 """
 
 from __future__ import annotations

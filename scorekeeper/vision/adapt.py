@@ -6,7 +6,8 @@ face 1..6). A die the reader found is compared with every example; each taught l
 mean cosine similarity of its ``top`` nearest examples, and those scores, as a softmax at
 ``temperature``, are the prototypes' own reading. :meth:`FacePrototypes.adjust` combines it with
 the network's (a product of the two, the prototypes' weighted by ``weight``) and marks a die
-unsure when the prototypes clearly read another face than the network.
+unsure when the prototypes clearly read another face than the network, or "not a die"; with no
+weight (:data:`TAUGHT_MARKS`, the app's default) it only marks, the reading kept.
 """
 
 from __future__ import annotations
