@@ -61,6 +61,33 @@ def test_folds_mine_each_source_and_leave_one_out(tmp_path: Path) -> None:
     assert 0 < as_taken < kept and len(np.load(fold)["y"]) == 2 + as_taken
 
 
+def test_photos_only_to_train_on_keep_a_bounded_share_of_false_dice(tmp_path: Path) -> None:
+    sys.path.insert(0, str(ROOT))
+    from training.loso import extra_sets, fold_patches, mine_extra
+    from training.sets import BASE_MODEL
+
+    extra = tmp_path / "train-only"
+    _source(extra, "wood-stone/train", range(10, 13), frame_box=False)
+    sets = extra_sets(extra)
+    every, capped = tmp_path / "every.npz", tmp_path / "capped.npz"
+    mine_extra(sets, BASE_MODEL, every)
+    mine_extra(sets, BASE_MODEL, capped, negatives_per_die=0)
+    y_every, y_capped = np.load(every)["y"], np.load(capped)["y"]
+    assert int((y_every == 0).sum()) > 0 and int((y_capped == 0).sum()) == 0
+    # every die patch stays, with its source and turn
+    assert sorted(y_capped.tolist()) == sorted(y_every[y_every > 0].tolist())
+    assert set(np.load(capped)["source"]) == {"wood-stone"}
+    assert len(np.load(capped)["X"]) == len(y_capped) == len(np.load(capped)["turn"])
+    # a fold leaves them out with the source of their name, and keeps them in every other fold
+    base, fold = tmp_path / "base.npz", tmp_path / "fold.npz"
+    one = np.load(capped)["X"][:1]
+    np.savez(base, X=one, y=np.array([2], np.int8), src=np.array([1], np.int8), image=["a.jpg"])
+    fold_patches(base, [capped], "wood-stone", fold)
+    assert len(np.load(fold)["y"]) == 1
+    fold_patches(base, [capped], "dice-box", fold)
+    assert len(np.load(fold)["y"]) == 1 + len(y_capped)
+
+
 def test_unknown_or_missing_sources_are_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -73,6 +100,9 @@ def test_unknown_or_missing_sources_are_refused(
     args = ["--extra", str(tmp_path / "extra"), "--work", str(tmp_path / "w")]
     assert main([*args, "--sources", "moon"]) == 2
     assert "no source ['moon']" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exc:
+        main([*args, "--also-negatives", "-1"])
+    assert exc.value.code == 2 and "expected 0 or more" in capsys.readouterr().err
 
 
 def test_a_fine_tune_keeps_its_base_thresholds(tmp_path: Path) -> None:

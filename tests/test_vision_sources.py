@@ -33,6 +33,7 @@ from scorekeeper.vision.evaluate import Tally, judge, parse_yolo
 from scorekeeper.vision.reader import DiceReader
 from tests.test_vision_cli import LABELS, SAMPLES, run, yolo_folder
 from training import calibrate_unsure, fetch_data
+from training.sets import source_folders
 
 
 @pytest.mark.parametrize("name", ["d20", "dice", "7", "0", "", "one-two"])
@@ -209,6 +210,53 @@ def test_make_data_reads_the_pinned_commit_of_a_local_copy(
     monkeypatch.setattr(fetch_data, "clone", offline)
     assert fetch_data.main(["--out", str(tmp_path / "other")]) == 2
     assert "make data: error: owner/dice: cannot clone it" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+def test_an_exports_augmented_copies_are_written_apart_only_to_train_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = tmp_path / "mirror" / "owner+dice"
+    export(repo)
+    shutil.copytree(repo / "set" / "valid", repo / "set" / "train")
+    for label in (repo / "set" / "train" / "labels").glob("b_*"):
+        label.write_text("5 0.5 0.5 0.3 0.3\n")  # the copies' own labels: one 1
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "export")
+    source = fetch_data.Source(
+        name="tiny",
+        repo="owner/dice",
+        commit=git(repo, "rev-parse", "HEAD"),
+        licence="CC0",
+        names_file="set/data.yaml",
+        splits=(fetch_data.Split("valid", ("set/valid",)),),
+        copies=fetch_data.Split("train", ("set/train",)),
+        exclude={"stock_jpg": "a stock picture"},
+    )
+    monkeypatch.setattr(fetch_data, "SOURCES", (source,))
+    out, train_out = tmp_path / "extra", tmp_path / "extra-train"
+    mirrors = ["--mirrors", str(tmp_path / "mirror")]
+    # without --train-out the copies are not written
+    assert fetch_data.main(["--out", str(out), *mirrors]) == 0
+    assert not train_out.exists() and "copies" not in capsys.readouterr().out
+    assert fetch_data.main(["--out", str(out), "--train-out", str(train_out), *mirrors]) == 0
+    printed = capsys.readouterr().out
+    written = f"{train_out / 'tiny' / 'train'}: 3 augmented copies, 3 dice, only to train on"
+    assert written in printed
+    # measured folders hold only the export's own photos; the copies sit under their source's name
+    assert set(source_folders(out)) == {"tiny"} and not (out / "tiny" / "train").exists()
+    assert [f.name for f in source_folders(train_out)["tiny"]] == ["train"]
+    labels = sorted((train_out / "tiny" / "train" / "labels").iterdir())
+    assert [p.read_text().split()[0] for p in labels if p.name.startswith("b_")] == ["0"]
+    record = json.loads((train_out / "tiny" / "SOURCE.json").read_text())
+    assert "never measured" in record["note"] and record["splits"]["train"]["photos"] == 3
+    assert json.loads((out / "tiny" / "SOURCE.json").read_text())["copies"]["photos"] == 3
+    # like --out, --train-out must lie outside the repository
+    inside = str(Path(fetch_data.__file__).parents[1] / "data-train")
+    with pytest.raises(SystemExit) as exc:
+        fetch_data.main(["--out", str(out), "--train-out", inside, *mirrors])
+    assert exc.value.code == 2
 
 
 def test_make_data_refuses_to_write_inside_the_repository() -> None:

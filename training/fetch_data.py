@@ -1,7 +1,8 @@
 """``make data``: other sources' labelled dice photos, pinned by commit, converted into labelled
 folders (images/ + labels/, class = face value - 1) under a folder OUTSIDE the repository.
 
-    python -m training.fetch_data --out ../dice-extra [--git-dir OWNER/NAME=PATH] [--mirrors DIR]
+    python -m training.fetch_data --out ../dice-extra [--train-out ../dice-extra-train]
+        [--git-dir OWNER/NAME=PATH] [--mirrors DIR]
 
 Each source is read from a git repository: ``--git-dir`` names a local clone (or bare mirror) of
 it, ``--mirrors DIR`` a folder holding ``OWNER+NAME`` or ``OWNER+NAME/repo`` git folders;
@@ -9,6 +10,11 @@ otherwise it is cloned from GitHub into ``OUT/.git/OWNER+NAME``. The pinned comm
 one read. The photos are never copied into this repository (their licences ask for attribution;
 the repository stays small); see DATA.md for each source, its licence and how its classes map to
 face values.
+
+Two exports also hold augmented copies of their other photos (their ``train/``: crops, noise,
+colour and brightness changed); with ``--train-out`` they are written there, in the same layout,
+as photos only to train on in trials (no recipe does): no figure is ever measured on them, and a
+fold that leaves their source out leaves them out too (``training.loso --also``).
 """
 
 from __future__ import annotations
@@ -26,6 +32,7 @@ from typing import Any
 
 from scorekeeper.errors import ImageError
 from scorekeeper.vision.datasets import (
+    Converted,
     class_values,
     convert_class_folders,
     convert_groundtruth,
@@ -81,6 +88,9 @@ class Source:
     """Original photo name -> why it is left out."""
     note: str = ""
     train: bool = True
+    copies: Split | None = None
+    """The export's augmented copies of its other photos: written under ``--train-out`` only,
+    trained on and never measured."""
 
 
 SOURCES = (
@@ -90,9 +100,10 @@ SOURCES = (
         commit="1b5e6f74528977d2cef87924f89d968ac6fb3280",
         licence="CC BY 4.0 (the Roboflow export's README.dataset.txt)",
         names_file="Dice-3/data.yaml",
-        # train/ holds three augmented copies of each photo (salt-and-pepper noise, crops):
-        # not what a camera gives, so only the untouched test/ and valid/ photos are used
+        # train/ holds up to three augmented copies of each of 304 other photos (crops, noise,
+        # colour changed): not what a camera gives; written only with --train-out, for trials
         splits=(Split("test-valid", ("Dice-3/test", "Dice-3/valid")),),
+        copies=Split("train", ("Dice-3/train",)),
         exclude={
             "dice_3_jpg": "a web stock picture (watermarked), not a photo of a table",
             "dice_444_jpg": "a web stock picture (watermarked grid of dice)",
@@ -102,7 +113,7 @@ SOURCES = (
             "dice_193_jpg": "its label file is empty, yet it shows two dice",
         },
         note="Roboflow 'Dice v3' export, every photo stretched to 640x640; its train/ copies"
-        " (augmented) are left out",
+        " (augmented) are written only with --train-out, for trials",
     ),
     Source(
         name="casino-felt",
@@ -132,8 +143,10 @@ SOURCES = (
         licence="MIT (the Roboflow export's README.dataset.txt; Roboflow project sserg/dice-lum74)",
         layout="folders",
         splits=(Split("test-valid", ("Dice-1/test", "Dice-1/valid")),),
+        copies=Split("train", ("Dice-1/train",)),
         note="Roboflow 'Dice v1' classification export (a folder per face value), every photo"
-        " stretched to 640x640; its train/ copies (augmented) are left out",
+        " stretched to 640x640; its train/ copies (augmented) are written only with"
+        " --train-out, for trials",
     ),
     Source(
         name="wood-stone",
@@ -255,8 +268,53 @@ def extract(git_dir: Path, commit: str, paths: list[str], into: Path) -> None:
         tar.extractall(into)
 
 
-def write_source(source: Source, git_dir: Path, out: Path) -> dict[str, Any]:
-    """Convert one source into ``out/NAME/SPLIT`` folders; returns its provenance record."""
+def _convert(
+    source: Source, split: Split, tmp: Path, target: Path, values: dict[int, int]
+) -> Converted:
+    """Convert one split of ``source`` (its export folders extracted under ``tmp``) into
+    ``target``, emptied first; returns the converter's counts and skipped files."""
+    if target.exists():
+        for sub in ("images", "labels"):
+            for old in (target / sub).glob("*") if (target / sub).is_dir() else ():
+                old.unlink()
+    folders_in = [tmp / f for f in split.folders]
+    if source.layout == "own-labels":
+        return convert_own_labels(ROOT / source.labels, folders_in[0], target)
+    if source.layout == "rotated":
+        return convert_rotated_copies(folders_in, target)
+    if source.layout == "voc-crops":
+        return convert_voc_with_crops(folders_in, tmp / source.crops, target)
+    if source.layout == "groundtruth":
+        return convert_groundtruth(
+            tmp / source.manifest,
+            folders_in[0],
+            target,
+            include=source.include,
+            exclude=source.exclude,
+        )
+    if source.layout == "folders":
+        return convert_class_folders(
+            folders_in,
+            target,
+            exclude=source.exclude,
+            one_per_original=split.one_per_original,
+            margin=source.margin,
+        )
+    return convert_yolo_export(
+        folders_in,
+        values,
+        target,
+        exclude=source.exclude,
+        one_per_original=split.one_per_original,
+    )
+
+
+def write_source(
+    source: Source, git_dir: Path, out: Path, train_out: Path | None = None
+) -> dict[str, Any]:
+    """Convert one source into ``out/NAME/SPLIT`` folders, and its augmented copies (when it
+    has them) into ``train_out/NAME/SPLIT`` when ``train_out`` is given; returns its provenance
+    record (the copies' own beside them)."""
     values: dict[int, int] = {}
     if source.layout == "yolo":
         names = _git(git_dir, "show", f"{source.commit}:{source.names_file}").decode()
@@ -274,59 +332,34 @@ def write_source(source: Source, git_dir: Path, out: Path) -> dict[str, Any]:
         "train": source.train,
         "splits": splits,
     }
+    jobs = [(split, out) for split in source.splits]
+    if train_out is not None and source.copies is not None:
+        jobs.append((source.copies, train_out))
     with tempfile.TemporaryDirectory() as tmp:
-        folders = sorted({f for split in source.splits for f in split.folders})
+        folders = sorted({f for split, _ in jobs for f in split.folders})
         extract(
             git_dir,
             source.commit,
             folders + [p for p in (source.manifest, source.crops) if p],
             Path(tmp),
         )
-        for split in source.splits:
-            target = out / source.name / split.name
-            if target.exists():
-                for sub in ("images", "labels"):
-                    for old in (target / sub).glob("*") if (target / sub).is_dir() else ():
-                        old.unlink()
-            folders_in = [Path(tmp) / f for f in split.folders]
-            if source.layout == "own-labels":
-                done = convert_own_labels(ROOT / source.labels, folders_in[0], target)
-            elif source.layout == "rotated":
-                done = convert_rotated_copies(folders_in, target)
-            elif source.layout == "voc-crops":
-                done = convert_voc_with_crops(folders_in, Path(tmp) / source.crops, target)
-            elif source.layout == "groundtruth":
-                done = convert_groundtruth(
-                    Path(tmp) / source.manifest,
-                    folders_in[0],
-                    target,
-                    include=source.include,
-                    exclude=source.exclude,
-                )
-            elif source.layout == "folders":
-                done = convert_class_folders(
-                    folders_in,
-                    target,
-                    exclude=source.exclude,
-                    one_per_original=split.one_per_original,
-                    margin=source.margin,
-                )
-            else:
-                done = convert_yolo_export(
-                    folders_in,
-                    values,
-                    target,
-                    exclude=source.exclude,
-                    one_per_original=split.one_per_original,
-                )
+        for split, root in jobs:
+            done = _convert(source, split, Path(tmp), root / source.name / split.name, values)
             for message in done.skipped:
                 where = message.replace(f"{tmp}/", f"{source.repo}@{source.commit[:7]}:")
                 print(f"make data: skipped {where}", file=sys.stderr)
-            splits[split.name] = {
-                "photos": done.photos,
-                "dice": done.dice,
-                "skipped": len(done.skipped),
-            }
+            counts = {"photos": done.photos, "dice": done.dice, "skipped": len(done.skipped)}
+            if root is out:
+                splits[split.name] = counts
+            else:
+                copies = record | {
+                    "splits": {split.name: counts},
+                    "note": "augmented copies of the export's other photos: trained on, never"
+                    " measured",
+                }
+                (root / source.name).mkdir(parents=True, exist_ok=True)
+                (root / source.name / "SOURCE.json").write_text(json.dumps(copies, indent=2) + "\n")
+                record["copies"] = {"folder": str(root / source.name / split.name)} | counts
     (out / source.name / "SOURCE.json").write_text(json.dumps(record, indent=2) + "\n")
     return record
 
@@ -350,6 +383,12 @@ def main(argv: list[str] | None = None) -> int:
         metavar="DIR",
         help="a folder of OWNER+NAME (or OWNER+NAME/repo) git folders",
     )
+    p.add_argument(
+        "--train-out",
+        type=Path,
+        default=None,
+        help="folder for the exports' augmented copies, only to train on (outside the repo)",
+    )
     args = p.parse_args(argv)
     git_dirs: dict[str, Path] = {}
     for item in args.git_dir:
@@ -358,18 +397,26 @@ def main(argv: list[str] | None = None) -> int:
             p.error(f"--git-dir {item!r}: expected OWNER/NAME=PATH")
         git_dirs[repo] = Path(path)
     out: Path = args.out.resolve()
-    if out == ROOT or ROOT in out.parents:
-        p.error(f"--out {out}: inside the repository; the photos must stay outside it")
+    train_out: Path | None = args.train_out.resolve() if args.train_out else None
+    for flag, folder in (("--out", out), ("--train-out", train_out)):
+        if folder is not None and (folder == ROOT or ROOT in folder.parents):
+            p.error(f"{flag} {folder}: inside the repository; the photos must stay outside it")
     try:
         for source in SOURCES:
             git_dir = find_git_dir(source.repo, git_dirs, args.mirrors) or clone(
                 source.repo, out / ".git" / source.repo.replace("/", "+")
             )
-            record = write_source(source, git_dir, out)
+            record = write_source(source, git_dir, out, train_out)
             for split, counts in record["splits"].items():
                 print(
                     f"{out / source.name / split}: {counts['photos']} photos,"
                     f" {counts['dice']} dice ({source.licence})"
+                )
+            if "copies" in record:
+                copies = record["copies"]
+                print(
+                    f"{copies['folder']}: {copies['photos']} augmented copies,"
+                    f" {copies['dice']} dice, only to train on ({source.licence})"
                 )
     except ImageError as exc:
         print(f"make data: error: {exc}", file=sys.stderr)

@@ -2,7 +2,7 @@
 
     python -m training.loso [--extra ../dice-extra] [--shared ../shared/dice-data]
         [--base models/dice-base.onnx] [--steps 150] [--det-steps 0] [--sources wood-stone,...]
-        [--seed 0] [--work build/loso]
+        [--seed 0] [--also ../dice-extra-train] [--work build/loso]
 
 The base model (``models/dice-base.onnx``, trained on the shared sources alone) never saw any photo
 of the extra sources (``make data``), so each fold starts from it: its second look (the patch
@@ -13,7 +13,9 @@ fine-tuned first, N steps from the base's, on the same photos but ``dice-box``'s
 whole frame), and the second look pairs with it; otherwise the base detector stays, and so do its
 misses. Printed: one Markdown table per left-out source (the base model in int8 and in float, the
 fold's model, and the fold's model on the source's photos enlarged by a third), then the shared
-held-out sets read by each model. Everything lands in ``--work`` (patches, fold models,
+held-out sets read by each model. ``--also DIR`` adds photos only to train on (the augmented
+copies ``fetch_data --train-out`` writes, rendered scenes): in every fold but that of a source of
+the same name, never measured. Everything lands in ``--work`` (patches, fold models,
 ``loso.json``); a step whose output exists is not redone.
 """
 
@@ -83,9 +85,15 @@ def _extra_job(job: tuple[str, str, str, int, int]) -> tuple[str, str, list[tupl
     return source, Path(img_path).name, patch_data._mine(image, truth, rng)
 
 
-def mine_extra(sets: dict[str, list[tuple[Path, Path]]], detector: Path, out: Path) -> None:
+def mine_extra(
+    sets: dict[str, list[tuple[Path, Path]]],
+    detector: Path,
+    out: Path,
+    negatives_per_die: int | None = None,
+) -> None:
     """Save the extra sources' patches (as is and turned half round) with their source and
-    ``turn`` (1: from the photo turned half round)."""
+    ``turn`` (1: from the photo turned half round); with ``negatives_per_die``, each source keeps
+    at most that many "not a die" patches per die patch, drawn at random (seeded)."""
     jobs = [
         (name, str(ip), str(lp), k, 7_000_000 + len(sets) * i + k)
         for name, pairs in sets.items()
@@ -102,15 +110,25 @@ def mine_extra(sets: dict[str, list[tuple[Path, Path]]], detector: Path, out: Pa
                 y.append(lab)
                 src.append(name)
                 turns.append(job[3])
+    labels, sources = np.array(y, np.int8), np.array(src, dtype=str)
+    keep = np.ones(len(labels), bool)
+    if negatives_per_die is not None:
+        rng = np.random.default_rng(7)
+        for name in sets:
+            dice = int(((sources == name) & (labels > 0)).sum())
+            negatives = np.nonzero((sources == name) & (labels == 0))[0]
+            if len(negatives) > negatives_per_die * dice:
+                keep[negatives] = False
+                keep[rng.choice(negatives, negatives_per_die * dice, replace=False)] = True
     np.savez(
         out,
-        X=np.stack(X),
-        y=np.array(y, np.int8),
-        source=np.array(src, dtype=str),
-        turn=np.array(turns, np.int8),
+        X=np.stack([x for x, k in zip(X, keep, strict=True) if k]),
+        y=labels[keep],
+        source=sources[keep],
+        turn=np.array(turns, np.int8)[keep],
     )
     for name in sets:
-        counts = np.bincount(np.array(y)[np.array(src) == name], minlength=7).tolist()
+        counts = np.bincount(labels[keep & (sources == name)], minlength=7).tolist()
         print(f"loso: {name} patches by label {counts}", file=sys.stderr)
 
 
@@ -213,8 +231,17 @@ def main(argv: list[str] | None = None) -> int:
         action="append",
         default=[],
         metavar="DIR",
-        help="sources only to train on (rendered scenes, make data's layout): in every fold,"
-        " never left out or measured; repeatable",
+        help="photos only to train on (fetch_data --train-out's augmented copies, rendered"
+        " scenes; make data's layout): in every fold but that of a source of the same name,"
+        " never measured; repeatable",
+    )
+    ap.add_argument(
+        "--also-negatives",
+        type=int,
+        default=None,
+        metavar="N",
+        help="keep at most N 'not a die' patches per die patch of each --also source (augmented"
+        " copies' crops and noise give many more candidates than photos do); default: all",
     )
     ap.add_argument(
         "--final",
@@ -240,6 +267,8 @@ def main(argv: list[str] | None = None) -> int:
     )
     train_patch.add_recipe_arguments(ap)  # how the second look draws and re-frames patches
     args = ap.parse_args(argv)
+    if args.also_negatives is not None and args.also_negatives < 0:
+        ap.error(f"--also-negatives {args.also_negatives}: expected 0 or more")
     if not args.extra.is_dir():
         print(f"loso: error: {args.extra} does not exist (run make data)", file=sys.stderr)
         return 2
@@ -265,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
     for also in args.also:
         extras.append(args.work / f"also-{also.name}-patches.npz")
         if not extras[-1].exists():
-            mine_extra(extra_sets(also), args.base, extras[-1])
+            mine_extra(extra_sets(also), args.base, extras[-1], args.also_negatives)
     print(f"loso: patches ready after {(time.time() - start) / 60:.1f} min", file=sys.stderr)
     base_float = args.work / "base-float.onnx"
     if not base_float.exists():
