@@ -397,8 +397,9 @@ class DiceReader:
     ) -> tuple[np.ndarray, np.ndarray]:
         """The (N, 7) log-probabilities of ``dice`` read from ``frame`` as the second look
         judged them (:meth:`look`: a close call looked at again, a die turned down in its own
-        patch read wider), and their (N, F) features, on which taught dice are compared."""
-        return self.look(frame, list(dice)), self.features(frame, dice)
+        patch read wider), and their (N, F) features, on which taught dice are compared, both
+        from one run of the second look."""
+        return self._look(frame, list(dice), features=True)
 
     def features(self, frame: np.ndarray, dice: Sequence[Detection]) -> np.ndarray:
         """The second look's (N, F) features of ``dice`` read from ``frame``."""
