@@ -450,6 +450,42 @@ def test_quantize_takes_only_a_float_model(
     assert not (tmp_path / "out.onnx").exists()
 
 
+@pytest.mark.skipif(not HAVE_TORCH, reason="torch, onnx and tqdm (the train extra) not installed")
+def test_lite0s_imagenet_stages_can_learn_slower_than_its_head(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sys.path.insert(0, str(ROOT))
+    from training.lite_patch import LitePatchNet
+    from training.model import PatchNet
+    from training.sets import BASE_MODEL
+    from training.train_patch import main as train
+    from training.train_patch import param_groups
+
+    net = LitePatchNet()
+    stages, head = param_groups(net, 1e-3, 0.1)
+    assert (stages["lr"], head["lr"]) == pytest.approx((1e-4, 1e-3))
+    assert {id(p) for p in head["params"]} == {id(p) for p in net.head.parameters()}
+    everything = {id(p) for p in net.parameters()}
+    assert {id(p) for p in (*stages["params"], *head["params"])} == everything
+    assert len(stages["params"]) + len(head["params"]) == len(everything)
+    (alike,) = param_groups(net, 1e-3, 1.0)
+    assert alike["lr"] == 1e-3 and len(alike["params"]) == len(everything)
+    (ours,) = param_groups(PatchNet(), 1e-3, 0.1)  # no ImageNet stages to hold back
+    assert ours["lr"] == 1e-3
+    patches = tmp_path / "patches.npz"
+    write_four_patches(patches)
+    base = ["--patches", str(patches), "--detector", str(BASE_MODEL), "--no-eval"]
+    for words, says in (
+        (["--backbone", "lite0", "--backbone-lr-scale", "0"], "over 0, up to 1, got '0'"),
+        (["--backbone", "lite0", "--backbone-lr-scale", "fast"], "got 'fast'"),
+        (["--backbone-lr-scale", "0.1"], "needs a pretrained --backbone"),
+    ):
+        with pytest.raises(SystemExit) as refused:
+            train([*base, *words, "--out", str(tmp_path / "x.onnx")])
+        assert refused.value.code == 2 and says in capsys.readouterr().err
+    assert not (tmp_path / "x.onnx").exists()
+
+
 @pytest.mark.filterwarnings("ignore")
 @pytest.mark.skipif(not HAVE_TORCH, reason="torch, onnx and tqdm (the train extra) not installed")
 def test_a_second_look_on_lite0_starts_from_imagenet_and_exports(tmp_path: Path) -> None:

@@ -311,12 +311,51 @@ def add_recipe_arguments(ap: argparse.ArgumentParser) -> None:
         " first five stages from their ImageNet weights; trained from them, not --init-onnx),"
         " lite0-64 (the same reading the patch enlarged to 64 px)",
     )
+    ap.add_argument(
+        "--backbone-lr-scale",
+        type=parse_rate_scale,
+        default=1.0,
+        metavar="S",
+        help="with --backbone lite0: its ImageNet stages learn at S times --lr, the new head at"
+        " --lr, so that more of what ImageNet taught them is kept (default 1: all alike)",
+    )
+
+
+def parse_rate_scale(text: str) -> float:
+    """A learning-rate scale from text: a number over 0, up to 1.
+
+    >>> parse_rate_scale("0.1")
+    0.1
+    >>> parse_rate_scale("0")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: expected a number over 0, up to 1, got '0'
+    """
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not 0.0 < value <= 1.0:
+        raise argparse.ArgumentTypeError(f"expected a number over 0, up to 1, got {text!r}")
+    return value
+
+
+def param_groups(net: nn.Module, lr: float, backbone_scale: float) -> list[dict[str, Any]]:
+    """``net``'s weights for the optimiser: with ``backbone_scale`` under 1, a
+    :class:`LitePatchNet`'s stages at ``lr`` × ``backbone_scale`` and its head at ``lr``;
+    otherwise all at ``lr``."""
+    if backbone_scale == 1.0 or not isinstance(net, LitePatchNet):
+        return [{"params": list(net.parameters()), "lr": lr}]
+    head = [p for name, p in net.named_parameters() if not name.startswith("features.")]
+    stages = [p for name, p in net.named_parameters() if name.startswith("features.")]
+    return [{"params": stages, "lr": lr * backbone_scale}, {"params": head, "lr": lr}]
 
 
 def recipe_argv(args: argparse.Namespace) -> list[str]:
     """:func:`add_recipe_arguments`' options of ``args`` as command-line words."""
     out = ["--extra-share", str(args.extra_share), "--squash", str(args.squash)]
     out += ["--backbone", args.backbone, "--zoom-in", str(args.zoom_in)]
+    if args.backbone_lr_scale != 1.0:
+        out += ["--backbone-lr-scale", str(args.backbone_lr_scale)]
     if args.extra_dice_share is not None:
         out += ["--extra-dice-share", str(args.extra_dice_share)]
     if args.max_turn is not None:
@@ -442,6 +481,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.distill_only and not args.init_onnx:
         ap.error("--distill-only needs --init-onnx (the second look to learn from)")
     fake_quant.check_arguments(ap, args)
+    if args.backbone == "patchnet" and args.backbone_lr_scale != 1.0:
+        ap.error("--backbone-lr-scale needs a pretrained --backbone (lite0, lite0-64)")
     if args.backbone != "patchnet" and (args.init_onnx or args.widths or args.fake_quant):
         ap.error(f"--backbone {args.backbone} starts from ImageNet weights: no --init-onnx,"
                  " --widths or --fake-quant")  # fmt: skip
@@ -470,9 +511,13 @@ def main(argv: list[str] | None = None) -> int:
         for p in teacher.parameters():
             p.requires_grad_(False)
     fake_quant.apply(net, args)
-    opt = torch.optim.AdamW(net.parameters(), lr=args.lr, weight_decay=5e-4)
+    rates = param_groups(net, args.lr, args.backbone_lr_scale)
+    opt = torch.optim.AdamW(rates, lr=args.lr, weight_decay=5e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(
-        opt, max_lr=args.lr, total_steps=max(1, args.steps), pct_start=args.warmup
+        opt,
+        max_lr=[float(g["lr"]) for g in rates],
+        total_steps=max(1, args.steps),
+        pct_start=args.warmup,
     )
     t0 = time.time()
     bar = tqdm(range(args.steps), mininterval=15, file=sys.stderr, desc="second look")
