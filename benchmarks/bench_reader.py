@@ -27,9 +27,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from scorekeeper.camera.teaching import TEACH_MODES, taught_config
 from scorekeeper.errors import ImageError
 from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path, load_image
-from scorekeeper.vision.adapt import ADAPT_DEFAULTS, TAUGHT_MARKS
 from scorekeeper.vision.config import DEFAULTS
 from scorekeeper.vision.reader import teach_crop
 
@@ -110,7 +110,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--taught",
-        choices=("off", "marks", "read"),
+        choices=TEACH_MODES,
         default="off",
         help="teach the reader every die it reads in the frames first, with its value, to mark"
         " dice (the app's default once a table has taught any) or to read with them"
@@ -171,7 +171,7 @@ def main(argv: list[str] | None = None) -> int:
             for d in reader.infer(f):
                 crops.append(teach_crop(f, d.box))
                 labels.append(d.value)
-        reader.teach(crops, labels, TAUGHT_MARKS if args.taught == "marks" else ADAPT_DEFAULTS)
+        reader.teach(crops, labels, taught_config(args.taught))
     for f in frames * max(1, 10 // len(frames)):
         reader.infer(f)
     times, dice = [], 0

@@ -49,6 +49,15 @@ def teach_mode(value: object) -> str:
     )
 
 
+def taught_config(mode: str) -> Any:
+    """The :class:`~scorekeeper.vision.adapt.AdaptConfig` a reader is taught with in a teaching
+    mode other than ``"off"``: the marks alone for ``"marks"``, reading with them for ``"read"``.
+    """
+    from scorekeeper.vision.adapt import ADAPT_DEFAULTS, TAUGHT_MARKS
+
+    return TAUGHT_MARKS if mode == "marks" else ADAPT_DEFAULTS
+
+
 def _crop(image: np.ndarray, die: Die) -> np.ndarray:
     from scorekeeper.vision.reader import teach_crop
 
@@ -136,16 +145,11 @@ class Teaching:
             return {"enabled": False, "adapt": "off", "crops": 0}
         return {"enabled": True, "adapt": self.adapt, **self.store.stats()}
 
-    def _config(self) -> Any:
-        from scorekeeper.vision.adapt import ADAPT_DEFAULTS, TAUGHT_MARKS
-
-        return TAUGHT_MARKS if self.adapt == "marks" else ADAPT_DEFAULTS
-
     def learn(self, reader: Any) -> Any:
         """Teach a newly built reader the stored dice, unless adapting is off; returns it."""
         if self.adapt != "off" and self.store is not None and hasattr(reader, "teach"):
             self._readers.append(reader)
-            reader.teach(*self.store.load(), self._config())
+            reader.teach(*self.store.load(), taught_config(self.adapt))
         return reader
 
     def _relearn(self) -> None:
@@ -154,4 +158,4 @@ class Teaching:
             return
         images, labels = self.store.load()
         for reader in self._readers:
-            reader.teach(images, labels, self._config())
+            reader.teach(images, labels, taught_config(self.adapt))

@@ -141,17 +141,41 @@ class FacePrototypes:
         if not len(self) or not dice:
             return dice
         cfg = self.config
-        if cfg.marks_only:
-            return self._marked(dice, features, unsure_below)
-        if logits is None:
-            raise ImageError("reading with taught dice needs the network's readings of them")
-        net = log_softmax(np.asarray(logits, np.float64))
         proto = self.log_probs(features)
-        both = np.exp(log_softmax(net + cfg.weight * proto))
-        proto_p = np.exp(proto)
         taught = set(self.taught)
+        if cfg.marks_only:
+            readings: list[tuple[int, float] | None] = [(d.value, d.confidence) for d in dice]
+        elif logits is None:
+            raise ImageError("reading with taught dice needs the network's readings of them")
+        else:
+            readings = self._combined(dice, logits, proto, taught, threshold, unsure_below)
         out = []
-        for d, n, p, q in zip(dice, net, both, proto_p, strict=True):
+        for d, reading, q in zip(dice, readings, np.exp(proto), strict=True):
+            if reading is None:
+                continue
+            value, confidence = reading
+            if cfg.mark_disagreement and self._disagrees(value, q, taught):
+                confidence = min(confidence, under(unsure_below))
+            out.append(replace(d, value=value, confidence=confidence, unsure_below=unsure_below))
+        out.sort(key=lambda d: -d.confidence)
+        return out
+
+    def _combined(
+        self,
+        dice: list[Detection],
+        logits: np.ndarray,
+        proto: np.ndarray,
+        taught: set[int],
+        threshold: float,
+        unsure_below: float,
+    ) -> list[tuple[int, float] | None]:
+        """Each die's face and confidence from the network's ``logits`` and the prototypes'
+        log-probabilities ``proto`` combined (:meth:`adjust`), None for a die dropped."""
+        cfg = self.config
+        net = log_softmax(np.asarray(logits, np.float64))
+        both = np.exp(log_softmax(net + cfg.weight * proto))
+        out: list[tuple[int, float] | None] = []
+        for d, n, p in zip(dice, net, both, strict=True):
             if cfg.keep_reading:
                 value, confidence = d.value, d.confidence
                 if value in taught:
@@ -162,15 +186,12 @@ class FacePrototypes:
                         confidence = die * float(faces[value - 1])
                     else:
                         confidence = min(d.confidence, under(unsure_below))
+                out.append((value, confidence))
             elif 1.0 - p[0] < threshold:
-                continue
+                out.append(None)
             else:
                 value = int(np.argmax(p[1:])) + 1
-                confidence = float(p[value])
-            if cfg.mark_disagreement and self._disagrees(value, q, taught):
-                confidence = min(confidence, under(unsure_below))
-            out.append(replace(d, value=value, confidence=confidence, unsure_below=unsure_below))
-        out.sort(key=lambda d: -d.confidence)
+                out.append((value, float(p[value])))
         return out
 
     def _disagrees(self, value: int, q: np.ndarray, taught: set[int]) -> bool:
@@ -182,22 +203,3 @@ class FacePrototypes:
             and value in taught
             and q[theirs] - q[value] >= self.config.disagree_margin
         )
-
-    def _marked(
-        self, dice: list[Detection], features: np.ndarray, unsure_below: float
-    ) -> list[Detection]:
-        """``dice`` as read, each the prototypes disagree with put under ``unsure_below``."""
-        proto_p = np.exp(self.log_probs(features))
-        taught = set(self.taught)
-        out = [
-            replace(
-                d,
-                confidence=min(d.confidence, under(unsure_below))
-                if self.config.mark_disagreement and self._disagrees(d.value, q, taught)
-                else d.confidence,
-                unsure_below=unsure_below,
-            )
-            for d, q in zip(dice, proto_p, strict=True)
-        ]
-        out.sort(key=lambda d: -d.confidence)
-        return out
