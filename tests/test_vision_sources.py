@@ -164,16 +164,21 @@ def git(cwd: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
+def commit_export(repo: Path) -> str:
+    """Make ``repo`` a git repository with everything in it committed; returns the commit."""
+    git(repo, "init", "-q")
+    git(repo, "add", "-A")
+    git(repo, "commit", "-qm", "export")
+    return git(repo, "rev-parse", "HEAD")
+
+
 @pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
 def test_make_data_reads_the_pinned_commit_of_a_local_copy(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     repo = tmp_path / "mirror" / "owner+dice"
     export(repo)
-    git(repo, "init", "-q")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "export")
-    pinned = git(repo, "rev-parse", "HEAD")
+    pinned = commit_export(repo)
     (repo / "set" / "valid" / "labels" / "b_jpg.rf.333.txt").write_text("0 0.5 0.5 0.1 0.1\n")
     git(repo, "commit", "-qam", "later change, not read")
     source = fetch_data.Source(
@@ -221,13 +226,10 @@ def test_an_exports_augmented_copies_are_written_apart_only_to_train_on(
     shutil.copytree(repo / "set" / "valid", repo / "set" / "train")
     for label in (repo / "set" / "train" / "labels").glob("b_*"):
         label.write_text("5 0.5 0.5 0.3 0.3\n")  # the copies' own labels: one 1
-    git(repo, "init", "-q")
-    git(repo, "add", "-A")
-    git(repo, "commit", "-qm", "export")
     source = fetch_data.Source(
         name="tiny",
         repo="owner/dice",
-        commit=git(repo, "rev-parse", "HEAD"),
+        commit=commit_export(repo),
         licence="CC0",
         names_file="set/data.yaml",
         splits=(fetch_data.Split("valid", ("set/valid",)),),
