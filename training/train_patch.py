@@ -89,6 +89,15 @@ def _glare(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return patch + g[:, :, None] * (1.0 - patch)
 
 
+def _hue_turn(angle: float, saturation: float) -> np.ndarray:
+    """A 3 × 3 colour matrix turning hues by ``angle`` about the grey axis and scaling their
+    distance from grey by ``saturation``; greys stay as they are."""
+    grey = np.full((3, 3), 1 / 3, np.float32)
+    k = np.array([[0, -1, 1], [1, 0, -1], [-1, 1, 0]], np.float32) / math.sqrt(3)
+    turn = np.eye(3, dtype=np.float32) + math.sin(angle) * k + (1 - math.cos(angle)) * (k @ k)
+    return (grey + saturation * turn @ (np.eye(3, dtype=np.float32) - grey)).astype(np.float32)
+
+
 def augment_patch(
     patch: np.ndarray,
     rng: np.random.Generator,
@@ -97,6 +106,7 @@ def augment_patch(
     squash: float = 0.0,
     max_turn: float | None = None,
     zoom_in: float = ZOOM_IN,
+    colour_mix: float = 0.0,
 ) -> np.ndarray:
     """A stored patch (STORE², BGR uint8) as the model's (3, PATCH_SIZE²) float input,
     re-framed (rotated, mirrored, shifted and scaled as the detector's boxes vary) and re-lit;
@@ -104,7 +114,8 @@ def augment_patch(
     pale table both clipped to white), ``squash`` of them squashed 0.55–0.95 along a random
     axis (a die seen at an angle, or a photo stretched to a square); turned at most
     ``max_turn`` degrees either way (None: any turn); cut from ``zoom_in`` (a box drawn that
-    much too small) to 1.2 times the stored box."""
+    much too small) to 1.2 times the stored box; ``colour_mix`` of them with their hue turned
+    any amount and their saturation scaled 0.3–1.5 (dice and pips of colours never seen)."""
     box = STORE / STORE_CONTEXT
     side = PATCH_CONTEXT * box * math.exp(rng.uniform(math.log(zoom_in), math.log(1.2)))
     cx, cy = (STORE - 1) / 2 + rng.normal(0, 0.06 * box, 2)
@@ -143,6 +154,8 @@ def augment_patch(
         )
     if rng.random() < 0.5:
         out = out[:, :, rng.permutation(3)]
+    if colour_mix and rng.random() < colour_mix:  # no draw at 0: earlier runs stay the same
+        out = out @ _hue_turn(rng.uniform(-math.pi, math.pi), rng.uniform(0.3, 1.5)).T
     if rng.random() < grey_share:
         out = np.repeat(out @ np.array([[0.114], [0.587], [0.299]], np.float32), 3, axis=2)
     out = out * rng.uniform(0.8, 1.2, 3).astype(np.float32)
@@ -287,6 +300,13 @@ def add_recipe_arguments(ap: argparse.ArgumentParser) -> None:
         help="share of patches squashed along a random axis (default 0)",
     )
     ap.add_argument(
+        "--colour-mix",
+        type=float,
+        default=0.0,
+        metavar="P",
+        help="share of patches with their hue turned and saturation scaled at random (default 0)",
+    )
+    ap.add_argument(
         "--max-turn",
         type=float,
         default=None,
@@ -361,6 +381,8 @@ def recipe_argv(args: argparse.Namespace) -> list[str]:
         out += ["--extra-dice-share", str(args.extra_dice_share)]
     if args.max_turn is not None:
         out += ["--max-turn", str(args.max_turn)]
+    if args.colour_mix:
+        out += ["--colour-mix", str(args.colour_mix)]
     return out
 
 
@@ -555,6 +577,7 @@ def main(argv: list[str] | None = None) -> int:
                         args.squash,
                         args.max_turn,
                         args.zoom_in,
+                        args.colour_mix,
                     )
                     for i in idx
                 ]
