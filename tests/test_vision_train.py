@@ -127,6 +127,14 @@ def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
     assert np.array_equal(augment_patch(square, r1(2), squash=0.0), augment_patch(square, r1(2)))
     squashed = np.mean([white(augment_patch(square, r1(s), squash=1.0)) for s in range(32)])
     assert squashed < 0.9 * np.mean([white(augment_patch(square, r1(s))) for s in range(32)])
+    # colours turned: no draw at 0, greys stay grey, a third of the wheel takes red to green
+    from training.train_patch import _hue_turn
+
+    assert np.array_equal(augment_patch(x0, r1(3), colour_mix=0.0), augment_patch(x0, r1(3)))
+    third = _hue_turn(2 * np.pi / 3, 1.0)
+    assert np.allclose(third @ np.full(3, 0.4), 0.4, atol=1e-6)
+    assert np.allclose(third @ np.array([1.0, 0.0, 0.0]), [0.0, 1.0, 0.0], atol=1e-6)
+    assert np.allclose(_hue_turn(1.0, 0.0) @ np.array([0.9, 0.3, 0.0]), 0.4, atol=1e-6)
     # cut round a box drawn too small (zoom_in under the default), a die fills more of its patch
     zoomed = np.mean([white(augment_patch(square, r1(s), zoom_in=0.6)) for s in range(32)])
     assert zoomed > 1.1 * np.mean([white(augment_patch(square, r1(s))) for s in range(32)])
