@@ -12,31 +12,11 @@ from __future__ import annotations
 import argparse
 import json
 
+from scorekeeper.cli.vision_cmds import zoom_enlarge_arg
 from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path
-from scorekeeper.vision.config import MAX_ZOOM_ENLARGE, is_zoom_enlarge
+from scorekeeper.vision.config import DEFAULTS
 from scorekeeper.vision.evaluate import Tally
 from training.synth import BACKGROUNDS, HELD_OUT_BACKGROUNDS, render_scene
-
-
-def zoom_enlarge_arg(text: str) -> float:
-    """A ``--zoom-enlarge`` factor from text: 1 (never enlarge) up to the reader's most.
-
-    >>> zoom_enlarge_arg("1")
-    1.0
-    >>> zoom_enlarge_arg("9")
-    Traceback (most recent call last):
-    argparse.ArgumentTypeError: expected a factor from 1 (never enlarge) to 4, got '9'
-    """
-    try:
-        value = float(text)
-    except ValueError:
-        value = float("nan")
-    if not is_zoom_enlarge(value):
-        raise argparse.ArgumentTypeError(
-            f"expected a factor from 1 (never enlarge) to {MAX_ZOOM_ENLARGE:g}, got {text!r}"
-        )
-    return value
-
 
 SEED_BASE = 7_000_000
 
@@ -67,10 +47,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--zoom-enlarge",
         type=zoom_enlarge_arg,
-        default=None,
+        default=DEFAULTS.zoom_enlarge,
         metavar="K",
-        help="small dice read again zoomed, enlarging the frame up to K times (1: never enlarge;"
-        " default the reader's)",
+        help="small dice read again zoomed, enlarging the frame up to K times, 1 for never"
+        f" (default {DEFAULTS.zoom_enlarge:g})",
     )
     ap.add_argument("--single-scale", action="store_true", help="skip the coarse look")
     ap.add_argument(
@@ -90,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
             candidate_threshold=args.candidate_threshold,
             coarse=not args.single_scale,
             long_side=args.long_side,
-            **({} if args.zoom_enlarge is None else {"zoom_enlarge": args.zoom_enlarge}),
+            zoom_enlarge=args.zoom_enlarge,
         ),
     )
     out = {}

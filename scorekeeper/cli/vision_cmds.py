@@ -143,8 +143,15 @@ def _share(text: str) -> float:
     return _number(text, is_from_0_to_1, "expected a number from 0 to 1")
 
 
-def _zoom_enlarge(text: str) -> float:
-    """An argparse type: how many times the zoomed reading may enlarge a frame, 1 to 4."""
+def zoom_enlarge_arg(text: str) -> float:
+    """An argparse type: how many times the zoomed reading may enlarge a frame, 1 to 4.
+
+    >>> zoom_enlarge_arg("1")
+    1.0
+    >>> zoom_enlarge_arg("9")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: expected a factor from 1 (never enlarge) to 4, got '9'
+    """
     from scorekeeper.vision.config import MAX_ZOOM_ENLARGE, is_zoom_enlarge
 
     return _number(
@@ -265,7 +272,7 @@ def _reader_options(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument(
         "--zoom-enlarge",
-        type=_zoom_enlarge,
+        type=zoom_enlarge_arg,
         default=DEFAULTS.zoom_enlarge,
         metavar="K",
         help="small dice are read again zoomed, enlarging the frame up to K times, 1 for never"
