@@ -1,0 +1,111 @@
+"""Half a source's photos labelled with a reader's sure readings: a self-training extra.
+
+    python -m training.self_labels --model build/joined-folds/joined-wood-stone.onnx \\
+        --half first ../dice-extra/wood-stone build/self/wood-stone
+
+The photos of SOURCE (every labelled folder in it), sorted by name, are cut in two halves. Into
+``OUT/first/self-NAME-first/all`` (for ``--half first``) go the chosen half's photos, each with
+the dice the model read **surely** as its labels (value as read, the dice it marked unsure left
+out), for ``training.loso --also OUT/first --also-negatives 0`` (dice only: a die left out
+would otherwise be mined as "not a die"). Into ``OUT/true-second/all`` goes the other half with
+its own labels, to read a model taught that way on (``scorekeeper eval-reader``), as a table
+would read later throws. Images are linked, not copied, where the file system allows it. It
+prints how many sure readings were kept and how many of them the true labels call right,
+wrong or not a die (docs/reader-trials.md, "The table's own throws, read surely, taught back").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import sys
+from pathlib import Path
+
+from scorekeeper.vision import DiceReader, ReaderConfig
+from scorekeeper.vision.datasets import yolo_line
+from scorekeeper.vision.evaluate import assign, labelled_folders, list_labelled, load_labelled
+
+HALVES = ("first", "second")
+
+
+def _place(src: Path, dst: Path) -> None:
+    if dst.is_symlink() or dst.exists():
+        dst.unlink()
+    try:
+        os.symlink(src.resolve(), dst)
+    except OSError:
+        shutil.copyfile(src, dst)
+
+
+def split_halves(source: Path) -> dict[str, list[tuple[Path, Path]]]:
+    """The source's labelled (image, label) pairs sorted by image name, cut in two halves.
+
+    :raises ImageError: when the folder is missing or holds no labelled folder.
+    """
+    folders = labelled_folders(source)
+    pairs = sorted((p for f in folders for p in list_labelled(f)), key=lambda p: p[0].name)
+    cut = len(pairs) // 2
+    return {"first": pairs[:cut], "second": pairs[cut:]}
+
+
+def write_halves(reader: DiceReader, source: Path, half: str, out: Path) -> dict[str, int]:
+    """Write ``half`` labelled with ``reader``'s sure readings and the other half with its own
+    labels (the module's docstring says where); returns the counts of the readings kept."""
+    halves = split_halves(source)
+    other = HALVES[1 - HALVES.index(half)]
+    taught = out / half / f"self-{source.name}-{half}" / "all"
+    truth_dir = out / f"true-{other}" / "all"
+    for d in (taught, truth_dir):
+        (d / "images").mkdir(parents=True, exist_ok=True)
+        (d / "labels").mkdir(parents=True, exist_ok=True)
+    for img, lab in halves[other]:
+        _place(img, truth_dir / "images" / img.name)
+        if lab.exists():
+            _place(lab, truth_dir / "labels" / lab.name)
+    counts = dict.fromkeys(("photos", "dice", "kept", "right", "wrong", "not_a_die", "unsure"), 0)
+    labels = dict(halves[half])
+    for img, image, truth in load_labelled(halves[half]):
+        ranked = sorted(reader.infer(image), key=lambda d: -d.confidence)
+        found = assign(ranked, truth)
+        sure = [d for d in ranked if not d.unsure]
+        counts["photos"] += 1
+        counts["dice"] += len(truth)
+        counts["unsure"] += len(ranked) - len(sure)
+        counts["kept"] += len(sure)
+        for d, i in zip(ranked, found, strict=True):
+            if d.unsure:
+                continue
+            kind = "not_a_die" if i < 0 else "right" if truth[i][0] == d.value else "wrong"
+            counts[kind] += 1
+        _place(img, taught / "images" / img.name)
+        h, w = image.shape[:2]
+        lines = "".join(f"{yolo_line(d.value, d.box, w, h)}\n" for d in sure)
+        (taught / "labels" / labels[img].name).write_text(lines)
+    return counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the halves and print the kept readings' counts as JSON; returns the exit code."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument(
+        "--model", type=Path, required=True, help="the reader whose sure readings label"
+    )
+    ap.add_argument("--half", choices=HALVES, required=True, help="the half to label")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("source", type=Path, help="a source folder as make data writes it")
+    ap.add_argument("out", type=Path)
+    args = ap.parse_args(argv)
+    try:
+        reader = DiceReader(args.model, ReaderConfig(threads=args.threads))
+        counts = write_halves(reader, args.source, args.half, args.out)
+    except ValueError as exc:  # ImageError, or a bad --threads
+        print(f"self_labels: error: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps({"source": args.source.name, "half": args.half, **counts}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
