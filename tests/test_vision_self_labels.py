@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import cv2
 import pytest
 
+from scorekeeper.vision import DiceReader, ReaderConfig
 from scorekeeper.vision.evaluate import parse_yolo
 from training.self_labels import main, split_halves
 
@@ -37,6 +39,12 @@ def test_halves_split_by_name_and_every_sure_reading_becomes_a_label(
     assert len(lines) == counts["kept"]
     values = [v for x in lines for v, _ in parse_yolo(x, 320, 240)]
     assert set(values) <= set(range(1, 7))
+    # each label file holds exactly the readings the model is sure of, as it read them
+    reader = DiceReader(BASE, ReaderConfig(threads=2))
+    image = cv2.imread(str(extra / "wood-stone" / "all" / "images" / "p3.jpg"))
+    sure = [d for d in reader.infer(image) if not d.unsure]
+    got = parse_yolo((taught / "labels" / "p3.txt").read_text(), 320, 240)
+    assert sure and sorted(v for v, _ in got) == sorted(d.value for d in sure)
     truth = out / "true-first" / "all"
     assert sorted(p.name for p in (truth / "labels").iterdir()) == ["p0.txt", "p1.txt"]
     assert (truth / "labels" / "p0.txt").read_text() == (
