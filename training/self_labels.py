@@ -25,7 +25,7 @@ from pathlib import Path
 
 from scorekeeper.vision import DiceReader, ReaderConfig
 from scorekeeper.vision.datasets import yolo_line
-from scorekeeper.vision.evaluate import assign, labelled_folders, list_labelled, load_labelled
+from scorekeeper.vision.evaluate import judge, labelled_folders, list_labelled, load_labelled
 
 HALVES = ("first", "second")
 
@@ -67,18 +67,16 @@ def write_halves(reader: DiceReader, source: Path, half: str, out: Path) -> dict
     counts = dict.fromkeys(("photos", "dice", "kept", "right", "wrong", "not_a_die", "unsure"), 0)
     labels = dict(halves[half])
     for img, image, truth in load_labelled(halves[half]):
-        ranked = sorted(reader.infer(image), key=lambda d: -d.confidence)
-        found = assign(ranked, truth)
-        sure = [d for d in ranked if not d.unsure]
+        dets = reader.infer(image)
+        verdict = judge(img.name, dets, truth)
+        sure = [d for d in dets if not d.unsure]
         counts["photos"] += 1
-        counts["dice"] += len(truth)
-        counts["unsure"] += len(ranked) - len(sure)
+        counts["dice"] += verdict.dice
+        counts["unsure"] += verdict.unsure
         counts["kept"] += len(sure)
-        for d, i in zip(ranked, found, strict=True):
-            if d.unsure:
-                continue
-            kind = "not_a_die" if i < 0 else "right" if truth[i][0] == d.value else "wrong"
-            counts[kind] += 1
+        counts["wrong"] += verdict.wrong_sure
+        counts["not_a_die"] += verdict.extra_sure
+        counts["right"] += len(sure) - verdict.wrong_sure - verdict.extra_sure
         _place(img, taught / "images" / img.name)
         h, w = image.shape[:2]
         lines = "".join(f"{yolo_line(d.value, d.box, w, h)}\n" for d in sure)
