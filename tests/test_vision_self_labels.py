@@ -26,6 +26,9 @@ def test_halves_split_by_name_and_every_sure_reading_becomes_a_label(
     halves = split_halves(extra / "wood-stone")
     assert [p.stem for p, _ in halves["first"]] == ["p0", "p1"]
     assert [p.stem for p, _ in halves["second"]] == ["p2", "p3", "p4"]
+    dealt = split_halves(extra / "wood-stone", turn_about=True)
+    assert [p.stem for p, _ in dealt["first"]] == ["p0", "p2", "p4"]
+    assert [p.stem for p, _ in dealt["second"]] == ["p1", "p3"]
     assert main(["--half", "second", "--model", BASE, str(extra / "wood-stone"), str(out)]) == 0
     counts = json.loads(capsys.readouterr().out)
     assert counts["photos"] == 3 and counts["dice"] == 9
@@ -70,3 +73,19 @@ def test_a_missing_folder_or_model_is_named_with_exit_code_2(
         == 2
     )
     assert "threads must be at least 1" in capsys.readouterr().err
+
+
+def test_turn_about_lays_out_the_other_half_dealt_in_turn(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from helpers.sources import write_source
+
+    extra, out = tmp_path / "extra", tmp_path / "out"
+    write_source(extra, "wood-stone/all", range(5), frame_box=False)
+    args = ["--turn-about", "--half", "first", "--model", BASE, str(extra / "wood-stone"), str(out)]
+    assert main(args) == 0
+    assert json.loads(capsys.readouterr().out)["photos"] == 3
+    taught = out / "first" / "self-wood-stone-first" / "all" / "images"
+    assert sorted(p.name for p in taught.iterdir()) == ["p0.jpg", "p2.jpg", "p4.jpg"]
+    truth = out / "true-second" / "all" / "labels"
+    assert sorted(p.name for p in truth.iterdir()) == ["p1.txt", "p3.txt"]
