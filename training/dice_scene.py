@@ -308,6 +308,28 @@ def die_box(camera: Camera, die: Die) -> tuple[float, float, float, float]:
     )
 
 
+def top_face_box(camera: Camera, die: Die) -> tuple[float, float, float, float]:
+    """The box of the die's top face as the camera sees it, (x0, y0, x1, y1): the square
+    ``1 - bevel`` of a half-side about the face's middle (its flat part and half its rounded
+    edge), so it may reach a pixel past the rounded die's own box."""
+    rot = np.array(die.rotation)
+    up = int(np.argmax(np.abs(rot[2])))  # the die axis nearest the world's vertical
+    side_a, side_b = (axis for axis in range(3) if axis != up)
+    half = die.size / 2
+    flat = half * (1 - die.bevel)
+    corners = np.zeros((4, 3))
+    corners[:, up] = math.copysign(half, rot[2, up])
+    corners[:, side_a] = (-flat, -flat, flat, flat)
+    corners[:, side_b] = (-flat, flat, -flat, flat)
+    xy = project(camera, corners @ rot.T + np.array(die.position))
+    return (
+        float(xy[:, 0].min()),
+        float(xy[:, 1].min()),
+        float(xy[:, 0].max()),
+        float(xy[:, 1].max()),
+    )
+
+
 def yolo_lines(scene: Scene) -> list[str]:
     """The scene's YOLO label lines, ``CLASS XC YC W H`` with class = top value - 1 (in frame)."""
     w, h = scene.camera.width, scene.camera.height
