@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 from pathlib import Path
@@ -26,18 +27,10 @@ def _camera(tilt_deg: float) -> Camera:
 
 
 def _die(value: int = 5) -> Die:
-    return Die(
-        size=0.02,
-        position=(0.0, 0.0, 0.01),
-        rotation=tuple(tuple(r) for r in resting_rotation(value, 0.3).tolist()),
-        value=value,
-        material="opaque",
-        body_colour=(1.0, 1.0, 1.0),
-        second_colour=(0.0, 0.0, 0.0),
-        pip_colour="black",
-        roughness=0.4,
-        bevel=0.12,
-    )
+    """A die of a drawn scene put at the origin with ``value`` on top."""
+    rotation = tuple(tuple(r) for r in resting_rotation(value, 0.3).tolist())
+    die = draw_scene(3, 0).dice[0]
+    return dataclasses.replace(die, position=(0.0, 0.0, die.size / 2), rotation=rotation)
 
 
 def test_from_above_the_top_face_fills_the_die_and_at_a_tilt_its_upper_part() -> None:

@@ -18,6 +18,7 @@ their shared corner, as on Western dice): 1 on +z, 6 on -z, 2 on +x, 5 on -x, 3 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -330,18 +331,28 @@ def top_face_box(camera: Camera, die: Die) -> tuple[float, float, float, float]:
     )
 
 
-def yolo_lines(scene: Scene) -> list[str]:
-    """The scene's YOLO label lines, ``CLASS XC YC W H`` with class = top value - 1 (in frame)."""
-    w, h = scene.camera.width, scene.camera.height
+def box_lines(
+    camera: Camera,
+    dice: Sequence[Die],
+    box: Callable[[Camera, Die], tuple[float, float, float, float]] = die_box,
+) -> list[str]:
+    """YOLO lines ``CLASS XC YC W H`` (class = top value - 1) of each die's ``box`` as the camera
+    sees it, clipped to the frame; a die wholly outside it is left out."""
+    w, h = camera.width, camera.height
     lines = []
-    for die in scene.dice:
-        x0, y0, x1, y1 = die_box(scene.camera, die)
+    for die in dice:
+        x0, y0, x1, y1 = box(camera, die)
         x0, y0, x1, y1 = max(x0, 0.0), max(y0, 0.0), min(x1, float(w)), min(y1, float(h))
         if x1 - x0 < 1 or y1 - y0 < 1:
             continue
         xc, yc = (x0 + x1) / 2 / w, (y0 + y1) / 2 / h
         lines.append(f"{die.value - 1} {xc:.6f} {yc:.6f} {(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}")
     return lines
+
+
+def yolo_lines(scene: Scene) -> list[str]:
+    """The scene's YOLO label lines, ``CLASS XC YC W H`` with class = top value - 1 (in frame)."""
+    return box_lines(scene.camera, scene.dice)
 
 
 def write_labels(scene: Scene, folder: Path) -> Path:

@@ -19,7 +19,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from training.dice_scene import Camera, Die, top_face_box
+from training.dice_scene import Camera, Die, box_lines, top_face_box
 from training.self_labels import link_or_copy
 
 
@@ -36,17 +36,7 @@ def scene_parts(record: dict[str, Any]) -> tuple[Camera, list[Die]]:
 
 def top_face_lines(record: dict[str, Any]) -> list[str]:
     """YOLO lines ``CLASS XC YC W H`` of the scene's top faces, clipped to the frame."""
-    camera, dice = scene_parts(record)
-    w, h = camera.width, camera.height
-    lines = []
-    for die in dice:
-        x0, y0, x1, y1 = top_face_box(camera, die)
-        x0, y0, x1, y1 = max(x0, 0.0), max(y0, 0.0), min(x1, float(w)), min(y1, float(h))
-        if x1 - x0 < 1 or y1 - y0 < 1:
-            continue
-        xc, yc = (x0 + x1) / 2 / w, (y0 + y1) / 2 / h
-        lines.append(f"{die.value - 1} {xc:.6f} {yc:.6f} {(x1 - x0) / w:.6f} {(y1 - y0) / h:.6f}")
-    return lines
+    return box_lines(*scene_parts(record), box=top_face_box)
 
 
 def write_top_faces(rendered: Path, out: Path) -> int:
