@@ -6,9 +6,8 @@
 images (linked, not copied, where the file system allows it) under ``OUT/all/images`` with
 labels under ``OUT/all/labels`` whose box covers only the die's top face (projected from each
 scene's description in ``RENDERED/scenes.jsonl``, ``dice_scene.top_face_box``; class = top
-value - 1), to
-train a detector that boxes the face to be read (docs/reader-trials.md, "A detector that boxes
-the top face"). A scene whose image is missing is named and skipped.
+value - 1), to train a detector that boxes the face to be read (docs/reader-trials.md, "A
+detector that boxes the top face"). A scene whose image is missing is named and skipped.
 """
 
 from __future__ import annotations
