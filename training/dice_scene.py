@@ -298,15 +298,20 @@ def die_surface_points(die: Die) -> Vec:
     return local @ np.array(die.rotation).T + np.array(die.position)
 
 
-def die_box(camera: Camera, die: Die) -> tuple[float, float, float, float]:
-    """The die's box as the camera sees it, in pixels: (x0, y0, x1, y1)."""
-    xy = project(camera, die_surface_points(die))
+def _pixel_box(camera: Camera, points: Vec) -> tuple[float, float, float, float]:
+    """The box round world ``points`` as the camera sees them, in pixels: (x0, y0, x1, y1)."""
+    xy = project(camera, points)
     return (
         float(xy[:, 0].min()),
         float(xy[:, 1].min()),
         float(xy[:, 0].max()),
         float(xy[:, 1].max()),
     )
+
+
+def die_box(camera: Camera, die: Die) -> tuple[float, float, float, float]:
+    """The die's box as the camera sees it, in pixels: (x0, y0, x1, y1)."""
+    return _pixel_box(camera, die_surface_points(die))
 
 
 def top_face_box(camera: Camera, die: Die) -> tuple[float, float, float, float]:
@@ -322,13 +327,7 @@ def top_face_box(camera: Camera, die: Die) -> tuple[float, float, float, float]:
     corners[:, up] = math.copysign(half, rot[2, up])
     corners[:, side_a] = (-flat, -flat, flat, flat)
     corners[:, side_b] = (-flat, flat, -flat, flat)
-    xy = project(camera, corners @ rot.T + np.array(die.position))
-    return (
-        float(xy[:, 0].min()),
-        float(xy[:, 1].min()),
-        float(xy[:, 0].max()),
-        float(xy[:, 1].max()),
-    )
+    return _pixel_box(camera, corners @ rot.T + np.array(die.position))
 
 
 def box_lines(
