@@ -9,17 +9,11 @@ import cv2
 import numpy as np
 import pytest
 
+from scorekeeper.camera.settle import box_iou
 from scorekeeper.vision.evaluate import parse_yolo
 from training.narrow_boxes import candidate_boxes, main, narrowest_sure
 
 BASE = str(Path(__file__).resolve().parents[1] / "models" / "dice-base.onnx")
-
-
-def _iou(a: tuple[float, ...], b: tuple[float, ...]) -> float:
-    w = max(0.0, min(a[2], b[2]) - max(a[0], b[0]))
-    h = max(0.0, min(a[3], b[3]) - max(a[1], b[1]))
-    area = (a[2] - a[0]) * (a[3] - a[1]) + (b[2] - b[0]) * (b[3] - b[1])
-    return w * h / (area - w * h)
 
 
 def test_each_candidate_shares_the_top_edge_and_lies_inside_the_box() -> None:
@@ -76,7 +70,7 @@ def test_boxes_stretched_below_the_dice_come_back_to_the_dice(
     for name, dice in truth.items():
         got = parse_yolo((written / "all" / "labels" / name).read_text(), 320, 240)
         assert [v for v, _ in got] == [v for v, _ in dice]
-        close += sum(_iou(g, d) > 0.6 for (_, g), (_, d) in zip(got, dice, strict=True))
+        close += sum(box_iou(g, d) > 0.6 for (_, g), (_, d) in zip(got, dice, strict=True))
     assert close >= 9
 
 
