@@ -29,7 +29,7 @@ from scorekeeper.vision import DiceReader, ReaderConfig
 from scorekeeper.vision.datasets import yolo_line
 from scorekeeper.vision.detection import Box
 from scorekeeper.vision.evaluate import labelled_folders, list_labelled, load_labelled
-from scorekeeper.vision.softmax import log_softmax
+from scorekeeper.vision.softmax import softmax
 from training.self_labels import link_or_copy
 
 FRACTIONS = (1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4)
@@ -101,7 +101,7 @@ def narrow_source(reader: DiceReader, source: Path, out: Path) -> dict[str, int]
             lines = []
             for value, box in truth:
                 boxes = candidate_boxes(box)
-                probs = np.exp(log_softmax(reader.patch_logits(image, boxes)))[:, value]
+                probs = softmax(reader.patch_logits(image, boxes), axis=1)[:, value]
                 chosen, narrowed = narrowest_sure(boxes, probs)
                 counts["narrowed"] += narrowed
                 lines.append(f"{yolo_line(value, chosen, w, h)}\n")
