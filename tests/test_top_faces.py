@@ -11,19 +11,26 @@ import numpy as np
 import pytest
 
 from scorekeeper.vision.evaluate import parse_yolo
-from training.dice_scene import Camera, Die, die_box, draw_scene, resting_rotation, top_face_box
+from training.dice_scene import (
+    Camera,
+    Die,
+    die_box,
+    draw_scene,
+    look_at,
+    resting_rotation,
+    top_face_box,
+)
 from training.top_faces import main, top_face_lines
 
 
 def _camera(tilt_deg: float) -> Camera:
     """A camera 0.3 m from the origin, tilted ``tilt_deg`` from straight down towards -y."""
     t = math.radians(tilt_deg)
-    # camera frame to world: x stays, the view (-z) leans towards +y, image up (+y) follows
-    rot = np.array(
-        ((1.0, 0.0, 0.0), (0.0, math.cos(t), -math.sin(t)), (0.0, math.sin(t), math.cos(t)))
+    eye = np.array((0.0, -0.3 * math.sin(t), 0.3 * math.cos(t)))
+    rot = look_at(eye, np.zeros(3), 0.0)
+    return Camera(
+        tuple(eye.tolist()), tuple(tuple(r) for r in rot.tolist()), 400.0, 640, 480, tilt_deg
     )
-    position = (0.0, -0.3 * math.sin(t), 0.3 * math.cos(t))
-    return Camera(position, tuple(tuple(r) for r in rot.tolist()), 400.0, 640, 480, tilt_deg)
 
 
 def _die(value: int = 5) -> Die:

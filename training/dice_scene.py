@@ -252,7 +252,7 @@ def _colour(
     return (rgb[0] ** 2.2, rgb[1] ** 2.2, rgb[2] ** 2.2)
 
 
-def _look_at(eye: Vec, target: Vec, roll: float) -> Vec:
+def look_at(eye: Vec, target: Vec, roll: float) -> Vec:
     """Camera frame to world for a camera at ``eye`` looking at ``target`` (+y roughly up)."""
     back = eye - target
     back /= np.linalg.norm(back)
@@ -436,7 +436,7 @@ def _frame_dice(
         eye = target + distance * direction
         cam = Camera(
             position=tuple(eye.tolist()),
-            rotation=tuple(tuple(row) for row in _look_at(eye, target, roll).tolist()),
+            rotation=tuple(tuple(row) for row in look_at(eye, target, roll).tolist()),
             focal_px=focal_px,
             width=width,
             height=height,
