@@ -873,3 +873,27 @@ def test_synth_every_background(style: str) -> None:
 def test_synth_rejects_unknown_background() -> None:
     with pytest.raises(ValueError, match="unknown background"):
         render_scene(1, 64, 64, background_style="lava")
+
+
+def test_a_die_whose_colour_runs_on_above_its_box_is_marked_unsure() -> None:
+    """A grey table with two red dice seen at an angle, each box round the face turned to the
+    camera: the left die's top face lies above its box, the right one's below (its box on the
+    top face). With ``colour_above=0.5`` only the left die is marked unsure, its value kept and
+    the list strongest first again; dice already unsure are left alone; off by default, on a
+    grey frame and with the cut at 0 nothing is marked; a frame that is not an image is refused."""
+    frame = np.full((160, 240, 3), 120, np.uint8)
+    cv2.rectangle(frame, (20, 40), (80, 130), (40, 40, 200), -1)  # top face 40-70, front 70-130
+    cv2.rectangle(frame, (140, 40), (200, 130), (40, 40, 200), -1)  # top face 40-100, front below
+    left, right = (20.0, 70.0, 80.0, 130.0), (140.0, 40.0, 200.0, 100.0)
+    dice = [Detection(4, right, 0.96), Detection(2, left, 0.9)]
+    on = DiceReader(config=ReaderConfig(colour_above=0.5, threads=1))
+    doubted = on.doubt_colour_above(frame, dice)
+    assert [(d.box, d.value, d.unsure) for d in doubted] == [(right, 4, False), (left, 2, True)]
+    unsure = [Detection(2, left, 0.6)]
+    assert on.doubt_colour_above(frame, unsure) == unsure
+    assert DiceReader(config=ReaderConfig(threads=1)).doubt_colour_above(frame, dice) == dice
+    assert on.doubt_colour_above(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), dice) == dice
+    with pytest.raises(ImageError):
+        on.doubt_colour_above(frame.astype(np.float32), dice)
+    with pytest.raises(ValueError, match="colour_above"):
+        ReaderConfig(colour_above=1.5)

@@ -586,3 +586,26 @@ def test_a_lite1_look_has_its_deeper_stages_or_names_the_package_it_needs(
     last = net.features[-1].project[0].weight  # the fifth stage's last projection
     assert torch.equal(last, ref["_blocks.14._project_conv.weight"])
     assert net(torch.rand(2, 3, 48, 48)).shape == (2, 7)
+
+
+def test_a_turn_limit_keeps_what_lies_above_a_die_above_it() -> None:
+    from training.data import Sample, augment
+
+    image = np.full((240, 200, 3), 128, np.uint8)
+    two = Sample(
+        image,
+        np.array([[100.0, 70.0], [100.0, 130.0]], np.float32),
+        np.array([40.0, 40.0], np.float32),
+        np.array([2, 5]),
+    )
+
+    def upper_above(max_turn: float | None, seed: int) -> bool:
+        _img, s = augment(two, np.random.default_rng(seed), True, 1.0, max_turn=max_turn)
+        if len(s.centres) < 2:
+            return True
+        return bool(s.centres[0, 1] < s.centres[1, 1])
+
+    assert all(upper_above(25.0, seed) for seed in range(40))
+    assert not all(upper_above(None, seed) for seed in range(40))
+    same = augment(two, np.random.default_rng(7), True, 1.0)[0]
+    assert np.array_equal(same, augment(two, np.random.default_rng(7), True, 1.0, max_turn=None)[0])

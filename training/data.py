@@ -93,15 +93,24 @@ def blow_out(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def augment(
-    s: Sample, rng: np.random.Generator, real: bool, focus: float = 0.8, overexpose: float = 0.0
+    s: Sample,
+    rng: np.random.Generator,
+    real: bool,
+    focus: float = 0.8,
+    overexpose: float = 0.0,
+    max_turn: float | None = None,
 ) -> tuple[np.ndarray, Sample]:
     """A CROP×CROP grey float crop (0..1) of a randomly scaled, rotated, tilted sample;
-    ``overexpose`` of them blown out (white dice and a pale table clipped to white)."""
+    ``overexpose`` of them blown out (white dice and a pale table clipped to white); a real
+    photo turned at most ``max_turn`` degrees either way (None: any turn), so that what lies
+    above a die in the photo stays above it."""
     h, w = s.image.shape[:2]
     if real:
         target = math.exp(rng.uniform(math.log(DIE_RANGE[0]), math.log(DIE_RANGE[1])))
         scale = target / float(np.median(s.sizes)) if len(s.sizes) else rng.uniform(0.3, 1.0)
         angle = rng.uniform(0, 360)
+        if max_turn is not None:  # drawn after the free turn: the other draws stay the same
+            angle = rng.uniform(-max_turn, max_turn)
     else:
         scale = rng.uniform(0.85, 1.15)
         angle = float(rng.integers(4)) * 90 + rng.normal(0, 5)

@@ -47,9 +47,11 @@ class Mixed(Dataset):
         focus: float = 0.8,
         styles: tuple[str, ...] = TRAIN_BACKGROUNDS,
         overexpose: float = 0.0,
+        max_turn: float | None = None,
     ):
         self.seed, self.real, self.real_share, self.length = seed, real, real_share, length
         self.focus, self.styles, self.overexpose = focus, styles, overexpose
+        self.max_turn = max_turn
 
     def __len__(self) -> int:
         return self.length
@@ -60,7 +62,7 @@ class Mixed(Dataset):
         if groups and rng.random() < self.real_share:
             group = groups[int(rng.integers(len(groups)))]
             sample = group[int(rng.integers(len(group)))]
-            img, s = augment(sample, rng, True, self.focus, self.overexpose)
+            img, s = augment(sample, rng, True, self.focus, self.overexpose, self.max_turn)
         else:
             sample = synth_sample(int(rng.integers(2**62)), self.styles)
             img, s = augment(sample, rng, False, overexpose=self.overexpose)
@@ -406,6 +408,14 @@ def main(argv: list[str] | None = None) -> int:
         metavar="SOURCE",
         help="with --extra-data: a source (top folder) never trained on; repeatable",
     )
+    ap.add_argument(
+        "--max-turn",
+        type=float,
+        default=None,
+        metavar="DEG",
+        help="real photos turned at most DEG degrees either way instead of any turn, so that a"
+        " die's top face stays above the face turned to the camera (default: any turn)",
+    )
     fake_quant.add_arguments(ap, "stem")
     ap.add_argument(
         "--distill-only",
@@ -445,6 +455,7 @@ def main(argv: list[str] | None = None) -> int:
         args.focus,
         tuple(args.synth_styles),
         args.overexpose,
+        args.max_turn,
     )
     loader = DataLoader(
         ds,
@@ -521,6 +532,7 @@ def main(argv: list[str] | None = None) -> int:
         "slim": str(args.slim),
         **fake_quant.metadata(args),
         **({"distill_only": "1"} if args.distill_only else {}),
+        **({"max_turn": str(args.max_turn)} if args.max_turn is not None else {}),
         **({"teacher": args.teacher.name} if args.teacher else {}),
     }
     export(ema, args.out, meta)

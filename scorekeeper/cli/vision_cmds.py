@@ -193,6 +193,13 @@ def _one_roundness(text: str) -> float:
     return _number(text, is_from_0_to_1, "expected 0 (never) or a roundness up to 1")
 
 
+def _colour_above(text: str) -> float:
+    """An argparse type: 0 (never) or a share up to 1."""
+    from scorekeeper.vision.config import is_from_0_to_1
+
+    return _number(text, is_from_0_to_1, "expected 0 (never) or a share up to 1")
+
+
 def _heap_heat(text: str) -> float:
     """An argparse type: 0 (never) or a heat under 1."""
     from scorekeeper.vision.config import is_heap_heat
@@ -324,6 +331,15 @@ def _reader_options(p: argparse.ArgumentParser) -> None:
         f" (default {','.join(f'{u:g}:{t:g}' for u, t in DEFAULTS.above_views)})",
     )
     p.add_argument(
+        "--colour-above",
+        type=_colour_above,
+        default=DEFAULTS.colour_above,
+        metavar="SHARE",
+        help="a die read surely whose colour fills SHARE more of a strip above its box than"
+        " below is marked unsure: the front face of a die seen at an angle, its top face above;"
+        f" 0 for never (default {DEFAULTS.colour_above:g})",
+    )
+    p.add_argument(
         "--heap-heat",
         type=_heap_heat,
         default=DEFAULTS.heap_heat,
@@ -362,6 +378,7 @@ def _reader(args: argparse.Namespace) -> Any:
         one_solidity=args.one_solidity,
         one_roundness=args.one_roundness,
         above_views=args.above_views,
+        colour_above=args.colour_above,
         heap_heat=args.heap_heat,
         threads=args.threads,
         long_side=args.long_side,

@@ -242,6 +242,11 @@ class ReaderConfig:
     holds the front face of a die seen at an angle, in each ``(up, tall)`` view (in box sides:
     :func:`~scorekeeper.vision.patches.above_patch_batch`); a view read as a die of another face
     gives the die that face, marked unsure (:meth:`DiceReader.check_above`). Empty: never."""
+    colour_above: float = 0.0
+    """A die read surely whose colour fills this much more of a strip just above its box than of
+    the strip just below is marked unsure (:func:`~scorekeeper.vision.continuation.colour_above`,
+    :meth:`DiceReader.doubt_colour_above`): a die seen at an angle whose box holds its front face,
+    its top face above it (0.0: never, the default: a trial, docs/reader-trials.md)."""
     heap_heat: float = 0.2
     """A peak this hot, under the candidate threshold, beside a die read surely is looked at
     too (:meth:`DiceReader.heap_look`): in a heap the detector's peaks for touching dice run
@@ -343,7 +348,7 @@ class ReaderConfig:
                 f"oversize_share must be over 0 and up to 1 (all the dice read), got"
                 f" {self.oversize_share}"
             )
-        for name in ("one_solidity", "one_roundness"):
+        for name in ("one_solidity", "one_roundness", "colour_above"):
             cut = getattr(self, name)
             if not is_from_0_to_1(cut):
                 raise ValueError(f"{name} must be from 0 (never) up to 1, got {cut}")

@@ -19,6 +19,7 @@ import numpy as np
 from scorekeeper.errors import ImageError
 from scorekeeper.vision.adapt import ADAPT_DEFAULTS, AdaptConfig, FacePrototypes
 from scorekeeper.vision.config import DEFAULTS, ReaderConfig, default_model_path
+from scorekeeper.vision.continuation import colour_above
 from scorekeeper.vision.decode import decode
 from scorekeeper.vision.detection import (
     Box,
@@ -192,11 +193,30 @@ class DiceReader:
     def doubt(self, frame: np.ndarray, dice: Sequence[Detection]) -> list[Detection]:
         """``dice`` read from ``frame`` after the checks on each die read surely: the face a
         view above it reads (:meth:`check_above`), a die too big beside the others
-        (:meth:`doubt_oversize`) and a 1 whose pip is a printed number (:meth:`doubt_numbers`).
+        (:meth:`doubt_oversize`), a 1 whose pip is a printed number (:meth:`doubt_numbers`) and,
+        when set, its colour running on above its box (:meth:`doubt_colour_above`).
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
-        return self.doubt_numbers(frame, self.doubt_oversize(self.check_above(frame, dice)))
+        checked = self.doubt_numbers(frame, self.doubt_oversize(self.check_above(frame, dice)))
+        return self.doubt_colour_above(frame, checked)
+
+    def doubt_colour_above(self, frame: np.ndarray, dice: Sequence[Detection]) -> list[Detection]:
+        """``dice`` with each one read surely whose colour fills more of a strip above its box
+        than below by over :attr:`ReaderConfig.colour_above`
+        (:func:`~scorekeeper.vision.continuation.colour_above`) marked unsure, strongest first
+        again when one is: a die seen at an angle whose box holds its front face.
+
+        :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
+        """
+        cut = self.config.colour_above
+        if not cut or not any(not d.unsure for d in dice):
+            return list(dice)
+        checked = check_frame(frame)
+        return marked_unsure(
+            dice,
+            [i for i, d in enumerate(dice) if not d.unsure and colour_above(checked, d.box) > cut],
+        )
 
     def doubt_oversize(self, dice: Sequence[Detection]) -> list[Detection]:
         """``dice`` with each one read surely that is too big beside the smallest of them
