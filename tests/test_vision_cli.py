@@ -381,6 +381,8 @@ ABOVE = (
         ("--above-views", "3:0.8", f"{ABOVE}; got '3:0.8'"),
         ("--above-views", "up:tall", f"{ABOVE}; got 'up:tall'"),
         ("--above-views", "0.5:0.8,", f"{ABOVE}; got '0.5:0.8,'"),
+        ("--colour-above", "1.5", "expected 0 (never) or a share up to 1, got '1.5'"),
+        ("--colour-above", "some", "expected 0 (never) or a share up to 1, got 'some'"),
     ],
 )
 def test_read_bad_thresholds_exit_2(
