@@ -167,8 +167,9 @@ class DiceReader:
         """Every die in the frame (uint8 BGR, grey or BGRA), strongest first; when they are
         small dice in a big frame, as read again at a larger size (:meth:`zoom_side`); weaker
         peaks beside dice read surely looked at too (:meth:`heap_look`); a die too big beside
-        the others marked unsure (:meth:`doubt_oversize`), and a 1 whose pip is a printed number
-        (:meth:`doubt_numbers`). With ``expect`` (the
+        the others marked unsure (:meth:`doubt_oversize`), a 1 whose pip is a printed number
+        (:meth:`doubt_numbers`) and, when set, a die whose colour runs on above its box
+        (:meth:`doubt_colour_above`). With ``expect`` (the
         dice thrown, when the game knows it), those weaker peaks only when fewer dice are read;
         fewer dice read are made up from those the reader turned down, marked unsure
         (:meth:`fill`), and more are doubted (:meth:`doubt_surplus`).
