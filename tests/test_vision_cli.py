@@ -446,6 +446,7 @@ def test_read_rescue_scale_sets_the_wider_look(capsys: pytest.CaptureFixture[str
         one_solidity=0.6,
         one_roundness=0.5,
         above_views=((0.4, 0.9),),
+        colour_above=0.4,
         heap_heat=0.3,
     )
     assert _reader(argparse.Namespace(**vars(args), rescue_scale=None)).rescue_scale == 1.6
@@ -456,6 +457,7 @@ def test_read_rescue_scale_sets_the_wider_look(capsys: pytest.CaptureFixture[str
     assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).config.oversize_ratio == 3
     assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).config.one_solidity == 0.6
     assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).config.one_roundness == 0.5
+    assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).config.colour_above == 0.4
     assert _reader(argparse.Namespace(**vars(args), rescue_scale=0.0)).config.above_views == (
         (0.4, 0.9),
     )
