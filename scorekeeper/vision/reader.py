@@ -211,13 +211,11 @@ class DiceReader:
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
         cut = self.config.colour_above
-        if not cut or not any(not d.unsure for d in dice):
+        sure = [i for i, d in enumerate(dice) if not d.unsure]
+        if not cut or not sure:
             return list(dice)
         checked = check_frame(frame)
-        return marked_unsure(
-            dice,
-            [i for i, d in enumerate(dice) if not d.unsure and colour_above(checked, d.box) > cut],
-        )
+        return marked_unsure(dice, [i for i in sure if colour_above(checked, dice[i].box) > cut])
 
     def doubt_oversize(self, dice: Sequence[Detection]) -> list[Detection]:
         """``dice`` with each one read surely that is too big beside the smallest of them
