@@ -18,6 +18,7 @@ from scorekeeper.vision.detection import box_side
 from scorekeeper.vision.evaluate import Tally, match, parse_yolo, split_names
 from scorekeeper.vision.imageio import check_frame, header_size, to_grey
 from scorekeeper.vision.preprocess import Prepared, halved_for, preprocess
+from training.sets import BASE_MODEL
 from training.synth import BACKGROUNDS, HELD_OUT_BACKGROUNDS, Label, render_scene
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -879,8 +880,9 @@ def test_a_die_whose_colour_runs_on_above_its_box_is_marked_unsure() -> None:
     """A grey table with two red dice seen at an angle, each box round the face turned to the
     camera: the left die's top face lies above its box, the right one's below (its box on the
     top face). With ``colour_above=0.5`` only the left die is marked unsure, its value kept and
-    the list strongest first again; dice already unsure are left alone; off by default, on a
-    grey frame and with the cut at 0 nothing is marked; a frame that is not an image is refused."""
+    the list strongest first again; dice already unsure are left alone; with the base file (whose
+    metadata has no cut), on a grey frame and with the cut at 0 nothing is marked; a frame that is
+    not an image is refused."""
     frame = np.full((160, 240, 3), 120, np.uint8)
     cv2.rectangle(frame, (20, 40), (80, 130), (40, 40, 200), -1)  # top face 40-70, front 70-130
     cv2.rectangle(frame, (140, 40), (200, 130), (40, 40, 200), -1)  # top face 40-100, front below
@@ -891,7 +893,9 @@ def test_a_die_whose_colour_runs_on_above_its_box_is_marked_unsure() -> None:
     assert [(d.box, d.value, d.unsure) for d in doubted] == [(right, 4, False), (left, 2, True)]
     unsure = [Detection(2, left, 0.6)]
     assert on.doubt_colour_above(frame, unsure) == unsure
-    assert DiceReader(config=ReaderConfig(threads=1)).doubt_colour_above(frame, dice) == dice
+    assert DiceReader(BASE_MODEL, ReaderConfig(threads=1)).doubt_colour_above(frame, dice) == dice
+    off = DiceReader(config=ReaderConfig(colour_above=0.0, threads=1))
+    assert off.doubt_colour_above(frame, dice) == dice
     assert on.doubt_colour_above(cv2.cvtColor(frame, cv2.COLOR_BGR2GRAY), dice) == dice
     with pytest.raises(ImageError):
         on.doubt_colour_above(frame.astype(np.float32), dice)

@@ -27,7 +27,13 @@ def test_a_joined_model_reads_as_its_looks_and_is_taught_on_its_first(tmp_path: 
     # (with no die read again turned half round and no wider look, as the base reads)
     joined = tmp_path / "joined.onnx"
     join_second_looks(
-        BASE_MODEL, BASE_MODEL, joined, weight=0.5, relook_face_below=0.0, rescue_scale=0.0
+        BASE_MODEL,
+        BASE_MODEL,
+        joined,
+        weight=0.5,
+        relook_face_below=0.0,
+        rescue_scale=0.0,
+        colour_above=0.0,
     )
     base = DiceReader(BASE_MODEL, ReaderConfig(threads=1))
     both = DiceReader(joined, ReaderConfig(threads=1))
@@ -106,6 +112,8 @@ def test_join_command_writes_the_model_and_refuses_bad_input_in_words(
     assert DiceReader(out, ReaderConfig(relook_face_below=0.5)).relook_face_below == 0.5
     assert joined.rescue_scale == 1.6
     assert DiceReader(out, ReaderConfig(rescue_scale=0.0)).rescue_scale == 0.0
+    assert joined.colour_above == 0.3
+    assert DiceReader(out, ReaderConfig(colour_above=0.0)).colour_above == 0.0
     junk = tmp_path / "junk.onnx"
     junk.write_text("not a model")
     base, again = str(BASE_MODEL), str(tmp_path / "again.onnx")
@@ -117,6 +125,7 @@ def test_join_command_writes_the_model_and_refuses_bad_input_in_words(
         (["--join", base, base, "--out", again, "--weight", "2"], "[0, 1]"),
         (["--join", base, base, "--out", again, "--relook-face-below", "1"], "from 0 up to 1"),
         (["--join", base, base, "--out", again, "--rescue-scale", "0.8"], "over 1 up to 3"),
+        (["--join", base, base, "--out", again, "--colour-above", "2"], "from 0 (none) up to 1"),
         (["--join", str(out), base, "--out", again], "joined already"),
     ]:
         capsys.readouterr()

@@ -129,3 +129,15 @@ def test_a_bad_rescue_scale_in_a_model_is_refused_in_words(tmp_path: Path) -> No
             DiceReader(model)
     write_thresholds(model, {"rescue_scale": "0"})
     assert DiceReader(model).rescue_scale == 0.0
+
+
+def test_a_bad_colour_above_cut_in_a_model_is_refused_in_words(tmp_path: Path) -> None:
+    model = tmp_path / "m.onnx"
+    shutil.copy(default_model_path(), model)
+    for bad in ("1.5", "-0.1", "much"):
+        write_thresholds(model, {"colour_above": bad})
+        with pytest.raises(ImageError, match=f"metadata colour_above='{bad}' is not 0 .never."):
+            DiceReader(model)
+    write_thresholds(model, {"colour_above": "0.5"})
+    assert DiceReader(model).colour_above == 0.5
+    assert DiceReader(model, ReaderConfig(colour_above=0.0)).colour_above == 0.0

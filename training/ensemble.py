@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from scorekeeper.vision.config import MAX_RESCUE_SCALE, is_rescue_scale
+from scorekeeper.vision.config import MAX_RESCUE_SCALE, is_from_0_to_1, is_rescue_scale
 from scorekeeper.vision.evaluate import figures_table
 from scorekeeper.vision.features import JOINED_FIRST_LOGITS
 from training.eval_sources import DEFAULT_EXTRA, TRAINED_ON, sources_in
@@ -54,6 +54,11 @@ RESCUE_SCALE = 1.6
 """The joined file's ``rescue_scale``: a candidate its second look turns down is read again in a
 patch 1.6 times as wide (the detector draws some dice's boxes too small)."""
 
+COLOUR_ABOVE = 0.3
+"""The joined file's ``colour_above``: a die it reads surely whose colour fills 0.3 more of a
+strip above its box than below is marked unsure (a die seen at an angle, its front face boxed;
+chosen on the left-out sources, docs/reader-trials.md)."""
+
 
 MIXES = ("log", "prob")
 """How the second looks' readings are joined: their log-probabilities averaged, or their
@@ -69,15 +74,17 @@ def join_second_looks(
     rescue_scale: float = RESCUE_SCALE,
     mix: str = "log",
     more: Sequence[Path] = (),
+    colour_above: float = COLOUR_ABOVE,
 ) -> None:
     """Write ``first`` with its ``patch_logits`` replaced by ``weight`` × its log-probabilities
     plus (1 - ``weight``) × those of ``second``'s second look (which reads the same patches),
-    and ``relook_face_below`` and ``rescue_scale`` in its metadata (0: none). ``more`` second
-    looks share the (1 - ``weight``) with ``second`` equally; no ``weight``: every look an
-    equal share. With ``mix`` ``"prob"`` the probabilities are averaged instead (the log of
-    their weighted mean), which leaves a die the looks read differently less sure.
+    and ``relook_face_below``, ``rescue_scale`` and ``colour_above`` in its metadata (0: none).
+    ``more`` second looks share the (1 - ``weight``) with ``second`` equally; no ``weight``:
+    every look an equal share. With ``mix`` ``"prob"`` the probabilities are averaged instead
+    (the log of their weighted mean), which leaves a die the looks read differently less sure.
 
-    :raises ValueError: ``weight`` or ``relook_face_below`` outside [0, 1], a ``rescue_scale``
+    :raises ValueError: ``weight``, ``relook_face_below`` or ``colour_above`` outside [0, 1], a
+        ``rescue_scale``
         neither 0 nor over 1 up to 3, a ``mix`` neither ``"log"`` nor ``"prob"``, a file that
         is not ONNX, a model without ``patch_logits``, or one joined already.
     """
@@ -96,6 +103,8 @@ def join_second_looks(
             f"rescue_scale must be 0 (none) or over 1 up to {MAX_RESCUE_SCALE:g},"
             f" not {rescue_scale}"
         )
+    if not is_from_0_to_1(colour_above):
+        raise ValueError(f"colour_above must be from 0 (none) up to 1, not {colour_above}")
     if mix not in MIXES:
         raise ValueError(f"mix must be one of {', '.join(MIXES)}, not {mix!r}")
     models = []
@@ -144,6 +153,7 @@ def join_second_looks(
         | ({"joined_mix": mix} if mix != "log" else {})
         | ({"relook_face_below": f"{relook_face_below:g}"} if relook_face_below else {})
         | ({"rescue_scale": f"{rescue_scale:g}"} if rescue_scale else {})
+        | ({"colour_above": f"{colour_above:g}"} if colour_above else {})
         | ({TRAINED_ON: ",".join(sorted(seen))} if seen else {}),
     )
     onnx.checker.check_model(a)
@@ -193,6 +203,7 @@ def _join_models(
     relook_face_below: float,
     rescue_scale: float,
     mix: str,
+    colour_above: float,
 ) -> int:
     """``--join``: write the joined model; returns the exit code."""
     if out is None:
@@ -207,7 +218,15 @@ def _join_models(
         return 2
     try:
         join_second_looks(
-            looks[0], looks[1], out, weight, relook_face_below, rescue_scale, mix, looks[2:]
+            looks[0],
+            looks[1],
+            out,
+            weight,
+            relook_face_below,
+            rescue_scale,
+            mix,
+            looks[2:],
+            colour_above,
         )
     except ValueError as e:
         print(f"ensemble: error: {e}", file=sys.stderr)
@@ -244,6 +263,12 @@ def main(argv: list[str] | None = None) -> int:
         help="the joined file's metadata rescue_scale (0: none)",
     )
     ap.add_argument(
+        "--colour-above",
+        type=float,
+        default=COLOUR_ABOVE,
+        help="the joined file's metadata colour_above (0: none)",
+    )
+    ap.add_argument(
         "--mix",
         choices=MIXES,
         default="log",
@@ -258,6 +283,7 @@ def main(argv: list[str] | None = None) -> int:
             args.relook_face_below,
             args.rescue_scale,
             args.mix,
+            args.colour_above,
         )
     if len(args.folds) < 2:
         ap.error(
@@ -287,6 +313,7 @@ def main(argv: list[str] | None = None) -> int:
                 args.rescue_scale,
                 args.mix,
                 paths[2:],
+                args.colour_above,
             )
         except ValueError as e:
             print(f"ensemble: error: {e}", file=sys.stderr)

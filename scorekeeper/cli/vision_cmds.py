@@ -333,11 +333,11 @@ def _reader_options(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--colour-above",
         type=_colour_above,
-        default=DEFAULTS.colour_above,
+        default=None,
         metavar="SHARE",
         help="a die read surely whose colour fills SHARE more of a strip above its box than"
         " below is marked unsure: the front face of a die seen at an angle, its top face above;"
-        f" 0 for never (default {DEFAULTS.colour_above:g})",
+        " 0 for never (default: the model's)",
     )
     p.add_argument(
         "--heap-heat",

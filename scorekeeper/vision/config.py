@@ -87,8 +87,9 @@ def is_oversize_ratio(value: float) -> bool:
 
 
 def is_from_0_to_1(value: float) -> bool:
-    """Whether ``value`` is from 0 to 1, as :attr:`ReaderConfig.relook_face_below` and
-    :attr:`ReaderConfig.one_solidity` and :attr:`ReaderConfig.one_roundness` (0: never) are.
+    """Whether ``value`` is from 0 to 1, as :attr:`ReaderConfig.relook_face_below`,
+    :attr:`ReaderConfig.one_solidity`, :attr:`ReaderConfig.one_roundness` and
+    :attr:`ReaderConfig.colour_above` (0: never) are.
 
     >>> [is_from_0_to_1(k) for k in (0.0, 0.85, 1.0, 1.2, float("nan"))]
     [True, True, True, False, False]
@@ -242,11 +243,12 @@ class ReaderConfig:
     holds the front face of a die seen at an angle, in each ``(up, tall)`` view (in box sides:
     :func:`~scorekeeper.vision.patches.above_patch_batch`); a view read as a die of another face
     gives the die that face, marked unsure (:meth:`DiceReader.check_above`). Empty: never."""
-    colour_above: float = 0.0
+    colour_above: float | None = None
     """A die read surely whose colour fills this much more of a strip just above its box than of
     the strip just below is marked unsure (:func:`~scorekeeper.vision.continuation.colour_above`,
     :meth:`DiceReader.doubt_colour_above`): a die seen at an angle whose box holds its front face,
-    its top face above it (0.0: never, the default: a trial, docs/reader-trials.md)."""
+    its top face above it (0.0: never; default: the model's, metadata ``colour_above``, else
+    0.0)."""
     heap_heat: float = 0.2
     """A peak this hot, under the candidate threshold, beside a die read surely is looked at
     too (:meth:`DiceReader.heap_look`): in a heap the detector's peaks for touching dice run
@@ -350,7 +352,7 @@ class ReaderConfig:
             )
         for name in ("one_solidity", "one_roundness", "colour_above"):
             cut = getattr(self, name)
-            if not is_from_0_to_1(cut):
+            if cut is not None and not is_from_0_to_1(cut):
                 raise ValueError(f"{name} must be from 0 (never) up to 1, got {cut}")
         if not 0.0 < self.one_check_below <= 1.0:
             raise ValueError(

@@ -14,6 +14,7 @@ from scorekeeper.vision.config import (
     DEFAULT_SCORE_THRESHOLD,
     DEFAULT_STRIDE,
     MAX_RESCUE_SCALE,
+    is_from_0_to_1,
     is_rescue_scale,
     number_or_nan,
 )
@@ -92,6 +93,9 @@ class DiceModel:
         self.rescue_scale = _rescue_scale(meta, path)
         """A turned-down candidate is read again in a patch this many times as wide, as the
         model's makers chose (0.0, never, when the model does not say)."""
+        self.colour_above = _share(meta, "colour_above", path)
+        """A die read surely whose colour runs on above its box by more than this share is
+        marked unsure, as the model's makers chose (0.0, never, when the model does not say)."""
         if self.two_stage:  # each run feeds both inputs; the one not in use gets a tiny blank
             self._blank_image = np.zeros((1, 1, MULTIPLE, MULTIPLE), np.float32)
             self._blank_patches = self._no_patches()
@@ -179,6 +183,18 @@ def _probability(meta: dict[str, str], key: str, default: float, path: Path) -> 
     value = _meta_number(text, default)
     if not 0.0 < value < 1.0:
         raise ImageError(f"{path}: metadata {key}={text!r} is not a probability between 0 and 1")
+    return value
+
+
+def _share(meta: dict[str, str], key: str, path: Path) -> float:
+    """The metadata value ``key`` as a share from 0 to 1 (0.0, never, when absent).
+
+    :raises ImageError: for a value that is not such a number.
+    """
+    text = meta.get(key)
+    value = _meta_number(text, 0.0)
+    if not is_from_0_to_1(value):
+        raise ImageError(f"{path}: metadata {key}={text!r} is not 0 (never) or a share up to 1")
     return value
 
 

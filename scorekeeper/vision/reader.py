@@ -144,6 +144,11 @@ class DiceReader:
         )
         """A candidate turned down is read again in a patch this many times as wide (0: never;
         :meth:`look`)."""
+        self.colour_above: float = (
+            model.colour_above if config.colour_above is None else config.colour_above
+        )
+        """A die read surely whose colour runs on above its box by more than this share is
+        marked unsure (0: never; :meth:`doubt_colour_above`)."""
         self.prototypes: FacePrototypes | None = None
         """A table's own dice (:meth:`teach`), used by :meth:`infer` when set."""
         self._sides: list[int] | None = None  # the sizes looked at, while look_sides counts
@@ -204,13 +209,13 @@ class DiceReader:
 
     def doubt_colour_above(self, frame: np.ndarray, dice: Sequence[Detection]) -> list[Detection]:
         """``dice`` with each one read surely whose colour fills more of a strip above its box
-        than below by over :attr:`ReaderConfig.colour_above`
+        than below by over :attr:`colour_above`
         (:func:`~scorekeeper.vision.continuation.colour_above`) marked unsure, strongest first
         again when one is: a die seen at an angle whose box holds its front face.
 
         :raises ImageError: for a frame that is not a uint8 image array of an accepted size.
         """
-        cut = self.config.colour_above
+        cut = self.colour_above
         sure = [i for i, d in enumerate(dice) if not d.unsure]
         if not cut or not sure:
             return list(dice)
