@@ -105,6 +105,14 @@ def main(argv: list[str] | None = None) -> int:
         help="ReaderConfig.heap_heat: weaker peaks beside a die read surely looked at too,"
         " 0 for never (default: the reader's)",
     )
+    ap.add_argument(
+        "--colour-above",
+        type=float,
+        default=None,
+        metavar="SHARE",
+        help="ReaderConfig.colour_above: a die read surely whose colour runs on above its box"
+        " marked unsure, 0 for never (default: the model's)",
+    )
     args = ap.parse_args(argv)
     if args.threads < 1 or args.rounds < 1 or args.frames < 1:
         print("bench_yolo: --threads, --rounds and --frames must be at least 1", file=sys.stderr)
@@ -116,6 +124,7 @@ def main(argv: list[str] | None = None) -> int:
             threads=args.threads,
             relook_face_below=args.relook_face_below,
             rescue_scale=args.rescue_scale,
+            colour_above=args.colour_above,
         )
         if args.above_views is not None:
             config = replace(config, above_views=parse_above_views(args.above_views))

@@ -53,6 +53,10 @@ def test_the_benchmark_times_both_and_prints_their_ratio(
     assert json.loads(capsys.readouterr().out)["reader_640x480_ms"] > 0
     assert main([*argv, "--heap-heat", "1"]) == 2
     assert "heap_heat must be from 0 (never) to under 1" in capsys.readouterr().err
+    assert main([*argv, "--colour-above", "0"]) == 0  # the reader without the colour check
+    assert json.loads(capsys.readouterr().out)["reader_640x480_ms"] > 0
+    assert main([*argv, "--colour-above", "2"]) == 2
+    assert "colour_above must be from 0 (never) up to 1" in capsys.readouterr().err
 
 
 def test_without_torch_to_build_the_yardstick_the_benchmark_says_so_and_stops(

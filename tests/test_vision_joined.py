@@ -97,6 +97,9 @@ def test_the_shipped_file_is_the_base_joined_with_a_second_look() -> None:
     assert float(props["rescue_scale"]) == 1.6
     assert DiceReader(default_model_path()).rescue_scale == 1.6
     assert DiceReader(BASE_MODEL).rescue_scale == 0.0
+    assert float(props["colour_above"]) == 0.3
+    assert DiceReader(default_model_path()).colour_above == 0.3
+    assert DiceReader(BASE_MODEL).colour_above == 0.0
     assert BASE_MODEL.is_file() and default_model_path() != BASE_MODEL
     assert default_model_path().stat().st_size <= 10_000_000  # issue 26: a file of 10 MB at most
 
