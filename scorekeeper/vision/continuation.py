@@ -42,26 +42,28 @@ def colour_above(frame: np.ndarray, box: Box, strip: float = STRIP) -> float:
     if right - left < 4 or bottom - top < 4:
         return 0.0
     ab = cv2.cvtColor(np.ascontiguousarray(frame[top:bottom, left:right, :3]), cv2.COLOR_BGR2LAB)
-    ab = ab[..., 1:].astype(np.float32)
+    ab = ab[..., 1:]
 
     def rows_cols(r0: float, r1: float, c0: float, c1: float) -> np.ndarray:
         """The a, b pixels of frame rows r0..r1 and columns c0..c1, clipped to what was cut."""
         a0, a1 = max(0, round(r0) - top), min(bottom, round(r1)) - top
         b0, b1 = max(0, round(c0) - left), min(right, round(c1)) - left
         if a1 - a0 < 2 or b1 - b0 < 2:
-            return np.zeros((0, 2), np.float32)
+            return np.zeros((0, 2), np.uint8)
         return ab[a0:a1, b0:b1].reshape(-1, 2)
 
     body = rows_cols(y0 + INSET * bh, y1 - INSET * bh, x0 + INSET * bw, x1 - INSET * bw)
     if not len(body):
         return 0.0
-    colour = np.median(body, 0)
+    # doubled, so that a median halfway between two levels stays a whole number
+    twice = (2 * np.median(body, 0)).astype(np.int32)
     c0, c1 = x0 + INSET * bw, x1 - INSET * bw
 
     def share(pixels: np.ndarray) -> float:
         """The share of ``pixels`` within TOLERANCE of the die's colour (0.0 for none)."""
         if not len(pixels):
             return 0.0
-        return float((np.linalg.norm(pixels - colour, axis=1) < TOLERANCE).mean())
+        off = 2 * pixels.astype(np.int32) - twice
+        return float(((off * off).sum(1) < (2 * TOLERANCE) ** 2).mean())
 
     return share(rows_cols(y0 - reach, y0, c0, c1)) - share(rows_cols(y1, y1 + reach, c0, c1))
