@@ -4,6 +4,7 @@ die it reads, and overridden from the command line."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -109,35 +110,23 @@ def test_a_bad_threshold_in_the_metadata_is_refused_in_words(tmp_path: Path, key
     assert getattr(DiceReader(model).model, key) == 0.45
 
 
-def test_a_bad_relook_face_cut_in_a_model_is_refused_in_words(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("key", "bads", "words", "good"),
+    [
+        ("relook_face_below", ("1.5", "often", "0"), "is not a probability", 0.5),
+        ("rescue_scale", ("1", "0.5", "4", "wide"), "is not 0 or a factor", 0.0),
+        ("colour_above", ("1.5", "-0.1", "much"), "is not 0 (never) or a share", 0.5),
+    ],
+)
+def test_a_bad_reading_rule_setting_in_a_model_is_refused_in_words(
+    tmp_path: Path, key: str, bads: tuple[str, ...], words: str, good: float
+) -> None:
     model = tmp_path / "m.onnx"
     shutil.copy(default_model_path(), model)
-    for bad in ("1.5", "often", "0"):
-        write_thresholds(model, {"relook_face_below": bad})
-        with pytest.raises(ImageError, match=f"metadata relook_face_below='{bad}' is not a prob"):
+    for bad in bads:
+        write_thresholds(model, {key: bad})
+        with pytest.raises(ImageError, match=re.escape(f"metadata {key}='{bad}' {words}")):
             DiceReader(model)
-    write_thresholds(model, {"relook_face_below": "0.5"})
-    assert DiceReader(model).relook_face_below == 0.5
-
-
-def test_a_bad_rescue_scale_in_a_model_is_refused_in_words(tmp_path: Path) -> None:
-    model = tmp_path / "m.onnx"
-    shutil.copy(default_model_path(), model)
-    for bad in ("1", "0.5", "4", "wide"):
-        write_thresholds(model, {"rescue_scale": bad})
-        with pytest.raises(ImageError, match=f"metadata rescue_scale='{bad}' is not 0 or a fact"):
-            DiceReader(model)
-    write_thresholds(model, {"rescue_scale": "0"})
-    assert DiceReader(model).rescue_scale == 0.0
-
-
-def test_a_bad_colour_above_cut_in_a_model_is_refused_in_words(tmp_path: Path) -> None:
-    model = tmp_path / "m.onnx"
-    shutil.copy(default_model_path(), model)
-    for bad in ("1.5", "-0.1", "much"):
-        write_thresholds(model, {"colour_above": bad})
-        with pytest.raises(ImageError, match=f"metadata colour_above='{bad}' is not 0 .never."):
-            DiceReader(model)
-    write_thresholds(model, {"colour_above": "0.5"})
-    assert DiceReader(model).colour_above == 0.5
-    assert DiceReader(model, ReaderConfig(colour_above=0.0)).colour_above == 0.0
+    write_thresholds(model, {key: str(good)})
+    assert getattr(DiceReader(model), key) == good
+    assert getattr(DiceReader(model, ReaderConfig(**{key: 0.0})), key) == 0.0
