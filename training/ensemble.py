@@ -84,9 +84,9 @@ def join_second_looks(
     (the log of their weighted mean), which leaves a die the looks read differently less sure.
 
     :raises ValueError: ``weight``, ``relook_face_below`` or ``colour_above`` outside [0, 1], a
-        ``rescue_scale``
-        neither 0 nor over 1 up to 3, a ``mix`` neither ``"log"`` nor ``"prob"``, a file that
-        is not ONNX, a model without ``patch_logits``, or one joined already.
+        ``rescue_scale`` neither 0 nor over 1 up to 3, a ``mix`` neither ``"log"`` nor
+        ``"prob"``, a file that is not ONNX, a model without ``patch_logits``, or one joined
+        already.
     """
     import onnx
     from onnx import helper, numpy_helper
