@@ -13,7 +13,7 @@ import pytest
 
 from scorekeeper.errors import ImageError, ScorekeeperError
 from scorekeeper.vision import Detection, DiceReader, ReaderConfig, default_model_path, load_image
-from scorekeeper.vision.decode import decode, local_peaks
+from scorekeeper.vision.decode import decode, decode_levels, local_peaks
 from scorekeeper.vision.detection import box_side
 from scorekeeper.vision.evaluate import Tally, match, parse_yolo, split_names
 from scorekeeper.vision.imageio import check_frame, header_size, to_grey
@@ -687,6 +687,21 @@ def test_decode_threshold_clipping_and_suppression() -> None:
     assert (
         decode(heat, values, sizes, stride=4, scale=1.0, frame_size=(128, 96), threshold=0.99) == []
     )
+
+
+def test_decode_levels_is_decode_at_each_threshold() -> None:
+    rng = np.random.default_rng(12)
+    for _ in range(60):
+        h, w = (int(n) for n in rng.integers(2, 16, 2))
+        heat = (rng.integers(0, 9, (h, w)) * 0.1).astype(np.float32)  # 0.4 and 0.2 hit exactly
+        values = rng.normal(0, 2, (6, h, w)).astype(np.float32)
+        sizes = rng.normal(1, 1.5, (2, h, w)).astype(np.float32)
+        where = {"stride": 4, "scale": float(rng.uniform(0.3, 2.0)), "frame_size": (40, 30)}
+        levels = decode_levels(heat, values, sizes, thresholds=(0.4, 0.2, 0.7), **where)
+        for t, level in zip((0.4, 0.2, 0.7), levels, strict=True):
+            assert level == decode(heat, values, sizes, threshold=t, **where)
+    assert decode_levels(heat, values, sizes, thresholds=(), **where) == []
+    assert decode_levels(heat * 0, values, sizes, thresholds=(0.4, 0.2), **where) == [[], []]
 
 
 # ---- evaluation helpers ------------------------------------------------------------------

@@ -160,3 +160,33 @@ def test_eval_sources_marks_the_sources_a_model_trained_on(
     assert "| wood-stone/all (never trained on) |" in capsys.readouterr().out
     assert eval_sources([*argv, "--model", str(tmp_path / "none.onnx")]) == 2
     assert "no dice model at" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("features", [False, True])
+def test_each_head_runs_alone_and_gives_what_the_whole_graph_gives(features: bool) -> None:
+    # DiceModel runs the detector and the second look each in a session of its own; the whole
+    # graph, fed both inputs, must give the same numbers to the last bit
+    import numpy as np
+    import onnxruntime as ort
+
+    from scorekeeper.vision.features import with_feature_output
+    from scorekeeper.vision.onnx_model import DiceModel
+
+    path = default_model_path()
+    model = DiceModel(path, 1, features=features)
+    graph = with_feature_output(path, "patch_logits") if features else str(path)
+    opts = ort.SessionOptions()
+    opts.intra_op_num_threads = 1
+    whole = ort.InferenceSession(graph, opts, providers=["CPUExecutionProvider"])
+    rng = np.random.default_rng(3)
+    image = rng.random((1, 1, 96, 128), dtype=np.float32)
+    patches = rng.random((5, 3, model.patch_size, model.patch_size), dtype=np.float32)
+    names = ["heat", "value", "size", "patch_logits"] + (["patch_features"] if features else [])
+    heat, values, sizes, logits, *feats = whole.run(names, {"image": image, "patches": patches})
+    got = model.detect(image)
+    assert all(
+        np.array_equal(a, b) for a, b in zip(got, (heat[0, 0], values[0], sizes[0]), strict=True)
+    )
+    assert np.array_equal(model.classify(patches), logits)
+    if features:
+        assert np.array_equal(model.classify_features(patches)[1], feats[0].reshape(5, -1))

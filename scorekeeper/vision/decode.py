@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
 from scorekeeper.vision.detection import Detection
@@ -73,11 +75,45 @@ def decode(
     >>> [(x.value, x.box) for x in d]
     [(5, (16.0, 32.0, 24.0, 40.0))]
     """
+    return decode_levels(
+        heat,
+        values,
+        sizes,
+        stride=stride,
+        scale=scale,
+        frame_size=frame_size,
+        thresholds=(threshold,),
+    )[0]
+
+
+def decode_levels(
+    heat: np.ndarray,
+    values: np.ndarray,
+    sizes: np.ndarray,
+    *,
+    stride: int,
+    scale: float,
+    frame_size: tuple[int, int],
+    thresholds: Sequence[float],
+) -> list[list[Detection]]:
+    """:func:`decode` at each of ``thresholds``, the maps decoded once: a peak is kept or
+    suppressed only by stronger peaks, so each threshold's dice are the lowest one's with a
+    peak at or above it.
+
+    >>> heat = np.zeros((8, 8), np.float32); heat[2, 2] = 0.9; heat[6, 6] = 0.3
+    >>> maps = np.zeros((6, 8, 8), np.float32), np.zeros((2, 8, 8), np.float32)
+    >>> levels = decode_levels(heat, *maps, stride=4, scale=1.0, frame_size=(32, 32),
+    ...                        thresholds=(0.4, 0.2))
+    >>> [len(level) for level in levels]
+    [1, 2]
+    """
     if heat.ndim != 2:
         raise ValueError(f"heat map must be 2-D, got shape {heat.shape}")
-    rows, cols, padded = _peak_cells(heat, threshold)
-    if rows.size == 0:
+    if not thresholds:
         return []
+    rows, cols, padded = _peak_cells(heat, min(thresholds))
+    if rows.size == 0:
+        return [[] for _ in thresholds]
     order = np.argsort(-heat[rows, cols], kind="stable")
     rows, cols = rows[order], cols[order]
     padded[[0, -1], :] = 0.0  # the centre's weighted mean counts cells outside the map as 0
@@ -94,11 +130,15 @@ def decode(
     probs = softmax(values[:, rows, cols].astype(np.float64), axis=0)
     best = np.argmax(probs, axis=0)
     faces = (best + 1).tolist()
-    confs = (heat[rows, cols].astype(np.float64) * probs[best, np.arange(rows.size)]).tolist()
+    peaks = heat[rows, cols]
+    confs = (peaks.astype(np.float64) * probs[best, np.arange(rows.size)]).tolist()
     fw, fh = frame_size
     kept: list[tuple[float, float, float, float]] = []
     out: list[Detection] = []
-    for cx, cy, bw, bh, value, conf in zip(cxs, cys, bws, bhs, faces, confs, strict=True):
+    taken: list[int] = []
+    for i, (cx, cy, bw, bh, value, conf) in enumerate(
+        zip(cxs, cys, bws, bhs, faces, confs, strict=True)
+    ):
         if any(abs(cx - kx) < 0.25 * kw and abs(cy - ky) < 0.25 * kh for kx, ky, kw, kh in kept):
             continue
         if not (0 <= cx < fw and 0 <= cy < fh):
@@ -111,4 +151,6 @@ def decode(
             min(float(fh), cy + bh / 2),
         )
         out.append(Detection(value=value, box=box, confidence=conf))
-    return out
+        taken.append(i)
+    kept_peaks = peaks[taken]  # compared as the map is, in its own float type
+    return [[d for d, up in zip(out, kept_peaks >= t, strict=True) if up] for t in thresholds]

@@ -21,7 +21,6 @@ from scorekeeper.vision.config import (
 from scorekeeper.vision.detection import UNSURE_BELOW
 from scorekeeper.vision.features import FEATURE_OUTPUT, with_feature_output
 from scorekeeper.vision.patches import PATCH_CONTEXT, PATCH_SIZE
-from scorekeeper.vision.preprocess import MULTIPLE
 
 DETECTOR_OUTPUTS = ("heat", "value", "size")
 """The detector head's outputs: heat (1, 1, h, w), face logits (1, 6, h, w), sizes (1, 2, h, w)."""
@@ -96,28 +95,21 @@ class DiceModel:
         self.colour_above = _share(meta, "colour_above", path)
         """A die read surely whose colour runs on above its box by more than this share is
         marked unsure, as the model's makers chose (0.0, never, when the model does not say)."""
-        if self.two_stage:  # each run feeds both inputs; the one not in use gets a tiny blank
-            self._blank_image = np.zeros((1, 1, MULTIPLE, MULTIPLE), np.float32)
-            self._blank_patches = self._no_patches()
-
-    def _no_patches(self) -> np.ndarray:
-        """The second look's blank for a detector run: no patches at all where the runtime takes
-        an empty batch (the second look then costs nothing), else one blank patch."""
-        empty = np.zeros((0, 3, self.patch_size, self.patch_size), np.float32)
-        feed = {self.image_input: self._blank_image, PATCH_INPUT: empty}
-        try:
-            self._session.run([DETECTOR_OUTPUTS[0]], feed)
-        except Exception:  # onnxruntime raises its own exception types
-            return np.zeros((1, 3, self.patch_size, self.patch_size), np.float32)
-        return empty
+        self._detector, self._looker = self._session, None
+        if self.two_stage:  # each head in a session of its own, so a run feeds only its input
+            patch_outputs = [PATCH_OUTPUT, *([FEATURE_OUTPUT] if features else [])]
+            self._detector = _open_session(
+                path, threads, _branch(path, graph, [self.image_input], list(DETECTOR_OUTPUTS))
+            )
+            self._looker = _open_session(
+                path, threads, _branch(path, graph, [PATCH_INPUT], patch_outputs)
+            )
+            self._session = None
 
     def detect(self, tensor: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The detector's maps for a (1, 1, H, W) tensor: heat (h, w), values (6, h, w), sizes
         (2, h, w)."""
-        feed = {self.image_input: tensor}
-        if self.two_stage:
-            feed[PATCH_INPUT] = self._blank_patches
-        heat, values, sizes = self._session.run(list(DETECTOR_OUTPUTS), feed)
+        heat, values, sizes = self._detector.run(list(DETECTOR_OUTPUTS), {self.image_input: tensor})
         return np.asarray(heat)[0, 0], np.asarray(values)[0], np.asarray(sizes)[0]
 
     def classify(self, patches: np.ndarray) -> np.ndarray:
@@ -125,11 +117,9 @@ class DiceModel:
 
         :raises ImageError: the model has no second-look head.
         """
-        if not self.two_stage:
+        if self._looker is None:
             raise ImageError(f"{self.path} has no second-look head")
-        (logits,) = self._session.run(
-            [PATCH_OUTPUT], {self.image_input: self._blank_image, PATCH_INPUT: patches}
-        )
+        (logits,) = self._looker.run([PATCH_OUTPUT], {PATCH_INPUT: patches})
         return np.asarray(logits, np.float32)
 
     def classify_features(self, patches: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -137,12 +127,9 @@ class DiceModel:
 
         :raises ImageError: the model was loaded without ``features``.
         """
-        if not self.features:
+        if not self.features or self._looker is None:
             raise ImageError(f"{self.path} was loaded without the second look's features")
-        logits, feats = self._session.run(
-            [PATCH_OUTPUT, FEATURE_OUTPUT],
-            {self.image_input: self._blank_image, PATCH_INPUT: patches},
-        )
+        logits, feats = self._looker.run([PATCH_OUTPUT, FEATURE_OUTPUT], {PATCH_INPUT: patches})
         return np.asarray(logits, np.float32), np.asarray(feats, np.float32).reshape(
             len(patches), -1
         )
@@ -165,6 +152,23 @@ def _open_session(path: Path, threads: int, graph: bytes | None = None) -> Any:
         return ort.InferenceSession(source, opts, providers=["CPUExecutionProvider"])
     except Exception as exc:  # onnxruntime raises its own exception types
         raise ImageError(f"{path} is not a loadable ONNX model: {exc}") from exc
+
+
+def _branch(path: Path, graph: bytes | None, inputs: list[str], outputs: list[str]) -> bytes:
+    """The part of the model at ``path`` (or of ``graph``, that file's graph changed) that
+    makes ``outputs`` from ``inputs``, serialised (``onnx.utils.Extractor``).
+
+    :raises ImageError: when the graph does not split there.
+    """
+    import onnx
+    from onnx.utils import Extractor
+
+    try:
+        model = onnx.load_from_string(graph) if graph is not None else onnx.load(str(path))
+        data: bytes = Extractor(model).extract_model(inputs, outputs).SerializeToString()
+    except Exception as exc:  # onnx raises its own exception types
+        raise ImageError(f"{path}: cannot take {outputs} from {inputs} alone: {exc}") from None
+    return data
 
 
 def _meta_number(text: str | None, default: float) -> float:

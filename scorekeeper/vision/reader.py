@@ -20,7 +20,7 @@ from scorekeeper.errors import ImageError
 from scorekeeper.vision.adapt import ADAPT_DEFAULTS, AdaptConfig, FacePrototypes
 from scorekeeper.vision.config import DEFAULTS, ReaderConfig, default_model_path
 from scorekeeper.vision.continuation import colour_above
-from scorekeeper.vision.decode import decode
+from scorekeeper.vision.decode import decode_levels
 from scorekeeper.vision.detection import (
     Box,
     Detection,
@@ -504,19 +504,13 @@ class DiceReader:
         if self._sides is not None:
             self._sides.append(long_side)
         prepared = preprocess(frame, long_side)
-        heat, values, sizes = self.raw(prepared)
-        return [
-            decode(
-                heat,
-                values,
-                sizes,
-                stride=self.stride,
-                scale=prepared.scale,
-                frame_size=prepared.frame_size,
-                threshold=t,
-            )
-            for t in thresholds
-        ]
+        return decode_levels(
+            *self.raw(prepared),
+            stride=self.stride,
+            scale=prepared.scale,
+            frame_size=prepared.frame_size,
+            thresholds=thresholds,
+        )
 
     def all_candidates(
         self, frame: np.ndarray, threshold: float | None = None, *, long_side: int | None = None
