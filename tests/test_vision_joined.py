@@ -190,3 +190,24 @@ def test_each_head_runs_alone_and_gives_what_the_whole_graph_gives(features: boo
     assert np.array_equal(model.classify(patches), logits)
     if features:
         assert np.array_equal(model.classify_features(patches)[1], feats[0].reshape(5, -1))
+
+
+def test_a_detector_alone_reads_and_refuses_a_second_look_in_words(tmp_path: Path) -> None:
+    import numpy as np
+    import onnx
+    from onnx.utils import Extractor
+
+    from scorekeeper.errors import ImageError
+
+    alone = tmp_path / "detector.onnx"
+    graph = Extractor(onnx.load(str(default_model_path())))
+    onnx.save(graph.extract_model(["image"], ["heat", "value", "size"]), str(alone))
+    reader = DiceReader(alone, ReaderConfig(threads=1))
+    both = DiceReader(default_model_path(), ReaderConfig(threads=1))
+    frame = load_image(sorted(SCENES.glob("scene-*.jpg"))[2])
+    assert not reader.two_stage and both.two_stage
+    assert sorted(d.value for d in reader.infer(frame)) == sorted(
+        d.value for d in both.infer(frame)
+    )
+    with pytest.raises(ImageError, match="has no second-look head"):
+        reader.model.classify(np.zeros((1, 3, 48, 48), np.float32))
