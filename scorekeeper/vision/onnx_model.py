@@ -44,10 +44,10 @@ class DiceModel:
         """
         self.path = path
         graph = with_feature_output(path, PATCH_OUTPUT) if features else None
-        self._session = _open_session(path, threads, graph)
+        session = _open_session(path, threads, graph)
         self.features: bool = features
         """Whether :meth:`classify_features` is available."""
-        inputs = {i.name: i for i in self._session.get_inputs()}
+        inputs = {i.name: i for i in session.get_inputs()}
         image = inputs.get("image") or (next(iter(inputs.values())) if len(inputs) == 1 else None)
         if image is None or len(image.shape) != 4 or set(inputs) - {image.name, PATCH_INPUT}:
             raise ImageError(f"{path}: expected an (N, 1, H, W) 'image' input")
@@ -55,12 +55,12 @@ class DiceModel:
         """The detector's input name, as the session has it."""
         self.two_stage: bool = PATCH_INPUT in inputs
         """True when the model has the second-look head."""
-        names = {o.name for o in self._session.get_outputs()}
+        names = {o.name for o in session.get_outputs()}
         missing = set(DETECTOR_OUTPUTS) | ({PATCH_OUTPUT} if self.two_stage else set())
         missing -= names
         if missing:
             raise ImageError(f"{path}: the model lacks outputs {sorted(missing)}")
-        meta = self._session.get_modelmeta().custom_metadata_map
+        meta = session.get_modelmeta().custom_metadata_map
         fixed = image.shape[2:]
         self.fixed_side: int | None = (
             int(max(fixed)) if all(isinstance(d, int) for d in fixed) else None
@@ -95,16 +95,16 @@ class DiceModel:
         self.colour_above = _share(meta, "colour_above", path)
         """A die read surely whose colour runs on above its box by more than this share is
         marked unsure, as the model's makers chose (0.0, never, when the model does not say)."""
-        self._detector, self._looker = self._session, None
+        self._detector, self._looker = session, None
         if self.two_stage:  # each head in a session of its own, so a run feeds only its input
             patch_outputs = [PATCH_OUTPUT, *([FEATURE_OUTPUT] if features else [])]
-            self._detector = _open_session(
-                path, threads, _branch(path, graph, [self.image_input], list(DETECTOR_OUTPUTS))
+            detector, looker = _branches(
+                path,
+                graph,
+                [([self.image_input], list(DETECTOR_OUTPUTS)), ([PATCH_INPUT], patch_outputs)],
             )
-            self._looker = _open_session(
-                path, threads, _branch(path, graph, [PATCH_INPUT], patch_outputs)
-            )
-            self._session = None
+            self._detector = _open_session(path, threads, detector)
+            self._looker = _open_session(path, threads, looker)
 
     def detect(self, tensor: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The detector's maps for a (1, 1, H, W) tensor: heat (h, w), values (6, h, w), sizes
@@ -154,9 +154,12 @@ def _open_session(path: Path, threads: int, graph: bytes | None = None) -> Any:
         raise ImageError(f"{path} is not a loadable ONNX model: {exc}") from exc
 
 
-def _branch(path: Path, graph: bytes | None, inputs: list[str], outputs: list[str]) -> bytes:
-    """The part of the model at ``path`` (or of ``graph``, that file's graph changed) that
-    makes ``outputs`` from ``inputs``, serialised (``onnx.utils.Extractor``).
+def _branches(
+    path: Path, graph: bytes | None, parts: list[tuple[list[str], list[str]]]
+) -> list[bytes]:
+    """For each ``(inputs, outputs)`` of ``parts``, the part of the model at ``path`` (or of
+    ``graph``, that file's graph changed) that makes those outputs from those inputs, serialised
+    (``onnx.utils.Extractor``, the graph read once).
 
     :raises ImageError: when the graph does not split there.
     """
@@ -165,10 +168,16 @@ def _branch(path: Path, graph: bytes | None, inputs: list[str], outputs: list[st
 
     try:
         model = onnx.load_from_string(graph) if graph is not None else onnx.load(str(path))
-        data: bytes = Extractor(model).extract_model(inputs, outputs).SerializeToString()
+        whole = Extractor(model)
     except Exception as exc:  # onnx raises its own exception types
-        raise ImageError(f"{path}: cannot take {outputs} from {inputs} alone: {exc}") from None
-    return data
+        raise ImageError(f"{path} is not a loadable ONNX model: {exc}") from None
+    out: list[bytes] = []
+    for inputs, outputs in parts:
+        try:
+            out.append(whole.extract_model(inputs, outputs).SerializeToString())
+        except Exception as exc:  # onnx raises its own exception types
+            raise ImageError(f"{path}: cannot take {outputs} from {inputs} alone: {exc}") from None
+    return out
 
 
 def _meta_number(text: str | None, default: float) -> float:
