@@ -211,3 +211,84 @@ def test_a_detector_alone_reads_and_refuses_a_second_look_in_words(tmp_path: Pat
     )
     with pytest.raises(ImageError, match="has no second-look head"):
         reader.model.classify(np.zeros((1, 3, 48, 48), np.float32))
+
+
+def _float_look(path: Path) -> None:
+    """A tiny float second look (one convolution, a mean, a linear layer) as a model file."""
+    import numpy as np
+    import onnx
+    from onnx import TensorProto, helper, numpy_helper
+
+    rng = np.random.default_rng(0)
+    weights = {
+        "w": rng.normal(0, 0.3, (4, 3, 3, 3)),
+        "b": rng.normal(0, 0.1, 4),
+        "g": rng.normal(0, 0.5, (7, 4)),
+        "h": rng.normal(0, 0.1, 7),
+    }
+    nodes = [
+        helper.make_node(
+            "Conv", ["patches", "w", "b"], ["c"], name="/patch/conv/Conv", pads=[1] * 4
+        ),
+        helper.make_node("Relu", ["c"], ["r"], name="/patch/relu/Relu"),
+        helper.make_node(
+            "ReduceMean", ["r"], ["m"], name="/patch/ReduceMean", axes=[2, 3], keepdims=0
+        ),
+        helper.make_node(
+            "Gemm", ["m", "g", "h"], ["patch_logits"], name="/patch/head/Gemm", transB=1
+        ),
+    ]
+    graph = helper.make_graph(
+        nodes,
+        "look",
+        [helper.make_tensor_value_info("patches", TensorProto.FLOAT, ["n", 3, 48, 48])],
+        [helper.make_tensor_value_info("patch_logits", TensorProto.FLOAT, ["n", 7])],
+        [numpy_helper.from_array(a.astype(np.float32), k) for k, a in weights.items()],
+    )
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), str(path))
+
+
+def test_only_a_joined_files_float_look_is_quantized(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # make model-joined quantizes the joined file's Lite0 look (its /b/patch/ nodes) and leaves
+    # the rest, int8 already, as it is; the shipped file has no float look left to try it on
+    import numpy as np
+    import onnx
+    from onnx import numpy_helper
+
+    from training.quantize import main as quantize
+
+    look, joined, out = tmp_path / "look.onnx", tmp_path / "joined.onnx", tmp_path / "int8.onnx"
+    _float_look(look)
+    join_second_looks(BASE_MODEL, look, joined)
+    data = tmp_path / "data"
+    for folder in ("webcam-table/Train", "dice-tray/train"):
+        for part in ("images", "labels"):
+            (data / folder / part).mkdir(parents=True)
+        for scene in sorted(SCENES.glob("scene-*.jpg"))[:5]:
+            (data / folder / "images" / scene.name).write_bytes(scene.read_bytes())
+            (data / folder / "labels" / f"{scene.stem}.txt").write_text("")
+    args = ["--model", str(joined), "--data", str(data), "--only", "/b/patch/", "--per-channel"]
+    args += ["--keep", "/b/patch/conv/"]  # its first convolution stays float, as Lite0's does
+    assert quantize([*args, "--out", str(out)]) == 0
+    before, after = onnx.load(str(joined)).graph, onnx.load(str(out)).graph
+    quantized = {n.name for n in after.node if n.op_type == "QuantizeLinear"}
+    added = quantized - {n.name for n in before.node}
+    assert added and all(name.startswith("b/") for name in added)
+    untouched = {i.name: numpy_helper.to_array(i) for i in before.initializer if i.name[:2] != "b/"}
+    kept = {i.name: numpy_helper.to_array(i) for i in after.initializer}
+    assert all(np.array_equal(kept[name], a) for name, a in untouched.items())
+    read = {i for n in after.node for i in n.input}
+    assert all(i.name in read for i in after.initializer)  # nothing left for onnxruntime to drop
+    frame = load_image(sorted(SCENES.glob("scene-*.jpg"))[0])
+    boxes = [(100.0, 80.0, 140.0, 120.0), (10.0, 10.0, 60.0, 60.0)]
+    float_reader, int8_reader = (DiceReader(m, ReaderConfig(threads=1)) for m in (joined, out))
+    want = float_reader.patch_logits(frame, boxes)
+    assert np.allclose(int8_reader.patch_logits(frame, boxes), want, atol=0.1)
+    with pytest.raises(SystemExit) as refused:  # quantized there already, or nothing there
+        quantize([*args[2:], "--model", str(out), "--out", str(tmp_path / "again.onnx")])
+    assert refused.value.code == 2 and "under /b/patch/ already" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        quantize(["--model", str(joined), "--only", "/c/", "--out", str(tmp_path / "c.onnx")])
+    assert "no node" in capsys.readouterr().err

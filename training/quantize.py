@@ -1,16 +1,21 @@
 """Quantize a two-stage dice model to int8 (onnxruntime static quantization, QDQ), for speed.
 
     python -m training.quantize --model build/dice-qat-pair.onnx --out models/dice.onnx \
-        [--keep /patch/ --keep heat ...]
+        [--keep /patch/ --keep heat ...] [--only /b/patch/] [--per-channel]
 
-The last step of ``make model`` (``make model-int8``) quantizes a float two-stage model this way.
+The last step of ``make model`` (``make model-int8``) quantizes a float two-stage model this way;
+``make model-joined`` quantizes only the joined file's float Lite0 look (``--only /b/patch/``,
+the rest already int8).
 
 Calibration (min-max) runs the model on a black and a white frame and patch (the inputs'
 whole range), on real training photos (every tenth webcam photo and every fifth of the tray's
 training part), each at both detector sizes, and on the second look's patches of their
-candidates; never on validation photos. Weights are int8 per tensor, activations uint8.
+candidates; never on validation photos. Weights are int8 per tensor (``--per-channel``: per
+output channel), activations uint8.
 ``--keep`` leaves every node whose name contains the text in float (e.g.
-``/patch/`` for the whole second look). The model card says what it gained and cost.
+``/patch/`` for the whole second look); ``--only`` quantizes only the nodes whose name starts
+with the text, leaving the rest of the graph, int8 or float, as it is. The model card says
+what it gained and cost.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import sys
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -63,6 +69,24 @@ def calibration_feeds(model: Path, data: Path) -> Iterator[dict[str, np.ndarray]
             yield {"image": blank_image, "patches": patches}
 
 
+QDQ_OPS = ("QuantizeLinear", "DequantizeLinear")
+"""The operators of a graph already quantized."""
+
+
+def drop_dead_nodes(graph: Any) -> None:
+    """Remove the nodes no output depends on and the initializers nothing reads (the constants
+    of the clips quantization folds into its ranges), so onnxruntime has none to warn of."""
+    while True:
+        read = {name for n in graph.node for name in n.input} | {o.name for o in graph.output}
+        dead = [n for n in graph.node if not any(o in read for o in n.output)]
+        for n in dead:
+            graph.node.remove(n)
+        if not dead:
+            break
+    for init in [i for i in graph.initializer if i.name not in read]:
+        graph.initializer.remove(init)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Quantize and write the model; returns the exit code."""
     import onnx
@@ -82,11 +106,26 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--keep", action="append", default=[], help="leave nodes whose name has this in float"
     )
+    ap.add_argument(
+        "--per-channel", action="store_true", help="int8 weights per output channel, not tensor"
+    )
+    ap.add_argument(
+        "--only",
+        action="append",
+        default=[],
+        help="quantize only the nodes whose name starts with this (the rest stays as it is)",
+    )
     args = ap.parse_args(argv)
     if not args.model.is_file():
         ap.error(f"no model at {args.model}")
-    if any(n.op_type == "DequantizeLinear" for n in onnx.load(str(args.model)).graph.node):
-        ap.error(f"{args.model} is quantized already; quantize the float model it came from")
+    graph_nodes = onnx.load(str(args.model)).graph.node
+    chosen = [n for n in graph_nodes if not args.only or n.name.startswith(tuple(args.only))]
+    if args.only and not chosen:
+        ap.error(f"no node of {args.model} has a name starting with {' or '.join(args.only)}")
+    dequantized = {o for n in graph_nodes if n.op_type == "DequantizeLinear" for o in n.output}
+    if any(n.op_type in QDQ_OPS or dequantized.intersection(n.input) for n in chosen):
+        where = f"under {' or '.join(args.only)} " if args.only else ""
+        ap.error(f"{args.model} is quantized {where}already; quantize the float model it came from")
     feeds = list(calibration_feeds(args.model, args.data))
 
     class Feeds(CalibrationDataReader):  # type: ignore[misc]
@@ -98,21 +137,29 @@ def main(argv: list[str] | None = None) -> int:
 
     with tempfile.TemporaryDirectory() as tmp:
         pre = Path(tmp) / "pre.onnx"
-        quant_pre_process(str(args.model), str(pre), skip_symbolic_shape=True)
+        if args.only:  # onnxruntime's pre-processing would fold the int8 parts' weights to float
+            pre = args.model
+        else:
+            quant_pre_process(str(args.model), str(pre), skip_symbolic_shape=True)
         nodes = onnx.load(str(pre)).graph.node
         keep = [n.name for n in nodes if any(k in n.name for k in args.keep)]
+        only = [n.name for n in nodes if n.name.startswith(tuple(args.only)) and n.name not in keep]
         args.out.parent.mkdir(parents=True, exist_ok=True)
         quantize_static(
             str(pre),
             str(args.out),
             Feeds(),
             quant_format=QuantFormat.QDQ,
-            per_channel=False,
+            per_channel=args.per_channel,
             activation_type=QuantType.QUInt8,
             weight_type=QuantType.QInt8,
             calibrate_method=CalibrationMethod.MinMax,
             nodes_to_exclude=keep,
+            nodes_to_quantize=only or None,
         )
+        model = onnx.load(str(args.out))
+        drop_dead_nodes(model.graph)
+        onnx.save(model, str(args.out))
     print(
         f"wrote {args.out} ({args.out.stat().st_size} bytes): {len(feeds)} calibration inputs,"
         f" {len(keep)} nodes kept in float",
