@@ -111,16 +111,21 @@ model-sources: $(VENV)/.installed
 # The shipped file, models/dice.onnx (about half an hour on two cores): model-sources, and a second
 # look built from EfficientNet-Lite0's first stages (training/lite_patch.py) trained from its
 # ImageNet weights on the same patches (LITE_ARGS), the two looks' log-probabilities averaged in
-# one file (training/ensemble.py) with the base's detector and thresholds. Fetches make data's
-# photos first when DATA has none.
+# one file (training/ensemble.py) with the base's detector and thresholds, then the Lite0 look
+# (the joined file's /b/patch/ nodes but its first, float, convolution) quantized to int8, weights
+# per channel. Fetches make data's photos first when DATA has none.
 LITE_ARGS ?= --steps 1500 --batch 128 --lr 1e-3
+LITE_INT8 ?= --only /b/patch/ --per-channel --keep /b/patch/Sub --keep /b/patch/Mul \
+	--keep /b/patch/features/features.0/
 model-joined: $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[train]'
 	$(if $(wildcard $(DATA)/wood-stone),,$(MAKE) data)
 	$(MAKE) model-sources
 	$(BIN)/python -m training.loso --base $(BASE) --extra $(DATA) --shared $(SHARED) --scratch \
 		--backbone lite0 $(LITE_ARGS) --work build/final --final build/lite0-final.onnx
-	$(BIN)/python -m training.ensemble --join $(OUT) build/lite0-final.onnx --out models/dice.onnx
+	$(BIN)/python -m training.ensemble --join $(OUT) build/lite0-final.onnx --out build/dice-joined.onnx
+	$(BIN)/python -m training.quantize --model build/dice-joined.onnx $(LITE_INT8) --data $(SHARED) \
+		--out models/dice.onnx
 	$(BIN)/python -m training.train --eval-only models/dice.onnx
 
 # The second step of `make model`, from the float model it leaves in build/dice-float.onnx (and
