@@ -77,6 +77,9 @@ def test_a_photo_with_no_dice(client: FlaskClient) -> None:
     assert r.get_json() == {"dice": [], "values": [], "count": 0, "message": "I see 0 dice"}
 
 
+FORM = "application/x-www-form-urlencoded"
+
+
 def test_bad_photos_get_clear_errors(app: Flask, client: FlaskClient) -> None:
     def post(data: bytes, query: str = "") -> tuple[int, str]:
         r = client.post(f"/api/camera/photo{query}", data=data, content_type="image/jpeg")
@@ -84,7 +87,14 @@ def test_bad_photos_get_clear_errors(app: Flask, client: FlaskClient) -> None:
         assert set(body) == {"error", "message"}
         return r.status_code, body["message"]
 
-    assert post(b"") == (400, "the photo upload is empty; send one JPEG or PNG photo as the body")
+    empty = (
+        "the photo upload is empty; send one JPEG or PNG photo as the body"
+        " (Content-Type image/jpeg or image/png) or as the form file 'photo'"
+    )
+    assert post(b"") == (400, empty)
+    # a body sent as a form (curl --data-binary's default type) holds no photo
+    r = client.post("/api/camera/photo", data=b"not a picture", content_type=FORM)
+    assert r.status_code == 400 and r.get_json()["message"] == empty
     code, msg = post(b"not a picture at all" * 10)
     assert code == 400 and msg.startswith("the photo: not a readable image; expected a PNG, JPEG")
     code, msg = post(b"\0\0\0\x18ftypheic\0\0\0\0mif1heic" + bytes(64))

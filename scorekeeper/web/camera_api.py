@@ -245,7 +245,10 @@ def photo() -> Any:
     dice_left = _dice_left()
     data = _upload("photo", int(current_app.config.get("PHOTO_MAX_UPLOAD_BYTES", PHOTO_MAX_BYTES)))
     if not data:
-        raise CameraError("the photo upload is empty; send one JPEG or PNG photo as the body")
+        raise CameraError(
+            "the photo upload is empty; send one JPEG or PNG photo as the body"
+            " (Content-Type image/jpeg or image/png) or as the form file 'photo'"
+        )
     reader, busy = photo_reader(current_app._get_current_object())  # type: ignore[attr-defined]
     if not busy.acquire(blocking=False):
         return _too_many("another photo is being read; try again")
