@@ -263,6 +263,11 @@ def test_tablet_upload_refusals(camera_app: Callable[..., Flask], tablet_app: Fl
     client = tablet_app.test_client()
     r = client.post("/api/camera/frame", data=b"hello", content_type="image/jpeg")
     assert r.status_code == 400 and "JPEG or PNG" in r.get_json()["message"]
+    r = client.post("/api/camera/frame", data=b"", content_type="image/jpeg")
+    assert r.status_code == 400 and r.get_json()["message"] == (
+        "the frame upload is empty; send one JPEG or PNG frame as the body"
+        " (Content-Type image/jpeg or image/png) or as the form file 'frame'"
+    )
     big = b"\xff\xd8" + b"\0" * (3 * 1024 * 1024)
     r = client.post("/api/camera/frame", data=big, content_type="image/jpeg")
     assert r.status_code == 413

@@ -184,6 +184,7 @@ def _upload(name: str, limit: int) -> bytes:
     bytes (the app's 64 KB limit does not apply here).
 
     :raises RequestEntityTooLarge: for a larger one (413, named as the ``name``).
+    :raises CameraError: for none (400, naming both ways to send one).
     """
     if (request.content_length or 0) > limit:
         raise RequestEntityTooLarge(
@@ -191,8 +192,15 @@ def _upload(name: str, limit: int) -> bytes:
         )
     request.max_content_length = limit
     if name in request.files:
-        return bytes(request.files[name].read(limit + 1))
-    return request.get_data(cache=False)
+        data = bytes(request.files[name].read(limit + 1))
+    else:
+        data = request.get_data(cache=False)
+    if not data:
+        raise CameraError(
+            f"the {name} upload is empty; send one JPEG or PNG {name} as the body"
+            f" (Content-Type image/jpeg or image/png) or as the form file '{name}'"
+        )
+    return data
 
 
 def _too_many(message: str) -> tuple[Response, int]:
@@ -244,11 +252,6 @@ def photo() -> Any:
     "message"}``, boxes in the photo's pixels."""
     dice_left = _dice_left()
     data = _upload("photo", int(current_app.config.get("PHOTO_MAX_UPLOAD_BYTES", PHOTO_MAX_BYTES)))
-    if not data:
-        raise CameraError(
-            "the photo upload is empty; send one JPEG or PNG photo as the body"
-            " (Content-Type image/jpeg or image/png) or as the form file 'photo'"
-        )
     reader, busy = photo_reader(current_app._get_current_object())  # type: ignore[attr-defined]
     if not busy.acquire(blocking=False):
         return _too_many("another photo is being read; try again")
