@@ -141,9 +141,9 @@ def main(argv: list[str] | None = None) -> int:
             pre = args.model
         else:
             quant_pre_process(str(args.model), str(pre), skip_symbolic_shape=True)
-        nodes = onnx.load(str(pre)).graph.node
+        nodes = graph_nodes if args.only else onnx.load(str(pre)).graph.node
         keep = [n.name for n in nodes if any(k in n.name for k in args.keep)]
-        only = [n.name for n in nodes if n.name.startswith(tuple(args.only)) and n.name not in keep]
+        only = [n.name for n in chosen if n.name not in keep] if args.only else []
         args.out.parent.mkdir(parents=True, exist_ok=True)
         quantize_static(
             str(pre),
