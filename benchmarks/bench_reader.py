@@ -11,7 +11,7 @@ took its third look, the one for close-ups (``--no-third-look`` turns it off), a
 (``--no-zoom`` turns it off; ``--mosaic 3`` gives 640×480 frames of small dice). ``--taught
 marks`` (or ``read``) first teaches the reader every die it reads in the frames, as a table's
 taught dice: the marks take the dice's features from the look that judged them, reading with
-them looks at the dice a second time.
+them looks at the dice a second time. ``--load N`` times loading the model instead.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from scorekeeper.camera.teaching import TEACH_MODES, taught_config
 from scorekeeper.errors import ImageError
 from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path, load_image
 from scorekeeper.vision.config import DEFAULTS
+from scorekeeper.vision.onnx_model import DiceModel
 from scorekeeper.vision.reader import teach_crop
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -125,10 +126,20 @@ def main(argv: list[str] | None = None) -> int:
         default=None,
         help="instead: median ms of the second look alone on batches of N patches",
     )
+    ap.add_argument(
+        "--load",
+        type=int,
+        default=0,
+        metavar="N",
+        help="instead: median ms of loading the model N times, as the reader and as teaching"
+        " loads it",
+    )
     args = ap.parse_args(argv)
     cv2.setNumThreads(args.threads)
     if args.second_look:
         return _second_look(args)
+    if args.load:
+        return _load(args)
     try:
         if not 1 <= args.mosaic <= 8:
             raise ValueError(f"--mosaic must be 1 to 8 images across, got {args.mosaic}")
@@ -228,6 +239,31 @@ def _second_look(args: argparse.Namespace) -> int:
             times.append((time.perf_counter() - t) * 1000)
         out[str(n)] = round(statistics.median(times), 2)
     print(json.dumps({"second_look_ms": out, "threads": args.threads}))
+    return 0
+
+
+def _load(args: argparse.Namespace) -> int:
+    """Print ``{"load_ms": {"reader", "with_features"}}``: the median time to load the model
+    for reading (``DiceReader``) and with the features teaching reads (``DiceModel``)."""
+    path = args.model or default_model_path()
+    loads = {
+        "reader": lambda: DiceReader(path, ReaderConfig(threads=args.threads)),
+        "with_features": lambda: DiceModel(path, args.threads, features=True),
+    }
+    out = {}
+    try:
+        for name, load in loads.items():
+            load()
+            times = []
+            for _ in range(args.load):
+                t = time.perf_counter()
+                load()
+                times.append((time.perf_counter() - t) * 1000)
+            out[name] = round(statistics.median(times), 1)
+    except ImageError as exc:
+        print(f"bench_reader: {exc}", file=sys.stderr)
+        return 2
+    print(json.dumps({"load_ms": out, "loads": args.load, "threads": args.threads}))
     return 0
 
 

@@ -167,14 +167,18 @@ def test_each_head_runs_alone_and_gives_what_the_whole_graph_gives(features: boo
     # DiceModel runs the detector and the second look each in a session of its own; the whole
     # graph, fed both inputs, must give the same numbers to the last bit
     import numpy as np
+    import onnx
     import onnxruntime as ort
 
-    from scorekeeper.vision.features import with_feature_output
+    from scorekeeper.vision.features import add_feature_output
     from scorekeeper.vision.onnx_model import DiceModel
 
     path = default_model_path()
     model = DiceModel(path, 1, features=features)
-    graph = with_feature_output(path, "patch_logits") if features else str(path)
+    proto = onnx.load(str(path))
+    if features:
+        add_feature_output(proto, "patch_logits", path)
+    graph = proto.SerializeToString()
     opts = ort.SessionOptions()
     opts.intra_op_num_threads = 1
     whole = ort.InferenceSession(graph, opts, providers=["CPUExecutionProvider"])
@@ -211,6 +215,45 @@ def test_a_detector_alone_reads_and_refuses_a_second_look_in_words(tmp_path: Pat
     )
     with pytest.raises(ImageError, match="has no second-look head"):
         reader.model.classify(np.zeros((1, 3, 48, 48), np.float32))
+
+
+def test_a_detector_of_fixed_size_is_read_at_its_size_and_a_wrong_one_refused(
+    tmp_path: Path,
+) -> None:
+    # the inputs, outputs and fixed size come from the file's graph, not from a session
+    import onnx
+    from onnx.utils import Extractor
+
+    from scorekeeper.errors import ImageError
+
+    base = Extractor(onnx.load(str(default_model_path())))
+
+    def detector(name: str, dims: list[int | str], outputs: list[str]) -> Path:
+        proto = base.extract_model(["image"], outputs)
+        shape = proto.graph.input[0].type.tensor_type.shape
+        del shape.dim[:]
+        for d in dims:
+            dim = shape.dim.add()
+            if isinstance(d, int):
+                dim.dim_value = d
+            else:
+                dim.dim_param = d
+        path = tmp_path / name
+        onnx.save(proto, str(path))
+        return path
+
+    maps = ["heat", "value", "size"]
+    fixed = DiceReader(detector("fixed.onnx", [1, 1, 384, 512], maps), ReaderConfig(threads=1))
+    assert fixed.model.fixed_side == 512 and fixed.long_side == 512
+    assert fixed.coarse_side is None  # a fixed input is read at its one size
+    frame = load_image(sorted(SCENES.glob("scene-*.jpg"))[2])
+    assert fixed.look_sides(frame) == [512] and fixed.infer(frame)
+    varying = DiceReader(detector("any.onnx", ["n", 1, "h", "w"], maps), ReaderConfig(threads=1))
+    assert varying.model.fixed_side is None
+    with pytest.raises(ImageError, match=r"expected an \(N, 1, H, W\) 'image' input"):
+        DiceReader(detector("flat.onnx", [1, "h", "w"], maps))
+    with pytest.raises(ImageError, match=r"lacks outputs \['size'\]"):
+        DiceReader(detector("no-size.onnx", [1, 1, "h", "w"], maps[:2]))
 
 
 def _float_look(path: Path) -> None:

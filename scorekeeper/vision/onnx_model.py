@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -19,8 +19,11 @@ from scorekeeper.vision.config import (
     number_or_nan,
 )
 from scorekeeper.vision.detection import UNSURE_BELOW
-from scorekeeper.vision.features import FEATURE_OUTPUT, with_feature_output
+from scorekeeper.vision.features import FEATURE_OUTPUT, add_feature_output
 from scorekeeper.vision.patches import PATCH_CONTEXT, PATCH_SIZE
+
+if TYPE_CHECKING:
+    import onnx
 
 DETECTOR_OUTPUTS = ("heat", "value", "size")
 """The detector head's outputs: heat (1, 1, h, w), face logits (1, 6, h, w), sizes (1, 2, h, w)."""
@@ -40,31 +43,30 @@ class DiceModel:
         ``features``, the second look's features too (:meth:`classify_features`).
 
         :raises ImageError: also when ``features`` is asked of a model without a second look or
-            whose features cannot be found (:func:`with_feature_output`).
+            whose features cannot be found (:func:`add_feature_output`).
         """
         self.path = path
-        graph = with_feature_output(path, PATCH_OUTPUT) if features else None
-        session = _open_session(path, threads, graph)
+        model = _read_model(path)
+        if features:
+            add_feature_output(model, PATCH_OUTPUT, path)
         self.features: bool = features
         """Whether :meth:`classify_features` is available."""
-        inputs = {i.name: i for i in session.get_inputs()}
-        image = inputs.get("image") or (next(iter(inputs.values())) if len(inputs) == 1 else None)
-        if image is None or len(image.shape) != 4 or set(inputs) - {image.name, PATCH_INPUT}:
+        inputs = _graph_inputs(model)
+        name = "image" if "image" in inputs else next(iter(inputs)) if len(inputs) == 1 else None
+        if name is None or len(inputs[name]) != 4 or set(inputs) - {name, PATCH_INPUT}:
             raise ImageError(f"{path}: expected an (N, 1, H, W) 'image' input")
-        self.image_input: str = image.name
-        """The detector's input name, as the session has it."""
+        self.image_input: str = name
+        """The detector's input name, as the model has it."""
         self.two_stage: bool = PATCH_INPUT in inputs
         """True when the model has the second-look head."""
-        names = {o.name for o in session.get_outputs()}
+        names = {o.name for o in model.graph.output}
         missing = set(DETECTOR_OUTPUTS) | ({PATCH_OUTPUT} if self.two_stage else set())
         missing -= names
         if missing:
             raise ImageError(f"{path}: the model lacks outputs {sorted(missing)}")
-        meta = session.get_modelmeta().custom_metadata_map
-        fixed = image.shape[2:]
-        self.fixed_side: int | None = (
-            int(max(fixed)) if all(isinstance(d, int) for d in fixed) else None
-        )
+        meta = {p.key: p.value for p in model.metadata_props}
+        fixed = [d for d in inputs[name][2:] if isinstance(d, int)]
+        self.fixed_side: int | None = max(fixed) if len(fixed) == 2 else None
         """The input long side of a model of fixed input size, else None."""
         self.long_side = int(meta.get("long_side", DEFAULT_LONG_SIDE))
         """The input long side the model was made for."""
@@ -95,16 +97,18 @@ class DiceModel:
         self.colour_above = _share(meta, "colour_above", path)
         """A die read surely whose colour runs on above its box by more than this share is
         marked unsure, as the model's makers chose (0.0, never, when the model does not say)."""
-        self._detector, self._looker = session, None
+        self._looker: Any = None
         if self.two_stage:  # each head in a session of its own, so a run feeds only its input
             patch_outputs = [PATCH_OUTPUT, *([FEATURE_OUTPUT] if features else [])]
             detector, looker = _branches(
                 path,
-                graph,
+                model,
                 [([self.image_input], list(DETECTOR_OUTPUTS)), ([PATCH_INPUT], patch_outputs)],
             )
-            self._detector = _open_session(path, threads, detector)
+            self._detector: Any = _open_session(path, threads, detector)
             self._looker = _open_session(path, threads, looker)
+        else:
+            self._detector = _open_session(path, threads)
 
     def detect(self, tensor: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The detector's maps for a (1, 1, H, W) tensor: heat (h, w), values (6, h, w), sizes
@@ -154,20 +158,47 @@ def _open_session(path: Path, threads: int, graph: bytes | None = None) -> Any:
         raise ImageError(f"{path} is not a loadable ONNX model: {exc}") from exc
 
 
+def _read_model(path: Path) -> onnx.ModelProto:
+    """The ONNX model at ``path``, its weights and all.
+
+    :raises ImageError: when there is no file there or it is not an ONNX model.
+    """
+    import onnx
+
+    if not path.is_file():
+        raise ImageError(f"no dice model at {path}; build one with `make model`")
+    try:
+        return onnx.load(str(path))
+    except Exception as exc:  # onnx raises its own decode errors
+        raise ImageError(f"{path} is not a loadable ONNX model: {exc}") from None
+
+
+def _graph_inputs(model: onnx.ModelProto) -> dict[str, list[int | str | None]]:
+    """The inputs a run feeds (the graph's inputs less its weights), each with its shape: a
+    number for a fixed dimension, a name or None for one that varies."""
+    weights = {t.name for t in model.graph.initializer}
+    return {
+        i.name: [
+            d.dim_value if d.HasField("dim_value") else (d.dim_param or None)
+            for d in i.type.tensor_type.shape.dim
+        ]
+        for i in model.graph.input
+        if i.name not in weights
+    }
+
+
 def _branches(
-    path: Path, graph: bytes | None, parts: list[tuple[list[str], list[str]]]
+    path: Path, model: onnx.ModelProto, parts: list[tuple[list[str], list[str]]]
 ) -> list[bytes]:
-    """For each ``(inputs, outputs)`` of ``parts``, the part of the model at ``path`` (or of
-    ``graph``, that file's graph changed) that makes those outputs from those inputs, serialised
-    (``onnx.utils.Extractor``, the graph read once).
+    """For each ``(inputs, outputs)`` of ``parts``, the part of ``model`` (read from ``path``,
+    named in messages) that makes those outputs from those inputs, serialised
+    (``onnx.utils.Extractor``).
 
     :raises ImageError: when the graph does not split there.
     """
-    import onnx
     from onnx.utils import Extractor
 
     try:
-        model = onnx.load_from_string(graph) if graph is not None else onnx.load(str(path))
         whole = Extractor(model)
     except Exception as exc:  # onnx raises its own exception types
         raise ImageError(f"{path} is not a loadable ONNX model: {exc}") from None
