@@ -494,6 +494,47 @@ def test_lite0s_imagenet_stages_can_learn_slower_than_its_head(
     assert not (tmp_path / "x.onnx").exists()
 
 
+@pytest.mark.skipif(not HAVE_TORCH, reason="torch, onnx and tqdm (the train extra) not installed")
+def test_mix_style_moves_feature_statistics_in_training_only(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import torch
+
+    sys.path.insert(0, str(ROOT))
+    from training.lite_patch import LitePatchNet, mix_style
+    from training.sets import BASE_MODEL
+    from training.train_patch import main as train
+
+    torch.manual_seed(0)
+    x = torch.rand(6, 16, 8, 8) * torch.arange(1.0, 7.0).view(6, 1, 1, 1)
+    y = mix_style(x)
+
+    def normed(t: torch.Tensor) -> torch.Tensor:
+        mu, var = t.mean((2, 3), keepdim=True), t.var((2, 3), keepdim=True)
+        return (t - mu) / (var + 1e-6).sqrt()
+
+    assert torch.allclose(normed(y), normed(x), atol=1e-3)  # each patch's own pattern kept
+    assert not torch.allclose(y.mean((2, 3)), x.mean((2, 3)), atol=1e-2)  # its statistics not
+    mixing, plain = LitePatchNet(dropout=0.0, mix_style=1.0), LitePatchNet(dropout=0.0)
+    plain.load_state_dict(mixing.state_dict())
+    patches = torch.rand(8, 3, 48, 48)
+    assert torch.equal(mixing.eval()(patches), plain.eval()(patches))  # as exported: untouched
+    torch.manual_seed(1)
+    mixed = mixing.train()(patches)
+    assert not torch.allclose(mixed, plain.train()(patches), atol=1e-3)
+    four = tmp_path / "patches.npz"
+    write_four_patches(four)
+    base = ["--patches", str(four), "--detector", str(BASE_MODEL), "--no-eval"]
+    for words, says in (
+        (["--mix-style", "0.5"], "--mix-style needs a pretrained --backbone"),
+        (["--backbone", "lite0", "--mix-style", "2"], "from 0 to 1, got 2"),
+    ):
+        with pytest.raises(SystemExit) as refused:
+            train([*base, *words, "--out", str(tmp_path / "x.onnx")])
+        assert refused.value.code == 2 and says in capsys.readouterr().err
+    assert not (tmp_path / "x.onnx").exists()
+
+
 @pytest.mark.filterwarnings("ignore")
 @pytest.mark.skipif(not HAVE_TORCH, reason="torch, onnx and tqdm (the train extra) not installed")
 def test_a_second_look_on_lite0_starts_from_imagenet_and_exports(tmp_path: Path) -> None:

@@ -82,16 +82,41 @@ class MBConv(nn.Module):
         return x + y if self.residual else y
 
 
+MIX_AFTER = (1, 3, 5)
+"""The blocks of ``LitePatchNet.features`` after which :func:`mix_style` mixes in training:
+the ends of Lite0's first three stages (16, 24 and 40 channels)."""
+
+
+def mix_style(x: torch.Tensor, alpha: float = 0.1) -> torch.Tensor:
+    """MixStyle (Zhou et al., ICLR 2021): each patch's feature statistics (per channel mean and
+    spread) mixed with another patch's of the batch, so a look learns values apart from the
+    colours, gloss and contrast of the dice and tables it saw."""
+    mu = x.mean(dim=(2, 3), keepdim=True).detach()
+    sig = (x.var(dim=(2, 3), keepdim=True) + 1e-6).sqrt().detach()
+    lam = torch.distributions.Beta(alpha, alpha).sample((x.shape[0], 1, 1, 1))
+    perm = torch.randperm(x.shape[0])
+    mu_mix = lam * mu + (1 - lam) * mu[perm]
+    sig_mix = lam * sig + (1 - lam) * sig[perm]
+    return (x - mu) / sig * sig_mix + mu_mix
+
+
 class LitePatchNet(nn.Module):
     """The second look as Lite0's (or another ``variant``'s) stem and first ``stages`` stages,
-    a dropout and a linear head; patches are resized to ``size`` inside the graph."""
+    a dropout and a linear head; patches are resized to ``size`` inside the graph. In training,
+    ``mix_style`` of the batches have their feature statistics mixed (:func:`mix_style`)."""
 
     def __init__(
-        self, stages: int = 5, size: int = 48, dropout: float = 0.2, variant: str = "lite0"
+        self,
+        stages: int = 5,
+        size: int = 48,
+        dropout: float = 0.2,
+        variant: str = "lite0",
+        mix_style: float = 0.0,
     ):
         super().__init__()
         self.size = size
         self.variant = variant
+        self.mix_style = mix_style
         blocks: list[nn.Module] = [_cbr(3, 32, 3, 2)]
         cin = 32
         for k, stride, expand, cout, n in LITE_STAGES[variant][:stages]:
@@ -105,7 +130,15 @@ class LitePatchNet(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         if x.shape[-1] != self.size:
             x = F.interpolate(x, size=(self.size, self.size), mode="bilinear", align_corners=False)
-        f = self.features(x * (255.0 / 128.0) - (127.0 / 128.0))
+        x = x * (255.0 / 128.0) - (127.0 / 128.0)
+        if self.training and self.mix_style and float(torch.rand(())) < self.mix_style:
+            for i, block in enumerate(self.features):
+                x = block(x)
+                if i in MIX_AFTER:
+                    x = mix_style(x)
+            f = x
+        else:
+            f = self.features(x)
         return self.head(self.dropout(f.mean(dim=(2, 3))))
 
 

