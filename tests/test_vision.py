@@ -528,6 +528,9 @@ def test_reader_rejects_bad_settings(tmp_path: Path) -> None:
     (tmp_path / "junk.onnx").write_bytes(b"not a model")
     with pytest.raises(ImageError, match="not a loadable ONNX model"):
         DiceReader(model_path=tmp_path / "junk.onnx")
+    (tmp_path / "empty.onnx").write_bytes(b"")  # decodes as a model of nothing
+    with pytest.raises(ImageError, match="not a loadable ONNX model: it holds no graph"):
+        DiceReader(model_path=tmp_path / "empty.onnx")
 
 
 # ---- pre-processing ------------------------------------------------------------------------

@@ -168,9 +168,12 @@ def _read_model(path: Path) -> onnx.ModelProto:
     if not path.is_file():
         raise ImageError(f"no dice model at {path}; build one with `make model`")
     try:
-        return onnx.load(str(path))
+        model = onnx.load(str(path))
     except Exception as exc:  # onnx raises its own decode errors
         raise ImageError(f"{path} is not a loadable ONNX model: {exc}") from None
+    if not model.graph.node:  # an empty file, or bytes that happen to decode
+        raise ImageError(f"{path} is not a loadable ONNX model: it holds no graph")
+    return model
 
 
 def _graph_inputs(model: onnx.ModelProto) -> dict[str, list[int | str | None]]:
