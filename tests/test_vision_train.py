@@ -527,7 +527,7 @@ def test_mix_style_moves_feature_statistics_in_training_only(
     base = ["--patches", str(four), "--detector", str(BASE_MODEL), "--no-eval"]
     for words, says in (
         (["--mix-style", "0.5"], "--mix-style needs a pretrained --backbone"),
-        (["--backbone", "lite0", "--mix-style", "2"], "from 0 to 1, got 2"),
+        (["--backbone", "lite0", "--mix-style", "2"], "expected a share from 0 to 1: 2"),
     ):
         with pytest.raises(SystemExit) as refused:
             train([*base, *words, "--out", str(tmp_path / "x.onnx")])

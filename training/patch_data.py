@@ -52,7 +52,7 @@ _reader: DiceReader | None = None
 
 
 def parse_share(text: str) -> float:
-    """A share of the synthetic scenes, from 0 to 1.
+    """A share from 0 to 1 (of the synthetic scenes, of the batches...).
 
     >>> parse_share("0.2")
     0.2

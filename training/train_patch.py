@@ -33,7 +33,7 @@ from training.data import blow_out
 from training.lite_patch import LITE_PACKAGES, LitePatchNet, lite_weights_path, load_lite
 from training.model import PATCH_WIDTHS, PatchNet, TwoStage
 from training.onnx_weights import graph_arrays
-from training.patch_data import STORE, STORE_CONTEXT, fold_images, parse_fold
+from training.patch_data import STORE, STORE_CONTEXT, fold_images, parse_fold, parse_share
 from training.sets import DEFAULT_DATA, ROOT
 from training.train import (
     LONG_SIDE,
@@ -334,7 +334,7 @@ def add_recipe_arguments(ap: argparse.ArgumentParser) -> None:
     )
     ap.add_argument(
         "--mix-style",
-        type=float,
+        type=parse_share,
         default=0.0,
         metavar="P",
         help="with a pretrained --backbone: P of the batches have their early feature statistics"
@@ -516,8 +516,6 @@ def main(argv: list[str] | None = None) -> int:
     fake_quant.check_arguments(ap, args)
     if args.backbone == "patchnet" and args.mix_style:
         ap.error("--mix-style needs a pretrained --backbone (lite0, lite0-64, lite1)")
-    if not 0.0 <= args.mix_style <= 1.0:
-        ap.error(f"--mix-style is a share of batches from 0 to 1, got {args.mix_style:g}")
     if args.backbone == "patchnet" and args.backbone_lr_scale != 1.0:
         ap.error("--backbone-lr-scale needs a pretrained --backbone (lite0, lite0-64, lite1)")
     if args.backbone != "patchnet" and (args.init_onnx or args.widths or args.fake_quant):
