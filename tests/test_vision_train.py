@@ -535,6 +535,44 @@ def test_mix_style_moves_feature_statistics_in_training_only(
     assert not (tmp_path / "x.onnx").exists()
 
 
+@pytest.mark.skipif(not HAVE_TORCH, reason="torch, onnx and tqdm (the train extra) not installed")
+def test_mix_up_mixes_images_and_labels_by_the_same_share(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import torch
+    import torch.nn.functional as F
+
+    sys.path.insert(0, str(ROOT))
+    from training.sets import BASE_MODEL
+    from training.train_patch import main as train
+    from training.train_patch import mix_up, mixed_loss
+
+    xb = torch.arange(4.0).view(4, 1, 1, 1).expand(4, 3, 2, 2)
+    mixed, order, lam = mix_up(xb, np.random.default_rng(3))
+    assert 0.0 < lam < 1.0 and sorted(order.tolist()) == [0, 1, 2, 3]
+    want = lam * torch.arange(4.0) + (1 - lam) * order.double()
+    assert torch.allclose(mixed[:, 0, 0, 0].double(), want)
+    logits, yb = torch.randn(4, 7), torch.tensor([0, 1, 2, 3])
+    own = F.cross_entropy(logits, yb, label_smoothing=0.05)
+    partner = F.cross_entropy(logits, yb[order], label_smoothing=0.05)
+    assert torch.isclose(mixed_loss(logits, yb, order, lam), lam * own + (1 - lam) * partner)
+    assert torch.isclose(mixed_loss(logits, yb, order, 1.0), own)
+    four = tmp_path / "patches.npz"
+    write_four_patches(four)
+    base = ["--patches", str(four), "--detector", str(BASE_MODEL), "--no-eval"]
+    for words, says in (
+        (["--mix-up", "-0.1"], "expected a share from 0 to 1: -0.1"),
+        (
+            ["--init-onnx", str(BASE_MODEL), "--distill-only", "--mix-up", "0.5"],
+            "--mix-up mixes the labels",
+        ),
+    ):
+        with pytest.raises(SystemExit) as refused:
+            train([*base, *words, "--out", str(tmp_path / "x.onnx")])
+        assert refused.value.code == 2 and says in capsys.readouterr().err
+    assert not (tmp_path / "x.onnx").exists()
+
+
 @pytest.mark.filterwarnings("ignore")
 @pytest.mark.skipif(not HAVE_TORCH, reason="torch, onnx and tqdm (the train extra) not installed")
 def test_a_second_look_on_lite0_starts_from_imagenet_and_exports(tmp_path: Path) -> None:

@@ -56,6 +56,8 @@ GREY_SHARE = 0.25
 """Share of training patches turned grey, as a grey camera delivers them."""
 ZOOM_IN = 0.85
 """The smallest patch cut in training, as a share of the stored box's (a box drawn too small)."""
+MIX_UP_ALPHA = 0.4
+"""``--mix-up``'s shares are drawn from Beta(this, this): most mixes lean well to one patch."""
 
 
 def _glare(patch: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -180,6 +182,25 @@ def augment_patch(
 
 PATCH_LAYERS = len(PatchNet().features)
 """Convolutions in a second look (every width has the same layers)."""
+
+
+def mix_up(
+    xb: torch.Tensor, rng: np.random.Generator, alpha: float = MIX_UP_ALPHA
+) -> tuple[torch.Tensor, torch.Tensor, float]:
+    """A batch mixed with itself shuffled (mixup, Zhang et al. 2018): the mixed images, the
+    shuffle, and the share ``lam`` of each image's own patch (drawn from Beta(alpha, alpha))."""
+    lam = float(rng.beta(alpha, alpha))
+    order = torch.from_numpy(rng.permutation(len(xb)))
+    return lam * xb + (1.0 - lam) * xb[order], order, lam
+
+
+def mixed_loss(
+    logits: torch.Tensor, yb: torch.Tensor, order: torch.Tensor, lam: float
+) -> torch.Tensor:
+    """The training loss of a batch mixed by :func:`mix_up`: each patch's own label and its
+    partner's, weighted by their shares."""
+    own = F.cross_entropy(logits, yb, label_smoothing=0.05)
+    return lam * own + (1.0 - lam) * F.cross_entropy(logits, yb[order], label_smoothing=0.05)
 
 
 def second_look_graph(
@@ -341,6 +362,14 @@ def add_recipe_arguments(ap: argparse.ArgumentParser) -> None:
         " mixed between patches (MixStyle; default 0)",
     )
     ap.add_argument(
+        "--mix-up",
+        type=parse_share,
+        default=0.0,
+        metavar="P",
+        help="P of the batches mixed with themselves shuffled, images and labels alike, by a"
+        f" share drawn from Beta({MIX_UP_ALPHA:g}, {MIX_UP_ALPHA:g}) (mixup; default 0)",
+    )
+    ap.add_argument(
         "--backbone-lr-scale",
         type=parse_rate_scale,
         default=1.0,
@@ -387,6 +416,8 @@ def recipe_argv(args: argparse.Namespace) -> list[str]:
         out += ["--backbone-lr-scale", str(args.backbone_lr_scale)]
     if args.mix_style:
         out += ["--mix-style", str(args.mix_style)]
+    if args.mix_up:
+        out += ["--mix-up", str(args.mix_up)]
     if args.extra_dice_share is not None:
         out += ["--extra-dice-share", str(args.extra_dice_share)]
     if args.max_turn is not None:
@@ -513,6 +544,8 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--keep-thresholds needs --init-onnx (the model whose thresholds to keep)")
     if args.distill_only and not args.init_onnx:
         ap.error("--distill-only needs --init-onnx (the second look to learn from)")
+    if args.distill_only and args.mix_up:
+        ap.error("--mix-up mixes the labels, which --distill-only does not learn from")
     fake_quant.check_arguments(ap, args)
     if args.backbone == "patchnet" and args.mix_style:
         ap.error("--mix-style needs a pretrained --backbone (lite0, lite0-64, lite1)")
@@ -600,9 +633,14 @@ def main(argv: list[str] | None = None) -> int:
             )
         )
         yb = torch.from_numpy(y[idx])
+        mixed = mix_up(xb, rng) if args.mix_up and rng.random() < args.mix_up else None
+        if mixed is not None:
+            xb = mixed[0]
         xb = xb.contiguous(memory_format=torch.channels_last)
         logits = net(xb)
-        if teacher is not None:
+        if mixed is not None:
+            loss = mixed_loss(logits, yb, mixed[1], mixed[2])
+        elif teacher is not None:
             with torch.no_grad():
                 taught = F.log_softmax(teacher(xb), dim=1)
             loss = F.kl_div(
