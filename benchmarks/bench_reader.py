@@ -21,7 +21,7 @@ import json
 import statistics
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import cv2
@@ -57,6 +57,18 @@ def bench_frames(
         own = tiles[i * mosaic * mosaic : (i + 1) * mosaic * mosaic]
         rows = [np.hstack(own[r * mosaic : (r + 1) * mosaic]) for r in range(mosaic)]
         out.append(cv2.resize(np.vstack(rows), size, interpolation=cv2.INTER_AREA))
+    return out
+
+
+def timed(call: Callable[[], object], times: int, warm: int = 0) -> list[float]:
+    """Milliseconds of each of ``times`` calls, after ``warm`` calls not timed."""
+    for _ in range(warm):
+        call()
+    out = []
+    for _ in range(times):
+        start = time.perf_counter()
+        call()
+        out.append((time.perf_counter() - start) * 1000)
     return out
 
 
@@ -230,13 +242,7 @@ def _second_look(args: argparse.Namespace) -> int:
     for n in (int(v) for v in args.second_look.split(",")):
         size = reader.patch_size
         patches = np.random.default_rng(n).random((n, 3, size, size)).astype(np.float32)
-        for _ in range(10):
-            reader.run_patches(patches)
-        times = []
-        for _ in range(args.frames):
-            t = time.perf_counter()
-            reader.run_patches(patches)
-            times.append((time.perf_counter() - t) * 1000)
+        times = timed(lambda p=patches: reader.run_patches(p), args.frames, warm=10)
         out[str(n)] = round(statistics.median(times), 2)
     print(json.dumps({"second_look_ms": out, "threads": args.threads}))
     return 0
@@ -253,13 +259,7 @@ def _load(args: argparse.Namespace) -> int:
     out = {}
     try:
         for name, load in loads.items():
-            load()
-            times = []
-            for _ in range(args.load):
-                t = time.perf_counter()
-                load()
-                times.append((time.perf_counter() - t) * 1000)
-            out[name] = round(statistics.median(times), 1)
+            out[name] = round(statistics.median(timed(load, args.load, warm=1)), 1)
     except ImageError as exc:
         print(f"bench_reader: {exc}", file=sys.stderr)
         return 2

@@ -17,7 +17,6 @@ import itertools
 import json
 import statistics
 import sys
-import time
 from collections.abc import Callable
 from dataclasses import replace
 from pathlib import Path
@@ -25,7 +24,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 import onnxruntime as ort
-from bench_reader import bench_frames
+from bench_reader import bench_frames, timed
 
 from scorekeeper.errors import ImageError
 from scorekeeper.vision import DiceReader, ReaderConfig, default_model_path
@@ -55,16 +54,6 @@ def yolo_session(path: Path, threads: int) -> Callable[[], object] | None:
     name = sess.get_inputs()[0].name
     frame = np.random.default_rng(0).random((1, 3, 640, 640), dtype=np.float32)
     return lambda: sess.run(None, {name: frame})
-
-
-def timed(call: Callable[[], object], times: int) -> list[float]:
-    """Milliseconds of each of ``times`` calls."""
-    out = []
-    for _ in range(times):
-        start = time.perf_counter()
-        call()
-        out.append((time.perf_counter() - start) * 1000)
-    return out
 
 
 def main(argv: list[str] | None = None) -> int:
