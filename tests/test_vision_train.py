@@ -544,8 +544,8 @@ def test_mix_up_mixes_images_and_labels_by_the_same_share(
 
     sys.path.insert(0, str(ROOT))
     from training.sets import BASE_MODEL
+    from training.train_patch import LABEL_SMOOTHING, mix_up, mixed_loss
     from training.train_patch import main as train
-    from training.train_patch import mix_up, mixed_loss
 
     xb = torch.arange(4.0).view(4, 1, 1, 1).expand(4, 3, 2, 2)
     mixed, order, lam = mix_up(xb, np.random.default_rng(3))
@@ -553,8 +553,8 @@ def test_mix_up_mixes_images_and_labels_by_the_same_share(
     want = lam * torch.arange(4.0) + (1 - lam) * order.double()
     assert torch.allclose(mixed[:, 0, 0, 0].double(), want)
     logits, yb = torch.randn(4, 7), torch.tensor([0, 1, 2, 3])
-    own = F.cross_entropy(logits, yb, label_smoothing=0.05)
-    partner = F.cross_entropy(logits, yb[order], label_smoothing=0.05)
+    own = F.cross_entropy(logits, yb, label_smoothing=LABEL_SMOOTHING)
+    partner = F.cross_entropy(logits, yb[order], label_smoothing=LABEL_SMOOTHING)
     assert torch.isclose(mixed_loss(logits, yb, order, lam), lam * own + (1 - lam) * partner)
     assert torch.isclose(mixed_loss(logits, yb, order, 1.0), own)
     four = tmp_path / "patches.npz"

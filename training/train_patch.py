@@ -56,6 +56,8 @@ GREY_SHARE = 0.25
 """Share of training patches turned grey, as a grey camera delivers them."""
 ZOOM_IN = 0.85
 """The smallest patch cut in training, as a share of the stored box's (a box drawn too small)."""
+LABEL_SMOOTHING = 0.05
+"""The second look's cross-entropy spreads this much of each label over the other classes."""
 MIX_UP_ALPHA = 0.4
 """``--mix-up``'s shares are drawn from Beta(this, this): most mixes lean well to one patch."""
 
@@ -199,8 +201,9 @@ def mixed_loss(
 ) -> torch.Tensor:
     """The training loss of a batch mixed by :func:`mix_up`: each patch's own label and its
     partner's, weighted by their shares."""
-    own = F.cross_entropy(logits, yb, label_smoothing=0.05)
-    return lam * own + (1.0 - lam) * F.cross_entropy(logits, yb[order], label_smoothing=0.05)
+    own = F.cross_entropy(logits, yb, label_smoothing=LABEL_SMOOTHING)
+    partner = F.cross_entropy(logits, yb[order], label_smoothing=LABEL_SMOOTHING)
+    return lam * own + (1.0 - lam) * partner
 
 
 def second_look_graph(
@@ -647,7 +650,7 @@ def main(argv: list[str] | None = None) -> int:
                 F.log_softmax(logits, dim=1), taught, log_target=True, reduction="batchmean"
             )
         else:
-            loss = F.cross_entropy(logits, yb, label_smoothing=0.05)
+            loss = F.cross_entropy(logits, yb, label_smoothing=LABEL_SMOOTHING)
         opt.zero_grad(set_to_none=True)
         loss.backward()
         opt.step()
