@@ -28,6 +28,24 @@ def write_four_patches(path: Path) -> None:
     )
 
 
+def assert_train_patch_refuses(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], cases: list[tuple[list[str], str]]
+) -> None:
+    """``training.train_patch`` on four patches exits 2 for each case's words, saying its
+    text, and writes no model."""
+    from training.sets import BASE_MODEL
+    from training.train_patch import main as train
+
+    four = tmp_path / "patches.npz"
+    write_four_patches(four)
+    base = ["--patches", str(four), "--detector", str(BASE_MODEL), "--no-eval"]
+    for words, says in cases:
+        with pytest.raises(SystemExit) as refused:
+            train([*base, *words, "--out", str(tmp_path / "x.onnx")])
+        assert refused.value.code == 2 and says in capsys.readouterr().err
+    assert not (tmp_path / "x.onnx").exists()
+
+
 @pytest.mark.filterwarnings("ignore")
 @pytest.mark.skipif(not HAVE_TORCH, reason="torch, onnx and tqdm (the train extra) not installed")
 def test_training_smoke_run_exports_a_readable_model(tmp_path: Path) -> None:
@@ -465,8 +483,6 @@ def test_lite0s_imagenet_stages_can_learn_slower_than_its_head(
     sys.path.insert(0, str(ROOT))
     from training.lite_patch import LitePatchNet
     from training.model import PatchNet
-    from training.sets import BASE_MODEL
-    from training.train_patch import main as train
     from training.train_patch import param_groups
 
     net = LitePatchNet()
@@ -480,18 +496,15 @@ def test_lite0s_imagenet_stages_can_learn_slower_than_its_head(
     assert alike["lr"] == 1e-3 and len(alike["params"]) == len(everything)
     (ours,) = param_groups(PatchNet(), 1e-3, 0.1)  # no ImageNet stages to hold back
     assert ours["lr"] == 1e-3
-    patches = tmp_path / "patches.npz"
-    write_four_patches(patches)
-    base = ["--patches", str(patches), "--detector", str(BASE_MODEL), "--no-eval"]
-    for words, says in (
-        (["--backbone", "lite0", "--backbone-lr-scale", "0"], "over 0, up to 1, got '0'"),
-        (["--backbone", "lite0", "--backbone-lr-scale", "fast"], "got 'fast'"),
-        (["--backbone-lr-scale", "0.1"], "needs a pretrained --backbone"),
-    ):
-        with pytest.raises(SystemExit) as refused:
-            train([*base, *words, "--out", str(tmp_path / "x.onnx")])
-        assert refused.value.code == 2 and says in capsys.readouterr().err
-    assert not (tmp_path / "x.onnx").exists()
+    assert_train_patch_refuses(
+        tmp_path,
+        capsys,
+        [
+            (["--backbone", "lite0", "--backbone-lr-scale", "0"], "over 0, up to 1, got '0'"),
+            (["--backbone", "lite0", "--backbone-lr-scale", "fast"], "got 'fast'"),
+            (["--backbone-lr-scale", "0.1"], "needs a pretrained --backbone"),
+        ],
+    )
 
 
 @pytest.mark.skipif(not HAVE_TORCH, reason="torch, onnx and tqdm (the train extra) not installed")
@@ -502,8 +515,6 @@ def test_mix_style_moves_feature_statistics_in_training_only(
 
     sys.path.insert(0, str(ROOT))
     from training.lite_patch import LitePatchNet, mix_style
-    from training.sets import BASE_MODEL
-    from training.train_patch import main as train
 
     torch.manual_seed(0)
     x = torch.rand(6, 16, 8, 8) * torch.arange(1.0, 7.0).view(6, 1, 1, 1)
@@ -522,17 +533,14 @@ def test_mix_style_moves_feature_statistics_in_training_only(
     torch.manual_seed(1)
     mixed = mixing.train()(patches)
     assert not torch.allclose(mixed, plain.train()(patches), atol=1e-3)
-    four = tmp_path / "patches.npz"
-    write_four_patches(four)
-    base = ["--patches", str(four), "--detector", str(BASE_MODEL), "--no-eval"]
-    for words, says in (
-        (["--mix-style", "0.5"], "--mix-style needs a pretrained --backbone"),
-        (["--backbone", "lite0", "--mix-style", "2"], "expected a share from 0 to 1: 2"),
-    ):
-        with pytest.raises(SystemExit) as refused:
-            train([*base, *words, "--out", str(tmp_path / "x.onnx")])
-        assert refused.value.code == 2 and says in capsys.readouterr().err
-    assert not (tmp_path / "x.onnx").exists()
+    assert_train_patch_refuses(
+        tmp_path,
+        capsys,
+        [
+            (["--mix-style", "0.5"], "--mix-style needs a pretrained --backbone"),
+            (["--backbone", "lite0", "--mix-style", "2"], "expected a share from 0 to 1: 2"),
+        ],
+    )
 
 
 @pytest.mark.skipif(not HAVE_TORCH, reason="torch, onnx and tqdm (the train extra) not installed")
@@ -545,7 +553,6 @@ def test_mix_up_mixes_images_and_labels_by_the_same_share(
     sys.path.insert(0, str(ROOT))
     from training.sets import BASE_MODEL
     from training.train_patch import LABEL_SMOOTHING, mix_up, mixed_loss
-    from training.train_patch import main as train
 
     xb = torch.arange(4.0).view(4, 1, 1, 1).expand(4, 3, 2, 2)
     mixed, order, lam = mix_up(xb, np.random.default_rng(3))
@@ -557,20 +564,17 @@ def test_mix_up_mixes_images_and_labels_by_the_same_share(
     partner = F.cross_entropy(logits, yb[order], label_smoothing=LABEL_SMOOTHING)
     assert torch.isclose(mixed_loss(logits, yb, order, lam), lam * own + (1 - lam) * partner)
     assert torch.isclose(mixed_loss(logits, yb, order, 1.0), own)
-    four = tmp_path / "patches.npz"
-    write_four_patches(four)
-    base = ["--patches", str(four), "--detector", str(BASE_MODEL), "--no-eval"]
-    for words, says in (
-        (["--mix-up", "-0.1"], "expected a share from 0 to 1: -0.1"),
-        (
-            ["--init-onnx", str(BASE_MODEL), "--distill-only", "--mix-up", "0.5"],
-            "--mix-up mixes the labels",
-        ),
-    ):
-        with pytest.raises(SystemExit) as refused:
-            train([*base, *words, "--out", str(tmp_path / "x.onnx")])
-        assert refused.value.code == 2 and says in capsys.readouterr().err
-    assert not (tmp_path / "x.onnx").exists()
+    assert_train_patch_refuses(
+        tmp_path,
+        capsys,
+        [
+            (["--mix-up", "-0.1"], "expected a share from 0 to 1: -0.1"),
+            (
+                ["--init-onnx", str(BASE_MODEL), "--distill-only", "--mix-up", "0.5"],
+                "--mix-up mixes the labels",
+            ),
+        ],
+    )
 
 
 @pytest.mark.filterwarnings("ignore")
