@@ -88,16 +88,26 @@ def test_each_convolution_reads_the_table_as_the_known_sources_after_the_earlier
     assert len(adapt(look, known, table).graph.node[2].input) == 3
 
 
-def test_the_command_refuses_a_missing_model_or_table_in_words(
+def test_the_command_refuses_a_missing_model_int8_looks_or_a_missing_table_in_words(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    base = ROOT / "models" / "dice-base.onnx"
+    shipped = ROOT / "models" / "dice.onnx"
     cases = [
         (tmp_path / "none.onnx", tmp_path, "no dice model"),
-        (base, tmp_path / "nowhere", "nowhere"),
+        (ROOT / "models" / "dice-base.onnx", tmp_path, "looks are int8"),
+        (shipped, tmp_path / "nowhere", "looks are int8"),
     ]
     for model, table, words in cases:
         args = ["--model", str(model), "--known", str(tmp_path), "--table", str(table)]
         assert main([*args, "--half", "first", str(tmp_path / "out")]) == 2
         err = capsys.readouterr().err
         assert err.startswith("adapt_norm: ") and words in err
+    args = ["--model", str(shipped), "--known", str(tmp_path), "--table", str(tmp_path)]
+    for option, value, words in [
+        ("--share", "1.5", "a share from 0 to 1"),
+        ("--depth", "0", "1 or more"),
+        ("--per-source", "x", "1 or more"),
+    ]:
+        with pytest.raises(SystemExit) as exit_:
+            main([*args, "--half", "first", option, value, str(tmp_path / "out")])
+        assert exit_.value.code == 2 and words in capsys.readouterr().err

@@ -12,7 +12,8 @@ one half of the table's photos (``--half``, the photos dealt to the halves in tu
 output, in graph order, is moved by an affine map per channel from its mean and spread on the
 table's patches to those on the ``--known`` sources' patches (``--share`` of the way), the
 maps of earlier convolutions already applied (Li et al. 2016, "Revisiting batch normalization
-for practical domain adaptation"). The adapted file goes to ``OUT/adapted.onnx`` and the other
+for practical domain adaptation"); with ``--depth N`` only each look's first N convolutions
+move. The adapted file goes to ``OUT/adapted.onnx`` and the other
 half, with its own labels, to ``OUT/true-OTHER/all`` to be read by ``scorekeeper eval-reader``
 (docs/reader-trials.md, "The second looks re-normalised on the table's patches").
 """
@@ -35,16 +36,31 @@ from scorekeeper.vision import DiceReader, ReaderConfig
 from scorekeeper.vision.evaluate import labelled_folders, list_labelled
 from scorekeeper.vision.imageio import load_image
 from scorekeeper.vision.onnx_model import PATCH_INPUT
+from training.patch_data import parse_share
 from training.self_labels import HALVES, link_or_copy, split_halves
 
 LOOKS = ("/patch/", "/b/patch/")
 """Name prefixes of the second looks' nodes in a joined file (the fine-tuned look, the Lite0)."""
 BATCH = 256
+"""Patches run through the look at a time while taking statistics."""
 
 
 def look_convs(model: onnx.ModelProto) -> list[onnx.NodeProto]:
     """The second looks' convolutions, in graph order."""
     return [n for n in model.graph.node if n.op_type == "Conv" and n.name.startswith(LOOKS)]
+
+
+def check_float_looks(model: onnx.ModelProto, path: Path) -> None:
+    """Refuse a file without second looks or whose looks' weights are not plain float tensors.
+
+    :raises ImageError: naming the file and what it needs.
+    """
+    convs = look_convs(model)
+    inits = {i.name for i in model.graph.initializer}
+    if not convs:
+        raise ImageError(f"{path} has no second look to re-normalise")
+    if any(c.input[1] not in inits for c in convs):
+        raise ImageError(f"{path}: its looks are int8; give a float joined file (build/joined-*)")
 
 
 def table_patches(reader: DiceReader, photos: Iterable[Path]) -> np.ndarray:
@@ -174,6 +190,13 @@ def photos_of(folders: Sequence[Path], per_source: int) -> list[Path]:
     return chosen
 
 
+def _depth(text: str) -> int:
+    """A count, 1 or more (of convolutions, of photos)."""
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number, 1 or more: {text}")
+    return int(text)
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write the adapted file and the other half; print the patch counts as JSON."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -181,23 +204,29 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--known", type=Path, action="append", required=True, help="a source trained on"
     )
-    ap.add_argument("--per-source", type=int, default=60, help="photos read of each --known source")
+    ap.add_argument(
+        "--per-source", type=_depth, default=60, help="photos read of each --known source"
+    )
     ap.add_argument("--table", type=Path, required=True, help="the source left out")
     ap.add_argument("--half", choices=HALVES, required=True, help="the half adapted on")
-    ap.add_argument("--share", type=float, default=1.0, help="how far to move the statistics")
-    ap.add_argument("--depth", type=int, help="adapt only each look's first DEPTH convolutions")
+    ap.add_argument("--share", type=parse_share, default=1.0, help="how far to move the statistics")
+    ap.add_argument("--depth", type=_depth, help="adapt only each look's first DEPTH convolutions")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("out", type=Path)
     args = ap.parse_args(argv)
     try:
         reader = DiceReader(args.model, ReaderConfig(threads=args.threads))
+        model = onnx.load(str(args.model))
+        check_float_looks(model, args.model)
         halves = split_halves(args.table, turn_about=True)
         known = table_patches(reader, photos_of(args.known, args.per_source))
         table = table_patches(reader, [img for img, _ in halves[args.half]])
+        if not len(known) or not len(table):
+            raise ImageError("no candidate found on the --known photos or the table's half")
     except (ImageError, ValueError) as err:
         print(f"adapt_norm: {err}", file=sys.stderr)
         return 2
-    adapted = adapt(onnx.load(str(args.model)), known, table, args.share, args.depth)
+    adapted = adapt(model, known, table, args.share, args.depth)
     args.out.mkdir(parents=True, exist_ok=True)
     onnx.save(adapted, str(args.out / "adapted.onnx"))
     other = HALVES[1 - HALVES.index(args.half)]
