@@ -9,11 +9,12 @@ import numpy as np
 import onnx
 import onnxruntime as ort
 import pytest
-from onnx import TensorProto, helper, numpy_helper
+from onnx import helper, numpy_helper
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from tests.test_vision_joined import look_model  # noqa: E402
 from training.adapt_norm import adapt, channel_stats, look_convs, main  # noqa: E402
 
 CONVS = ("/patch/c1/Conv", "/patch/c2/Conv")
@@ -37,14 +38,8 @@ def _look() -> onnx.ModelProto:
         helper.make_node("ReduceMean", ["r2"], ["m"], name="/patch/mean", axes=[2, 3], keepdims=0),
         helper.make_node("Gemm", ["m", "g", "h"], ["patch_logits"], name="/patch/head", transB=1),
     ]
-    graph = helper.make_graph(
-        nodes,
-        "look",
-        [helper.make_tensor_value_info("patches", TensorProto.FLOAT, ["n", 3, 16, 16])],
-        [helper.make_tensor_value_info("patch_logits", TensorProto.FLOAT, ["n", 7])],
-        [numpy_helper.from_array(a.astype(np.float32), k) for k, a in weights.items()],
-    )
-    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+    model: onnx.ModelProto = look_model(nodes, weights, side=16)
+    return model
 
 
 def _logits(model: onnx.ModelProto, patches: np.ndarray) -> np.ndarray:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -260,7 +261,7 @@ def _float_look(path: Path) -> None:
     """A tiny float second look (one convolution, a mean, a linear layer) as a model file."""
     import numpy as np
     import onnx
-    from onnx import TensorProto, helper, numpy_helper
+    from onnx import helper
 
     rng = np.random.default_rng(0)
     weights = {
@@ -281,14 +282,22 @@ def _float_look(path: Path) -> None:
             "Gemm", ["m", "g", "h"], ["patch_logits"], name="/patch/head/Gemm", transB=1
         ),
     ]
+    onnx.save(look_model(nodes, weights), str(path))
+
+
+def look_model(nodes: list[Any], weights: dict[str, Any], side: int = 48) -> Any:
+    """A float second look of ``nodes`` and ``weights``, from ``patches`` to ``patch_logits``."""
+    import numpy as np
+    from onnx import TensorProto, helper, numpy_helper
+
     graph = helper.make_graph(
         nodes,
         "look",
-        [helper.make_tensor_value_info("patches", TensorProto.FLOAT, ["n", 3, 48, 48])],
+        [helper.make_tensor_value_info("patches", TensorProto.FLOAT, ["n", 3, side, side])],
         [helper.make_tensor_value_info("patch_logits", TensorProto.FLOAT, ["n", 7])],
         [numpy_helper.from_array(a.astype(np.float32), k) for k, a in weights.items()],
     )
-    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), str(path))
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
 
 
 def test_only_a_joined_files_float_look_is_quantized(
