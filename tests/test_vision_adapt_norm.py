@@ -89,11 +89,12 @@ def test_the_command_refuses_a_missing_model_int8_looks_or_a_missing_table_in_wo
     shipped = ROOT / "models" / "dice.onnx"
     cases = [
         (tmp_path / "none.onnx", tmp_path, "no dice model"),
-        (ROOT / "models" / "dice-base.onnx", tmp_path, "looks are int8"),
-        (shipped, tmp_path / "nowhere", "looks are int8"),
+        (ROOT / "models" / "dice-base.onnx", tmp_path, "are int8"),
+        (shipped, tmp_path / "nowhere", "are int8"),
     ]
-    for model, table, words in cases:
-        args = ["--model", str(model), "--known", str(tmp_path), "--table", str(table)]
+    cases += [(shipped, tmp_path / "nowhere", "nowhere")]  # its first convolutions are float
+    for (model, table, words), depth in zip(cases, [[], [], [], ["--depth", "1"]], strict=True):
+        args = ["--model", str(model), "--known", str(tmp_path), "--table", str(table), *depth]
         assert main([*args, "--half", "first", str(tmp_path / "out")]) == 2
         err = capsys.readouterr().err
         assert err.startswith("adapt_norm: ") and words in err

@@ -50,17 +50,35 @@ def look_convs(model: onnx.ModelProto) -> list[onnx.NodeProto]:
     return [n for n in model.graph.node if n.op_type == "Conv" and n.name.startswith(LOOKS)]
 
 
-def check_float_looks(model: onnx.ModelProto, path: Path) -> None:
-    """Refuse a file without second looks or whose looks' weights are not plain float tensors.
+def look_layers(
+    model: onnx.ModelProto, depth_limit: int | None = None
+) -> list[list[onnx.NodeProto]]:
+    """The looks' convolutions grouped by depth (the k-th of each look together; those of one
+    depth do not feed each other), the first ``depth_limit`` depths or all."""
+    convs = look_convs(model)
+    depth: dict[int, list[onnx.NodeProto]] = {}
+    for look in LOOKS:
+        for k, conv in enumerate(c for c in convs if c.name.startswith(look)):
+            if depth_limit is None or k < depth_limit:
+                depth.setdefault(k, []).append(conv)
+    return [depth[k] for k in sorted(depth)]
+
+
+def check_float_looks(model: onnx.ModelProto, path: Path, depth_limit: int | None = None) -> None:
+    """Refuse a file without second looks or whose looks' weights (of the first
+    ``depth_limit`` convolutions, or all) are not plain float tensors.
 
     :raises ImageError: naming the file and what it needs.
     """
-    convs = look_convs(model)
+    layers = look_layers(model, depth_limit)
     inits = {i.name for i in model.graph.initializer}
-    if not convs:
+    if not layers:
         raise ImageError(f"{path} has no second look to re-normalise")
-    if any(c.input[1] not in inits for c in convs):
-        raise ImageError(f"{path}: its looks are int8; give a float joined file (build/joined-*)")
+    if any(c.input[1] not in inits for layer in layers for c in layer):
+        raise ImageError(
+            f"{path}: those convolutions of its looks are int8; give a float joined file"
+            " (build/joined-*) or a smaller --depth"
+        )
 
 
 def table_patches(reader: DiceReader, photos: Iterable[Path]) -> np.ndarray:
@@ -133,16 +151,10 @@ def adapt(
     convolutions' moves applied first."""
     out = onnx.ModelProto()
     out.CopyFrom(model)
-    convs = look_convs(out)
-    target = channel_stats(out, [c.output[0] for c in convs], known)
+    layers = look_layers(out, depth_limit)
+    target = channel_stats(out, [c.output[0] for layer in layers for c in layer], known)
     inits = {i.name: i for i in out.graph.initializer}
-    # convolutions with the same depth in either look do not feed each other: adapt them together
-    depth: dict[int, list[onnx.NodeProto]] = {}
-    for look in LOOKS:
-        for k, conv in enumerate(c for c in convs if c.name.startswith(look)):
-            if depth_limit is None or k < depth_limit:
-                depth.setdefault(k, []).append(conv)
-    for _, layer in sorted(depth.items()):
+    for layer in layers:
         here = channel_stats(out, [c.output[0] for c in layer], table)
         for conv in layer:
             mean_t, spread_t = here[conv.output[0]]
@@ -217,7 +229,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         reader = DiceReader(args.model, ReaderConfig(threads=args.threads))
         model = onnx.load(str(args.model))
-        check_float_looks(model, args.model)
+        check_float_looks(model, args.model, args.depth)
         halves = split_halves(args.table, turn_about=True)
         known = table_patches(reader, photos_of(args.known, args.per_source))
         table = table_patches(reader, [img for img, _ in halves[args.half]])
