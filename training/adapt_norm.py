@@ -8,14 +8,14 @@ Every convolution of the second looks was followed by batch normalisation in tra
 into its weights on export, so its output channels are standardised on the training patches.
 Patches of another table shift those statistics. Without labels, the patches the reader cuts on
 one half of the table's photos (``--half``, the photos dealt to the halves in turn, as
-``training.self_labels --turn-about`` does; with ``--photos K`` its first K only) stand in for
-the training ones: each convolution's output, in graph order, is moved by an affine map per
-channel from its mean and spread on the table's patches to those on the ``--known`` sources'
-patches (``--share`` of the way), the maps of earlier convolutions already applied (Li et al.
-2016, "Revisiting batch normalization for practical domain adaptation"); with ``--depth N`` only
-each look's first N convolutions move. The adapted file goes to ``OUT/adapted.onnx`` and the
-other half, with its own labels, to ``OUT/true-OTHER/all`` to be read by ``scorekeeper
-eval-reader`` (docs/reader-trials.md, "The second looks re-normalised on the table's patches").
+``training.self_labels --turn-about`` does) stand in for the training ones: each convolution's
+output, in graph order, is moved by an affine map per channel from its mean and spread on the
+table's patches to those on the ``--known`` sources' patches (``--share`` of the way), the maps
+of earlier convolutions already applied (Li et al. 2016, "Revisiting batch normalization for
+practical domain adaptation"); with ``--depth N`` only each look's first N convolutions move.
+The adapted file goes to ``OUT/adapted.onnx`` and the other half, with its own labels, to
+``OUT/true-OTHER/all`` to be read by ``scorekeeper eval-reader`` (docs/reader-trials.md, "The
+second looks re-normalised on the table's patches").
 """
 
 from __future__ import annotations
@@ -202,7 +202,7 @@ def photos_of(folders: Sequence[Path], per_source: int) -> list[Path]:
     return chosen
 
 
-def _depth(text: str) -> int:
+def _count(text: str) -> int:
     """A count, 1 or more (of convolutions, of photos)."""
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number, 1 or more: {text}")
@@ -212,20 +212,19 @@ def _depth(text: str) -> int:
 def main(argv: list[str] | None = None) -> int:
     """Write the adapted file and the other half; print the patch counts as JSON."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--model", type=Path, required=True, help="a float joined file")
+    ap.add_argument(
+        "--model", type=Path, required=True, help="a joined file (float, or int8 with --depth 1)"
+    )
     ap.add_argument(
         "--known", type=Path, action="append", required=True, help="a source trained on"
     )
     ap.add_argument(
-        "--per-source", type=_depth, default=60, help="photos read of each --known source"
+        "--per-source", type=_count, default=60, help="photos read of each --known source"
     )
     ap.add_argument("--table", type=Path, required=True, help="the source left out")
     ap.add_argument("--half", choices=HALVES, required=True, help="the half adapted on")
-    ap.add_argument(
-        "--photos", type=_depth, help="adapt on only the half's first PHOTOS photos (all if unset)"
-    )
     ap.add_argument("--share", type=parse_share, default=1.0, help="how far to move the statistics")
-    ap.add_argument("--depth", type=_depth, help="adapt only each look's first DEPTH convolutions")
+    ap.add_argument("--depth", type=_count, help="adapt only each look's first DEPTH convolutions")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("out", type=Path)
     args = ap.parse_args(argv)
@@ -235,8 +234,7 @@ def main(argv: list[str] | None = None) -> int:
         check_float_looks(model, args.model, args.depth)
         halves = split_halves(args.table, turn_about=True)
         known = table_patches(reader, photos_of(args.known, args.per_source))
-        chosen = [img for img, _ in halves[args.half]][: args.photos]
-        table = table_patches(reader, chosen)
+        table = table_patches(reader, [img for img, _ in halves[args.half]])
         if not len(known) or not len(table):
             raise ImageError("no candidate found on the --known photos or the table's half")
     except (ImageError, ValueError) as err:
