@@ -36,7 +36,7 @@ from scorekeeper.vision import DiceReader, ReaderConfig
 from scorekeeper.vision.evaluate import labelled_folders, list_labelled
 from scorekeeper.vision.imageio import load_image
 from scorekeeper.vision.onnx_model import PATCH_INPUT
-from training.patch_data import parse_share
+from training.args import parse_count, parse_share
 from training.self_labels import HALVES, link_or_copy, split_halves
 
 LOOKS = ("/patch/", "/b/patch/")
@@ -202,13 +202,6 @@ def photos_of(folders: Sequence[Path], per_source: int) -> list[Path]:
     return chosen
 
 
-def _count(text: str) -> int:
-    """A count, 1 or more (of convolutions, of photos)."""
-    if not text.isdigit() or int(text) < 1:
-        raise argparse.ArgumentTypeError(f"expected a whole number, 1 or more: {text}")
-    return int(text)
-
-
 def main(argv: list[str] | None = None) -> int:
     """Write the adapted file and the other half; print the patch counts as JSON."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -219,12 +212,14 @@ def main(argv: list[str] | None = None) -> int:
         "--known", type=Path, action="append", required=True, help="a source trained on"
     )
     ap.add_argument(
-        "--per-source", type=_count, default=60, help="photos read of each --known source"
+        "--per-source", type=parse_count, default=60, help="photos read of each --known source"
     )
     ap.add_argument("--table", type=Path, required=True, help="the source left out")
     ap.add_argument("--half", choices=HALVES, required=True, help="the half adapted on")
     ap.add_argument("--share", type=parse_share, default=1.0, help="how far to move the statistics")
-    ap.add_argument("--depth", type=_count, help="adapt only each look's first DEPTH convolutions")
+    ap.add_argument(
+        "--depth", type=parse_count, help="adapt only each look's first DEPTH convolutions"
+    )
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("out", type=Path)
     args = ap.parse_args(argv)

@@ -24,9 +24,9 @@ import numpy as np
 from tqdm import tqdm
 
 from scorekeeper.vision import Detection, DiceReader, ReaderConfig
-from scorekeeper.vision.config import number_or_nan
 from scorekeeper.vision.evaluate import Truth, assign, list_labelled, parse_yolo
 from scorekeeper.vision.patches import crop_patch
+from training.args import parse_share
 from training.sets import DEFAULT_DATA, ROOT, TRAIN_FOLDERS
 from training.synth import TRAIN_BACKGROUNDS, render_scene
 
@@ -49,18 +49,6 @@ COLOUR_PIPS = 0.3
 smoky die), which the detector's own training scenes never show."""
 
 _reader: DiceReader | None = None
-
-
-def parse_share(text: str) -> float:
-    """A share from 0 to 1 (of the synthetic scenes, of the batches...).
-
-    >>> parse_share("0.2")
-    0.2
-    """
-    share = number_or_nan(text)
-    if not 0 <= share <= 1:
-        raise argparse.ArgumentTypeError(f"expected a share from 0 to 1: {text}")
-    return share
 
 
 def parse_fold(text: str) -> tuple[int, int]:
