@@ -37,7 +37,7 @@ from scorekeeper.vision.evaluate import labelled_folders, list_labelled
 from scorekeeper.vision.imageio import load_image
 from scorekeeper.vision.onnx_model import PATCH_INPUT
 from training.args import parse_count, parse_share
-from training.self_labels import HALVES, link_or_copy, split_halves
+from training.self_labels import HALVES, lay_out, split_halves
 
 LOOKS = ("/patch/", "/b/patch/")
 """Name prefixes of the second looks' nodes in a joined file (the fine-tuned look, the Lite0)."""
@@ -239,13 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
     onnx.save(adapted, str(args.out / "adapted.onnx"))
     other = HALVES[1 - HALVES.index(args.half)]
-    truth = args.out / f"true-{other}" / "all"
-    for sub in ("images", "labels"):
-        (truth / sub).mkdir(parents=True, exist_ok=True)
-    for img, lab in halves[other]:
-        link_or_copy(img, truth / "images" / img.name)
-        if lab.exists():
-            link_or_copy(lab, truth / "labels" / lab.name)
+    lay_out(halves[other], args.out / f"true-{other}" / "all")
     print(json.dumps({"known_patches": len(known), "table_patches": len(table)}))
     return 0
 

@@ -56,6 +56,17 @@ def split_halves(source: Path, turn_about: bool = False) -> dict[str, list[tuple
     return {"first": pairs[:cut], "second": pairs[cut:]}
 
 
+def lay_out(pairs: list[tuple[Path, Path]], folder: Path) -> None:
+    """Link (or copy) the labelled ``pairs`` into ``folder``'s ``images`` and ``labels``, as
+    ``eval-reader`` reads a folder; a photo without a label file is laid out without one."""
+    for sub in ("images", "labels"):
+        (folder / sub).mkdir(parents=True, exist_ok=True)
+    for img, lab in pairs:
+        link_or_copy(img, folder / "images" / img.name)
+        if lab.exists():
+            link_or_copy(lab, folder / "labels" / lab.name)
+
+
 def write_halves(
     reader: DiceReader, source: Path, half: str, out: Path, turn_about: bool = False
 ) -> dict[str, int]:
@@ -64,14 +75,9 @@ def write_halves(
     halves = split_halves(source, turn_about)
     other = HALVES[1 - HALVES.index(half)]
     taught = out / half / f"self-{source.name}-{half}" / "all"
-    truth_dir = out / f"true-{other}" / "all"
-    for d in (taught, truth_dir):
-        (d / "images").mkdir(parents=True, exist_ok=True)
-        (d / "labels").mkdir(parents=True, exist_ok=True)
-    for img, lab in halves[other]:
-        link_or_copy(img, truth_dir / "images" / img.name)
-        if lab.exists():
-            link_or_copy(lab, truth_dir / "labels" / lab.name)
+    for sub in ("images", "labels"):
+        (taught / sub).mkdir(parents=True, exist_ok=True)
+    lay_out(halves[other], out / f"true-{other}" / "all")
     counts = dict.fromkeys(("photos", "dice", "kept", "right", "wrong", "not_a_die", "unsure"), 0)
     labels = dict(halves[half])
     for img, image, truth in load_labelled(halves[half]):
