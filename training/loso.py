@@ -40,6 +40,7 @@ from scorekeeper.vision.evaluate import (
     read_labelled,
 )
 from training import patch_data, train, train_patch
+from training.args import parse_share
 from training.eval_shift import shifted_reader
 from training.eval_sources import DEFAULT_EXTRA, TRAINED_ON
 from training.sets import BASE_MODEL, DEFAULT_DATA, ROOT, VALID_FOLDERS, source_folders
@@ -260,7 +261,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--synth-share", type=float, default=0.3)
     ap.add_argument(
         "--token-share",
-        type=patch_data.parse_share,
+        type=parse_share,
         default=TOKEN_SHARE,
         help="share of the synthetic scenes mined with board-game number tokens (default"
         f" {TOKEN_SHARE:g}; 0 mines the scenes of earlier versions)",

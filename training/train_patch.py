@@ -29,11 +29,12 @@ from tqdm import tqdm
 from scorekeeper.vision.config import number_or_nan
 from scorekeeper.vision.patches import PATCH_CONTEXT, PATCH_SIZE
 from training import fake_quant
+from training.args import parse_share
 from training.data import blow_out
 from training.lite_patch import LITE_PACKAGES, LitePatchNet, lite_weights_path, load_lite
 from training.model import PATCH_WIDTHS, PatchNet, TwoStage
 from training.onnx_weights import graph_arrays
-from training.patch_data import STORE, STORE_CONTEXT, fold_images, parse_fold, parse_share
+from training.patch_data import STORE, STORE_CONTEXT, fold_images, parse_fold
 from training.sets import DEFAULT_DATA, ROOT
 from training.train import (
     LONG_SIDE,
