@@ -230,7 +230,7 @@ def test_a_folds_seed_reaches_the_second_looks_training(
         base=tmp_path / "base.onnx", det_steps=0, extra=tmp_path, also=[], shared=tmp_path,
         steps=5, batch=4, lr=1e-3, synth_share=0.3, seed=7, extra_share=0.2,
         extra_dice_share=0.5, squash=0.25, max_turn=20.0, scratch=False, backbone="lite0",
-        zoom_in=0.7, backbone_lr_scale=0.1, colour_mix=0.5,
+        zoom_in=0.7, backbone_lr_scale=0.1, colour_mix=0.5, mix_style=0.25, mix_up=0.4,
     )  # fmt: skip
     loso.fit(args, None, tmp_path / "base.npz", [], tmp_path / "final.onnx")
     argv = seen[0]
@@ -243,6 +243,8 @@ def test_a_folds_seed_reaches_the_second_looks_training(
     assert argv[argv.index("--zoom-in") + 1] == "0.7"
     assert argv[argv.index("--backbone-lr-scale") + 1] == "0.1"
     assert argv[argv.index("--colour-mix") + 1] == "0.5"
+    assert argv[argv.index("--mix-style") + 1] == "0.25"
+    assert argv[argv.index("--mix-up") + 1] == "0.4"
 
 
 def test_the_extra_sources_draw_their_own_share_with_dice_as_asked(tmp_path: Path) -> None:
@@ -327,7 +329,7 @@ def test_a_second_look_from_scratch_starts_from_nothing_and_keeps_the_base_thres
         base=base, det_steps=0, extra=tmp_path, also=[], shared=tmp_path, steps=1, batch=4,
         lr=1e-3, synth_share=0.0, seed=0, extra_share=0.0, extra_dice_share=None, squash=0.0,
         max_turn=None, scratch=True, backbone="patchnet", zoom_in=0.85, backbone_lr_scale=1.0,
-        colour_mix=0.0,
+        colour_mix=0.0, mix_style=0.0, mix_up=0.0,
     )  # fmt: skip
     out = tmp_path / "fold.onnx"
     loso.fit(args, "wood-stone", tmp_path / "base.npz", [], out)
