@@ -1,7 +1,8 @@
-"""training.eval_doubt: a stricter unsure cut and a shifted second read, judged per throw."""
+"""training.eval_doubt: a stricter unsure cut and second opinions, judged per throw."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -22,17 +23,28 @@ def _reads(*faces: int) -> np.ndarray:
 def test_a_sure_misread_slips_through_unless_a_stricter_cut_or_a_shifted_read_flags_it() -> None:
     truth = [(1, (0.0, 0.0, 20.0, 20.0))]
     wrong = [Detection(4, (0, 0, 20, 20), 0.86)]
-    disagreeing = [("p", truth, wrong, _reads(4, 1, 4, 4, 4), [4])]
+    disagreeing = [("p", truth, wrong, _reads(4, 1, 4, 4, 4), [4], [1])]
     assert figures(disagreeing, 0.8)["slipped"] == 1
     assert figures(disagreeing, 0.9) == {"slipped": 0, "right_as_read": 0.0, "unsure": 1.0}
     assert figures(disagreeing, 0.8, "shifted")["slipped"] == 0
     assert figures(disagreeing, 0.8, "detector")["slipped"] == 1  # the detector read 4 too
-    agreeing = [("p", truth, wrong, _reads(4, 4, 4, 4, 4), [1])]
+    assert figures(disagreeing, 0.8, "pips")["slipped"] == 0  # one pip counted, not four
+    agreeing = [("p", truth, wrong, _reads(4, 4, 4, 4, 4), [1], [4])]
+    assert figures(agreeing, 0.8, "pips")["slipped"] == 1
     assert figures(agreeing, 0.8, "shifted")["slipped"] == 1
     assert figures(agreeing, 0.8, "detector")["slipped"] == 0  # the detector read the 1
-    right = [("p", truth, [Detection(1, (0, 0, 20, 20), 0.95)], _reads(1, 1, 1, 1, 1), [None])]
-    for check in (None, "shifted", "detector"):
+    right = [
+        ("p", truth, [Detection(1, (0, 0, 20, 20), 0.95)], _reads(1, 1, 1, 1, 1), [None], [None])
+    ]
+    for check in (None, "shifted", "detector", "pips", "pips agree"):
         assert figures(right, 0.8, check) == {"slipped": 0, "right_as_read": 1.0, "unsure": 0.0}
+    unsure = Detection(1, (0, 0, 20, 20), 0.6, unsure_below=0.9)
+    plain = [("p", truth, [unsure], _reads(1, 1, 1, 1, 1), [None], [1])]
+    assert figures(plain, 0.8) == {"slipped": 0, "right_as_read": 0.0, "unsure": 1.0}
+    assert figures(plain, 0.8, "pips agree") == {"slipped": 0, "right_as_read": 1.0, "unsure": 0.0}
+    misread = [("p", truth, [replace(unsure, value=4)], _reads(4, 4, 4, 4, 4), [None], [4])]
+    assert figures(misread, 0.8)["slipped"] == 0
+    assert figures(misread, 0.8, "pips agree")["slipped"] == 1  # the plain count agreed wrongly
     with pytest.raises(ValueError, match="no check 'glare'"):
         figures(right, 0.8, "glare")
 
@@ -61,6 +73,8 @@ def test_eval_doubt_prints_a_row_per_cut_and_the_shifted_read(
         "| unsure below 0.9",
         "| shifted second read (0.2), below 0.8",
         "| the detector's value, below 0.8",
+        "| pips counted plainly, below 0.8",
+        "| unsure below 0.8 unless pips counted plainly agree",
     ]
     assert "wood-stone/all 2" in out and "shared dice-tray/train 1" in out
     assert main([*args, "--shift", "1.5"]) == 2

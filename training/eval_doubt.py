@@ -35,13 +35,16 @@ from scorekeeper.vision.evaluate import Truth, judge, list_labelled, load_labell
 from scorekeeper.vision.softmax import softmax
 from training.calibrate_unsure import at_cut, raised_cuts
 from training.eval_count import add_source_arguments, float_list, throw_folders
+from training.pips import count_pips
 
-Throw = tuple[str, Truth, list[Detection], np.ndarray, list[int | None]]
-"""A photo's name, labelled dice, count-known reading, (N, 5, 7) shifted second reads and the
-detector's value for each die (None: no candidate matched)."""
+Throw = tuple[str, Truth, list[Detection], np.ndarray, list[int | None], list[int | None]]
+"""A photo's name, labelled dice, count-known reading, (N, 5, 7) shifted second reads, the
+detector's value for each die (None: no candidate matched) and its pips counted plainly (None:
+not 1 to 6 found, :func:`~training.pips.count_pips`)."""
 
-CHECKS = ("shifted", "detector")
-"""The second opinions :func:`figures` can mark unsure by."""
+CHECKS = ("shifted", "detector", "pips", "pips agree")
+"""The second opinions :func:`figures` can mark unsure by ("pips agree" instead takes the mark
+off an unsure die whose pips, counted plainly, are its value)."""
 
 SHRINK = 0.7
 """The shifted second read's fifth view: the box shrunk to this share of its side."""
@@ -103,7 +106,10 @@ def read_throws(reader: DiceReader, folder: Path, split: str, shift: float) -> l
         views = len(boxes) // max(1, len(read))
         logits = reader.patch_logits(image, boxes) if boxes else np.zeros((0, 7), np.float32)
         heads = detector_values(read, reader.all_candidates(image, 0.1))
-        out.append((p.name, truth, read, np.asarray(logits).reshape(len(read), views, 7), heads))
+        pips = [count_pips(image, d.box) for d in read]
+        out.append(
+            (p.name, truth, read, np.asarray(logits).reshape(len(read), views, 7), heads, pips)
+        )
     return out
 
 
@@ -115,10 +121,18 @@ def figures(throws: list[Throw], cut: float, check: str | None = None) -> dict[s
     if check is not None and check not in CHECKS:
         raise ValueError(f"no check {check!r}; expected one of {', '.join(CHECKS)}")
     slipped = right = unsure = readings = 0
-    for name, truth, read, logits, heads in throws:
-        if check is not None:
+    for name, truth, read, logits, heads, pips in throws:
+        if check == "pips agree":
+            read = [
+                replace(d, confidence=max(d.confidence, cut, d.unsure_below))
+                if pips[i] == d.value
+                else d
+                for i, d in enumerate(read)
+            ]
+        elif check is not None:
+            opinions = {"detector": heads, "pips": pips}.get(check)
             doubted = [
-                disagrees(d, logits[i]) if check == "shifted" else heads[i] not in (None, d.value)
+                disagrees(d, logits[i]) if opinions is None else opinions[i] not in (None, d.value)
                 for i, d in enumerate(read)
             ]
             read = [
@@ -167,6 +181,14 @@ def main(argv: list[str] | None = None) -> int:
         (f"shifted second read ({args.shift}), below {UNSURE_BELOW}", UNSURE_BELOW, "shifted")
     )
     rows.append((f"the detector's value, below {UNSURE_BELOW}", UNSURE_BELOW, "detector"))
+    rows.append((f"pips counted plainly, below {UNSURE_BELOW}", UNSURE_BELOW, "pips"))
+    rows.append(
+        (
+            f"unsure below {UNSURE_BELOW} unless pips counted plainly agree",
+            UNSURE_BELOW,
+            "pips agree",
+        )
+    )
     for label, cut, check in rows:
         cells = []
         for throws in sets.values():
