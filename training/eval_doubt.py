@@ -1,4 +1,4 @@
-"""Would a stricter doubt catch the throws that slip through? A higher cut, and two second opinions.
+"""Would a stricter doubt catch the throws that slip through? A higher cut, and second opinions.
 
     python -m training.eval_doubt [--data ../dice-extra] [--shared ../shared/dice-data]
         [--model models/dice.onnx] [--cuts 0.8,0.85,0.9,0.95] [--shift 0.2]
@@ -12,9 +12,12 @@ cut, a **shifted second read**: each sure die's patch is read again four times, 
 ``--shift`` of its side up, down, left and right, and once shrunk to 0.7 of its side; the die is
 marked unsure when one of those reads calls it another face (a die probability of at least
 0.5). And the **detector's own value**: a sure die is marked unsure when the first stage's value
-head, at the candidate the die came from, reads another face. The question it answers: are the
-sure misreads (mostly a die seen at an angle, its side face read instead of its top) close calls
-a stricter mark, another framing or the other head would expose?
+head, at the candidate the die came from, reads another face. And the **pips counted plainly**
+(:func:`~training.pips.count_pips`, no training): a sure die is marked unsure when that count is
+another face; then the other way, an unsure die's mark is taken off when the count is its value.
+The question it answers: are the sure misreads (mostly a die seen at an angle, its side face
+read instead of its top) close calls a stricter mark, another framing or another reader would
+expose, and can one of them vouch for the right dice marked "?"?
 """
 
 from __future__ import annotations
