@@ -120,7 +120,7 @@ def figures(throws: list[Throw], cut: float, check: str | None = None) -> dict[s
     """Throws slipped through, right as read, and readings marked unsure at ``cut`` (or at a
     die's own cut where the reader raised it: the readings as :func:`read_throws` keeps them);
     with a ``check`` of :data:`CHECKS`, sure dice that second opinion disagrees with are marked
-    too."""
+    too ("pips agree": unsure dice whose plain pip count is their value are unmarked)."""
     if check is not None and check not in CHECKS:
         raise ValueError(f"no check {check!r}; expected one of {', '.join(CHECKS)}")
     slipped = right = unsure = readings = 0
