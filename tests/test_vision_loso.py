@@ -367,3 +367,50 @@ def test_the_token_share_reaches_the_base_patches_mining_and_a_bad_one_is_refuse
     with pytest.raises(Mined):
         loso.main([*args, "--token-share", "0.2"])
     assert mined[0][mined[0].index("--token-share") + 1] == "0.2"
+
+
+def test_near_duplicates_reach_both_minings_and_label_a_die_framed_off_as_that_die(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    sys.path.insert(0, str(ROOT))
+    from scorekeeper.vision import Detection
+    from training import loso
+    from training.patch_data import label_candidates
+
+    truth = [(4, (0.0, 0.0, 20.0, 20.0)), (2, (40.0, 0.0, 60.0, 20.0))]
+    dets = [
+        Detection(4, (0, 0, 20, 20), 0.9),  # the die itself
+        Detection(4, (3, 2, 23, 22), 0.6),  # the same die framed a little off: IoU 0.67
+        Detection(1, (8, 8, 14, 14), 0.5),  # a pip inside it: IoU 0.09
+        Detection(3, (90, 0, 110, 20), 0.4),  # the table
+    ]
+    assert label_candidates(dets, truth) == [4, 0, 0, 0]
+    assert label_candidates(dets, truth, near=0.5) == [4, 4, 0, 0]
+    assert label_candidates(dets, truth, near=0.8) == [4, 0, 0, 0]
+    assert label_candidates(dets, [], near=0.5) == [0, 0, 0, 0]
+
+    _source(tmp_path / "extra", "wood-stone/all", range(1), frame_box=False)
+    args = ["--extra", str(tmp_path / "extra"), "--work", str(tmp_path / "w")]
+    mined: list[list[str]] = []
+    extra: list[float | None] = []
+
+    def mine(argv: list[str]) -> int:
+        mined.append(argv)
+        return 0
+
+    class Mined(Exception):
+        pass
+
+    def mine_extra(*a: object, near: float | None = None) -> None:
+        extra.append(near)
+        raise Mined
+
+    monkeypatch.setattr(loso.patch_data, "main", mine)
+    monkeypatch.setattr(loso, "mine_extra", mine_extra)
+    with pytest.raises(Mined):
+        loso.main([*args, "--near-dups", "0.5"])
+    assert mined[0][mined[0].index("--near-dups") + 1] == "0.5" and extra == [0.5]
+    mined.clear()
+    with pytest.raises(Mined):
+        loso.main([*args, "--work", str(tmp_path / "w2")])
+    assert "--near-dups" not in mined[0] and extra[-1] is None

@@ -77,7 +77,7 @@ def _extra_job(job: tuple[str, str, str, int, int]) -> tuple[str, str, list[tupl
     if source in FRAME_BOX_SOURCES:
         assert patch_data._reader is not None
         dets = patch_data._reader.candidates(image, patch_data.MINE_THRESHOLD)
-        labels = patch_data.label_candidates(dets, truth)
+        labels = patch_data.label_candidates(dets, truth, patch_data._near)
         return (
             source,
             Path(img_path).name,
@@ -91,10 +91,12 @@ def mine_extra(
     detector: Path,
     out: Path,
     negatives_per_die: int | None = None,
+    near: float | None = None,
 ) -> None:
     """Save the extra sources' patches (as is and turned half round) with their source and
     ``turn`` (1: from the photo turned half round); with ``negatives_per_die``, each source keeps
-    at most that many "not a die" patches per die patch, drawn at random (seeded)."""
+    at most that many "not a die" patches per die patch, drawn at random (seeded); ``near`` as
+    :func:`~training.patch_data.label_candidates` takes it."""
     jobs = [
         (name, str(ip), str(lp), k, 7_000_000 + len(sets) * i + k)
         for name, pairs in sets.items()
@@ -103,7 +105,7 @@ def mine_extra(
     ]
     X, y, src, turns = [], [], [], []
     # spawn: a forked child would inherit the parent's onnxruntime threads (and may hang)
-    with get_context("spawn").Pool(2, patch_data._init, (str(detector),)) as pool:
+    with get_context("spawn").Pool(2, patch_data._init, (str(detector), near)) as pool:
         done = pool.imap(_extra_job, jobs, chunksize=4)
         for job, (name, _, patches) in zip(jobs, done, strict=True):
             for p, lab in patches:
@@ -266,6 +268,13 @@ def main(argv: list[str] | None = None) -> int:
         help="share of the synthetic scenes mined with board-game number tokens (default"
         f" {TOKEN_SHARE:g}; 0 mines the scenes of earlier versions)",
     )
+    ap.add_argument(
+        "--near-dups",
+        type=parse_share,
+        default=None,
+        help="mine a candidate beaten to its die as that die when their boxes overlap by at least"
+        " this IoU (default: as not a die)",
+    )
     train_patch.add_recipe_arguments(ap)  # how the second look draws and re-frames patches
     args = ap.parse_args(argv)
     if args.also_negatives is not None and args.also_negatives < 0:
@@ -287,15 +296,16 @@ def main(argv: list[str] | None = None) -> int:
     if not base_patches.exists():
         patch_data.main(
             ["--detector", str(args.base), "--data", str(args.shared), "--synth", str(args.synth),
-             "--variants", "2", "--token-share", str(args.token_share), "--out", str(base_patches)]
+             "--variants", "2", "--token-share", str(args.token_share), "--out", str(base_patches),
+             *(["--near-dups", str(args.near_dups)] if args.near_dups is not None else [])]
         )  # fmt: skip
     if not extra_patches.exists():
-        mine_extra(sets, args.base, extra_patches)
+        mine_extra(sets, args.base, extra_patches, near=args.near_dups)
     extras = [extra_patches]
     for also in args.also:
         extras.append(args.work / f"also-{also.name}-patches.npz")
         if not extras[-1].exists():
-            mine_extra(extra_sets(also), args.base, extras[-1], args.also_negatives)
+            mine_extra(extra_sets(also), args.base, extras[-1], args.also_negatives, args.near_dups)
     print(f"loso: patches ready after {(time.time() - start) / 60:.1f} min", file=sys.stderr)
     base_float = args.work / "base-float.onnx"
     if not base_float.exists():

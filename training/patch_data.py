@@ -23,6 +23,7 @@ import cv2
 import numpy as np
 from tqdm import tqdm
 
+from scorekeeper.camera.settle import box_iou
 from scorekeeper.vision import Detection, DiceReader, ReaderConfig
 from scorekeeper.vision.evaluate import Truth, assign, list_labelled, parse_yolo
 from scorekeeper.vision.patches import crop_patch
@@ -49,6 +50,8 @@ COLOUR_PIPS = 0.3
 smoky die), which the detector's own training scenes never show."""
 
 _reader: DiceReader | None = None
+_near: float | None = None
+"""A worker's ``near`` for :func:`label_candidates` (set by :func:`_init`)."""
 
 
 def parse_fold(text: str) -> tuple[int, int]:
@@ -77,15 +80,27 @@ def fold_images(data: Path, k: int, n: int) -> dict[str, list[tuple[Path, Path]]
     }
 
 
-def label_candidates(dets: list[Detection], truth: Truth) -> list[int]:
-    """Each candidate's label: the value of the die it matches, or 0.
+def label_candidates(dets: list[Detection], truth: Truth, near: float | None = None) -> list[int]:
+    """Each candidate's label: the value of the die it matches, or 0; with ``near``, a
+    candidate another one beat to its die is labelled that die's value too when its box
+    overlaps the die's labelled box by at least ``near`` (IoU): a die framed a little off,
+    not "not a die".
 
     >>> d = [Detection(2, (0, 0, 10, 10), 0.9), Detection(2, (1, 1, 11, 11), 0.5)]
-    >>> label_candidates(d, [(4, (0.0, 0.0, 12.0, 12.0))])
-    [4, 0]
+    >>> truth = [(4, (0.0, 0.0, 12.0, 12.0))]
+    >>> label_candidates(d, truth), label_candidates(d, truth, near=0.5)
+    ([4, 0], [4, 4])
     """
     # strongest first, as the detector returns them
-    return [truth[i][0] if i >= 0 else 0 for i in assign(dets, truth)]
+    labels = [truth[i][0] if i >= 0 else 0 for i in assign(dets, truth)]
+    if near is None or not truth:
+        return labels
+    for k, d in enumerate(dets):
+        if labels[k] == 0:
+            value, box = max(truth, key=lambda t: box_iou(d.box, t[1]))
+            if box_iou(d.box, box) >= near:
+                labels[k] = value
+    return labels
 
 
 def _store(image: np.ndarray, box: tuple[float, float, float, float]) -> np.ndarray:
@@ -117,7 +132,7 @@ def _mine(
     dets = _reader.candidates(image, MINE_THRESHOLD)
     out = [
         (_store(image, d.box), lab)
-        for d, lab in zip(dets, label_candidates(dets, truth), strict=True)
+        for d, lab in zip(dets, label_candidates(dets, truth, _near), strict=True)
     ]
     out += [(_store(image, box), v) for v, box in truth]
     h, w = image.shape[:2]
@@ -133,8 +148,9 @@ def _mine(
     return out
 
 
-def _init(model: str) -> None:
-    global _reader
+def _init(model: str, near: float | None = None) -> None:
+    global _reader, _near
+    _near = near
     cv2.setNumThreads(1)
     _reader = DiceReader(model, ReaderConfig(threads=1))
 
@@ -217,6 +233,13 @@ def main(argv: list[str] | None = None) -> int:
         help="share of synthetic scenes with board-game number tokens (a disc, a number, dots;"
         " default 0)",
     )
+    ap.add_argument(
+        "--near-dups",
+        type=parse_share,
+        default=None,
+        help="label a candidate beaten to its die the die's value when their boxes overlap by at"
+        " least this IoU (default: not a die)",
+    )
     ap.add_argument("--variants", type=int, default=3, help="variants of each real photo (1-3)")
     ap.add_argument("--limit", type=int, default=None, help="real images per folder (smoke)")
     ap.add_argument("--seed", type=int, default=0)
@@ -244,7 +267,9 @@ def main(argv: list[str] | None = None) -> int:
     src: list[int] = []
     names: list[str] = []
     total = len(jobs) + len(seeds)
-    with get_context("spawn").Pool(args.workers, _init, (args.detector,)) as pool:  # see loso
+    with get_context("spawn").Pool(
+        args.workers, _init, (args.detector, args.near_dups)
+    ) as pool:  # see loso
         results = [
             pool.imap(_real_job, jobs, chunksize=4),
             pool.imap(_synth_job, seeds, chunksize=4),
