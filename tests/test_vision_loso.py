@@ -370,7 +370,7 @@ def test_the_token_share_reaches_the_base_patches_mining_and_a_bad_one_is_refuse
 
 
 def test_near_duplicates_reach_both_minings_and_label_a_die_framed_off_as_that_die(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     sys.path.insert(0, str(ROOT))
     from scorekeeper.vision import Detection
@@ -391,6 +391,10 @@ def test_near_duplicates_reach_both_minings_and_label_a_die_framed_off_as_that_d
 
     _source(tmp_path / "extra", "wood-stone/all", range(1), frame_box=False)
     args = ["--extra", str(tmp_path / "extra"), "--work", str(tmp_path / "w")]
+    with pytest.raises(SystemExit) as stop:
+        loso.main([*args, "--near-dups", "0"])
+    assert stop.value.code == 2
+    assert "expected an overlap (IoU) over 0 and at most 1: 0" in capsys.readouterr().err
     mined: list[list[str]] = []
     extra: list[float | None] = []
 

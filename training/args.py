@@ -19,6 +19,18 @@ def parse_share(text: str) -> float:
     return share
 
 
+def parse_overlap(text: str) -> float:
+    """A box overlap (IoU) over 0 and at most 1.
+
+    >>> parse_overlap("0.5")
+    0.5
+    """
+    overlap = number_or_nan(text)
+    if not 0 < overlap <= 1:
+        raise argparse.ArgumentTypeError(f"expected an overlap (IoU) over 0 and at most 1: {text}")
+    return overlap
+
+
 def parse_count(text: str) -> int:
     """A whole number, 1 or more (of convolutions, of photos...).
 

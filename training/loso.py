@@ -40,7 +40,7 @@ from scorekeeper.vision.evaluate import (
     read_labelled,
 )
 from training import patch_data, train, train_patch
-from training.args import parse_share
+from training.args import parse_overlap, parse_share
 from training.eval_shift import shifted_reader
 from training.eval_sources import DEFAULT_EXTRA, TRAINED_ON
 from training.sets import BASE_MODEL, DEFAULT_DATA, ROOT, VALID_FOLDERS, source_folders
@@ -270,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--near-dups",
-        type=parse_share,
+        type=parse_overlap,
         default=None,
         help="mine a candidate beaten to its die as that die when their boxes overlap by at least"
         " this IoU (default: as not a die)",

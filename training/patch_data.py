@@ -27,7 +27,7 @@ from scorekeeper.camera.settle import box_iou
 from scorekeeper.vision import Detection, DiceReader, ReaderConfig
 from scorekeeper.vision.evaluate import Truth, assign, list_labelled, parse_yolo
 from scorekeeper.vision.patches import crop_patch
-from training.args import parse_share
+from training.args import parse_overlap, parse_share
 from training.sets import DEFAULT_DATA, ROOT, TRAIN_FOLDERS
 from training.synth import TRAIN_BACKGROUNDS, render_scene
 
@@ -235,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     )
     ap.add_argument(
         "--near-dups",
-        type=parse_share,
+        type=parse_overlap,
         default=None,
         help="label a candidate beaten to its die the die's value when their boxes overlap by at"
         " least this IoU (default: not a die)",
