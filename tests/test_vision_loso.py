@@ -7,6 +7,7 @@ import argparse
 import importlib.util
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -342,18 +343,30 @@ def test_a_second_look_from_scratch_starts_from_nothing_and_keeps_the_base_thres
     assert float(meta(out)["candidate_threshold"]) == float(meta(base)["candidate_threshold"])
 
 
+def _refuses(
+    loso: Any,
+    tmp_path: Path,
+    option: list[str],
+    expected: str,
+    capsys: pytest.CaptureFixture[str],
+) -> list[str]:
+    """loso's arguments for one small source, after checking they refuse ``option`` in words."""
+    _source(tmp_path / "extra", "wood-stone/all", range(1), frame_box=False)
+    args = ["--extra", str(tmp_path / "extra"), "--work", str(tmp_path / "w")]
+    with pytest.raises(SystemExit) as stop:
+        loso.main([*args, *option])
+    assert stop.value.code == 2
+    assert f"expected {expected}" in capsys.readouterr().err
+    return args
+
+
 def test_the_token_share_reaches_the_base_patches_mining_and_a_bad_one_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     sys.path.insert(0, str(ROOT))
     from training import loso
 
-    _source(tmp_path / "extra", "wood-stone/all", range(1), frame_box=False)
-    args = ["--extra", str(tmp_path / "extra"), "--work", str(tmp_path / "w")]
-    with pytest.raises(SystemExit) as stop:
-        loso.main([*args, "--token-share", "1.5"])
-    assert stop.value.code == 2
-    assert "expected a share from 0 to 1: 1.5" in capsys.readouterr().err
+    args = _refuses(loso, tmp_path, ["--token-share", "1.5"], "a share from 0 to 1: 1.5", capsys)
     mined: list[list[str]] = []
 
     class Mined(Exception):
@@ -389,12 +402,8 @@ def test_near_duplicates_reach_both_minings_and_label_a_die_framed_off_as_that_d
     assert label_candidates(dets, truth, near=0.8) == [4, 0, 0, 0]
     assert label_candidates(dets, [], near=0.5) == [0, 0, 0, 0]
 
-    _source(tmp_path / "extra", "wood-stone/all", range(1), frame_box=False)
-    args = ["--extra", str(tmp_path / "extra"), "--work", str(tmp_path / "w")]
-    with pytest.raises(SystemExit) as stop:
-        loso.main([*args, "--near-dups", "0"])
-    assert stop.value.code == 2
-    assert "expected an overlap (IoU) over 0 and at most 1: 0" in capsys.readouterr().err
+    refused = "an overlap (IoU) over 0 and at most 1: 0"
+    args = _refuses(loso, tmp_path, ["--near-dups", "0"], refused, capsys)
     mined: list[list[str]] = []
     extra: list[float | None] = []
 
