@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 
 from scorekeeper.vision.detection import Box
+from scorekeeper.vision.patches import box_pixels
 
 SIDE = 64
 """A box is looked at this many pixels square."""
@@ -41,8 +42,7 @@ def count_pips(frame: np.ndarray, box: Box) -> int | None:
     >>> count_pips(face, (0, 0, 3, 3)) is None
     True
     """
-    x0, y0, x1, y1 = box
-    crop = frame[max(0, int(y0)) : int(y1) + 1, max(0, int(x0)) : int(x1) + 1]
+    crop = box_pixels(frame, box)
     if min(crop.shape[:2]) < 6:
         return None
     small = cv2.resize(crop, (SIDE, SIDE), interpolation=cv2.INTER_CUBIC)

@@ -9,6 +9,7 @@ import numpy as np
 
 from scorekeeper.vision.detection import Box
 from scorekeeper.vision.imageio import to_grey
+from scorekeeper.vision.patches import box_pixels
 
 SIDE = 64
 """A box is looked at this many pixels square."""
@@ -57,8 +58,7 @@ def mark_shape(frame: np.ndarray, box: Box) -> MarkShape | None:
     >>> mark_shape(pip, (0, 0, 3, 3)) is None, mark_shape(pip, (50, 50, 90, 90)) is None
     (True, True)
     """
-    x0, y0, x1, y1 = box
-    crop = frame[max(0, int(y0)) : int(y1) + 1, max(0, int(x0)) : int(x1) + 1]
+    crop = box_pixels(frame, box)
     if min(crop.shape[:2]) < 4:
         return None
     crop = cv2.resize(to_grey(crop), (SIDE, SIDE), interpolation=cv2.INTER_CUBIC)

@@ -7,6 +7,8 @@ import math
 import cv2
 import numpy as np
 
+from scorekeeper.vision.detection import Box
+
 PATCH_SIZE = 48
 """Side in pixels of a patch as the model sees it."""
 
@@ -23,6 +25,17 @@ def to_bgr(frame: np.ndarray) -> np.ndarray:
     if frame.shape[2] == 1:
         return np.repeat(frame, 3, axis=2)
     return frame
+
+
+def box_pixels(frame: np.ndarray, box: Box) -> np.ndarray:
+    """The pixels of ``frame`` inside ``box`` as they lie (a view), its corners cut to whole
+    pixels, the far ones included, and the box clipped at the frame's edges.
+
+    >>> box_pixels(np.zeros((10, 10, 3), np.uint8), (-2.0, 3.5, 4.2, 20.0)).shape
+    (7, 5, 3)
+    """
+    x0, y0, x1, y1 = box
+    return frame[max(0, int(y0)) : int(y1) + 1, max(0, int(x0)) : int(x1) + 1]
 
 
 def crop_patch(frame: np.ndarray, cx: float, cy: float, side: float, size: int) -> np.ndarray:
