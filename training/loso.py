@@ -75,14 +75,7 @@ def _extra_job(job: tuple[str, str, str, int, int]) -> tuple[str, str, list[tupl
     image, truth = patch_data._variant(image, truth, k)
     rng = np.random.default_rng(seed)
     if source in FRAME_BOX_SOURCES:
-        assert patch_data._reader is not None
-        dets = patch_data._reader.candidates(image, patch_data.MINE_THRESHOLD)
-        labels = patch_data.label_candidates(dets, truth, patch_data._near)
-        return (
-            source,
-            Path(img_path).name,
-            [(patch_data._store(image, d.box), lab) for d, lab in zip(dets, labels, strict=True)],
-        )
+        return source, Path(img_path).name, patch_data.candidate_patches(image, truth)
     return source, Path(img_path).name, patch_data._mine(image, truth, rng)
 
 

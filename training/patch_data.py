@@ -124,16 +124,20 @@ def _variant(image: np.ndarray, truth: Truth, k: int) -> tuple[np.ndarray, Truth
     return cv2.cvtColor(grey, cv2.COLOR_GRAY2BGR), truth
 
 
+def candidate_patches(image: np.ndarray, truth: Truth) -> list[tuple[np.ndarray, int]]:
+    """A worker's stored patch of each candidate at :data:`MINE_THRESHOLD`, labelled by
+    :func:`label_candidates` (with the worker's ``near``)."""
+    assert _reader is not None
+    dets = _reader.candidates(image, MINE_THRESHOLD)
+    labels = label_candidates(dets, truth, _near)
+    return [(_store(image, d.box), lab) for d, lab in zip(dets, labels, strict=True)]
+
+
 def _mine(
     image: np.ndarray, truth: Truth, rng: np.random.Generator
 ) -> list[tuple[np.ndarray, int]]:
     """Labelled patches of one image: candidates, labelled boxes, one random background box."""
-    assert _reader is not None
-    dets = _reader.candidates(image, MINE_THRESHOLD)
-    out = [
-        (_store(image, d.box), lab)
-        for d, lab in zip(dets, label_candidates(dets, truth, _near), strict=True)
-    ]
+    out = candidate_patches(image, truth)
     out += [(_store(image, box), v) for v, box in truth]
     h, w = image.shape[:2]
     sides = [max(b[2] - b[0], b[3] - b[1]) for _, b in truth] or [rng.uniform(20, 90)]
