@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -11,11 +10,10 @@ import onnxruntime as ort
 import pytest
 from onnx import helper, numpy_helper
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+from tests.test_vision_joined import look_model
+from training.adapt_norm import adapt, channel_stats, look_convs, main
 
-from tests.test_vision_joined import look_model  # noqa: E402
-from training.adapt_norm import adapt, channel_stats, look_convs, main  # noqa: E402
+ROOT = Path(__file__).resolve().parents[1]
 
 CONVS = ("/patch/c1/Conv", "/patch/c2/Conv")
 

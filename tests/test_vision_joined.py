@@ -3,7 +3,6 @@ is taught a table's dice, and the command that joins two models."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -15,7 +14,6 @@ from scorekeeper.vision.reader import teach_crop
 
 ROOT = Path(__file__).resolve().parents[1]
 SCENES = ROOT / "sample_images"
-sys.path.insert(0, str(ROOT))
 
 from training.ensemble import join_second_looks  # noqa: E402
 from training.ensemble import main as ensemble  # noqa: E402

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +13,6 @@ import pytest
 from helpers.sources import write_shared
 from helpers.sources import write_source as _source
 
-ROOT = Path(__file__).resolve().parents[1]
 HAVE_TORCH = all(importlib.util.find_spec(m) for m in ("torch", "onnx", "tqdm"))
 pytestmark = [
     pytest.mark.filterwarnings("ignore"),
@@ -25,7 +23,6 @@ pytestmark = [
 
 
 def test_folds_mine_each_source_and_leave_one_out(tmp_path: Path) -> None:
-    sys.path.insert(0, str(ROOT))
     from training.loso import extra_sets, fold_patches, mine_extra
     from training.sets import BASE_MODEL
 
@@ -63,7 +60,6 @@ def test_folds_mine_each_source_and_leave_one_out(tmp_path: Path) -> None:
 
 
 def test_photos_only_to_train_on_keep_a_bounded_share_of_false_dice(tmp_path: Path) -> None:
-    sys.path.insert(0, str(ROOT))
     from training.loso import extra_sets, fold_patches, mine_extra
     from training.sets import BASE_MODEL
 
@@ -92,7 +88,6 @@ def test_photos_only_to_train_on_keep_a_bounded_share_of_false_dice(tmp_path: Pa
 def test_unknown_or_missing_sources_are_refused(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    sys.path.insert(0, str(ROOT))
     from training.loso import main
 
     assert main(["--extra", str(tmp_path / "nowhere"), "--work", str(tmp_path / "w")]) == 2
@@ -107,7 +102,6 @@ def test_unknown_or_missing_sources_are_refused(
 
 
 def test_a_fine_tune_keeps_its_base_thresholds(tmp_path: Path) -> None:
-    sys.path.insert(0, str(ROOT))
     import onnx
 
     from training.sets import BASE_MODEL
@@ -136,7 +130,6 @@ def test_a_fine_tune_keeps_its_base_thresholds(tmp_path: Path) -> None:
 def test_the_detector_trains_on_every_extra_source_but_the_left_out_one(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    sys.path.insert(0, str(ROOT))
     from training.train import extra_groups
     from training.train import main as train
 
@@ -164,7 +157,6 @@ def test_the_detector_trains_on_every_extra_source_but_the_left_out_one(
 
 
 def test_a_final_model_trains_on_every_source(tmp_path: Path) -> None:
-    sys.path.insert(0, str(ROOT))
     import onnx
 
     from scorekeeper.vision import DiceReader
@@ -197,7 +189,6 @@ def test_a_chosen_score_threshold_is_stored_in_the_model(
 ) -> None:
     import shutil
 
-    sys.path.insert(0, str(ROOT))
     from scorekeeper.vision import DiceReader, default_model_path
     from training.tune_thresholds import main
 
@@ -216,7 +207,6 @@ def test_a_chosen_score_threshold_is_stored_in_the_model(
 def test_a_folds_seed_reaches_the_second_looks_training(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sys.path.insert(0, str(ROOT))
     from training import loso
 
     seen: list[list[str]] = []
@@ -249,7 +239,6 @@ def test_a_folds_seed_reaches_the_second_looks_training(
 
 
 def test_the_extra_sources_draw_their_own_share_with_dice_as_asked(tmp_path: Path) -> None:
-    sys.path.insert(0, str(ROOT))
     from training import train_patch
 
     # webcam 0, tray 1, synth 2, extra 3; the extra sources hold 2 dice among 10 patches
@@ -276,7 +265,6 @@ def test_the_extra_sources_draw_their_own_share_with_dice_as_asked(tmp_path: Pat
 
 
 def test_a_fold_is_measured_as_read_and_with_each_throws_count_known(tmp_path: Path) -> None:
-    sys.path.insert(0, str(ROOT))
     import json
 
     from training.loso import main
@@ -310,7 +298,6 @@ def test_a_fold_is_measured_as_read_and_with_each_throws_count_known(tmp_path: P
 def test_a_second_look_from_scratch_starts_from_nothing_and_keeps_the_base_thresholds(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sys.path.insert(0, str(ROOT))
     import onnx
 
     from training import loso
@@ -363,7 +350,6 @@ def _refuses(
 def test_the_token_share_reaches_the_base_patches_mining_and_a_bad_one_is_refused(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    sys.path.insert(0, str(ROOT))
     from training import loso
 
     args = _refuses(loso, tmp_path, ["--token-share", "1.5"], "a share from 0 to 1: 1.5", capsys)
@@ -385,7 +371,6 @@ def test_the_token_share_reaches_the_base_patches_mining_and_a_bad_one_is_refuse
 def test_near_duplicates_reach_both_minings_and_label_a_die_framed_off_as_that_die(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    sys.path.insert(0, str(ROOT))
     from scorekeeper.vision import Detection
     from training import loso
     from training.patch_data import label_candidates

